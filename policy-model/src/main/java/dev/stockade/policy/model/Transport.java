@@ -1,0 +1,23 @@
+package dev.stockade.policy.model;
+
+/** How an allowed connection leaves the sandbox: through the platform, or spliced without interception. */
+public enum Transport {
+    UPSTREAM("upstream"),
+    DIRECT("direct");
+
+    private final String wire;
+
+    Transport(String wire) {
+        this.wire = wire;
+    }
+
+    /** The value as written in a policy document. */
+    public String wire() {
+        return wire;
+    }
+
+    /** The transport written as {@code text}, or {@code null} if the text names none. */
+    public static Transport fromWire(String text) {
+        return WireEnums.lookup(values(), Transport::wire, text);
+    }
+}
