@@ -22,6 +22,9 @@ final class Expectations {
     /** Top-level policy keys whose empty value means the same as an absent key. */
     private static final Set<String> LIST_KEYS = Set.of("allowedDomains", "credentials", "connectors", "integrations", "env");
 
+    private static final com.fasterxml.jackson.databind.ObjectMapper JSON = new com.fasterxml.jackson.databind.ObjectMapper()
+            .setSerializationInclusion(com.fasterxml.jackson.annotation.JsonInclude.Include.NON_NULL);
+
     private Expectations() {
     }
 
@@ -184,6 +187,12 @@ final class Expectations {
                 mismatches.add(k.asText() + " absent but it is set");
             }
         });
+        if (expect.has("connectorGrants")) {
+            JsonNode actual = JSON.valueToTree(resolution.connectorGrants());
+            if (!sameGrants(expect.get("connectorGrants"), actual)) {
+                mismatches.add("connectorGrants " + compact(expect.get("connectorGrants")) + " but got " + compact(actual));
+            }
+        }
         if (expect.has("domains")) {
             CaseResult rows = rows(ctx, expect.get("domains"), DescribeRows.of(resolution.effective()));
             if (rows.status() == CaseResult.Status.FAILED) {
@@ -199,6 +208,18 @@ final class Expectations {
         }
         return PolicyWriter.toTree(Policy.named("effective").withManagedInference(resolution.managedInference()))
                 .get("managedInference");
+    }
+
+    private static boolean sameGrants(JsonNode want, JsonNode got) {
+        if (!want.isArray() || want.size() != got.size()) {
+            return false;
+        }
+        for (int i = 0; i < want.size(); i++) {
+            if (!partialMatch(want.get(i), got.get(i))) {
+                return false;
+            }
+        }
+        return true;
     }
 
     /** Every key of {@code want} is in {@code got} with an equal value (objects compared recursively). */
