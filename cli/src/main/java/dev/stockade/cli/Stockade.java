@@ -14,9 +14,16 @@ public final class Stockade {
         System.exit(run(args));
     }
 
-    /** Runs the CLI and returns its exit status instead of exiting (tests call this). */
+    /** Runs the CLI on the process's streams and returns its exit status instead of exiting. */
     public static int run(String... args) {
+        return run(new java.io.PrintWriter(System.out, true), new java.io.PrintWriter(System.err, true), args);
+    }
+
+    /** Runs the CLI writing to {@code out} and {@code err}; returns its exit status. */
+    public static int run(java.io.PrintWriter out, java.io.PrintWriter err, String... args) {
         CommandLine cli = new CommandLine(new Stockade());
+        cli.setOut(out);
+        cli.setErr(err);
         cli.setExecutionExceptionHandler((e, commandLine, parseResult) -> {
             commandLine.getErr().println("stockade: " + e.getMessage());
             return 2;
