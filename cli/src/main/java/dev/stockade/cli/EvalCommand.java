@@ -5,6 +5,7 @@ import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.stockade.cli.testing.RequestFactory;
 import dev.stockade.policy.compiler.PolicyCompiler;
 import dev.stockade.policy.compiler.Resolution;
+import dev.stockade.policy.eval.CompileOptions;
 import dev.stockade.policy.eval.Decision;
 import dev.stockade.policy.eval.DecisionProgram;
 import dev.stockade.policy.eval.EgressRequest;
@@ -80,7 +81,7 @@ final class EvalCommand implements Callable<Integer> {
             err.println("stockade: " + e.getMessage());
             return 2;
         }
-        DecisionProgram program = PolicyCompiler.compile(resolution.get());
+        DecisionProgram program = PolicyCompiler.compile(resolution.get(), CompileOptions.defaults());
         Decision connection = program.decideConnection(EgressRequest.connection(
                 request.scheme(), request.host(), request.port(), request.sni(), request.caller()));
         Decision decision = program.decide(request);

@@ -7,6 +7,7 @@ import dev.stockade.policy.compiler.InstallFacts;
 import dev.stockade.policy.compiler.PolicyCompiler;
 import dev.stockade.policy.compiler.Resolution;
 import dev.stockade.policy.compiler.Resolver;
+import dev.stockade.policy.eval.CompileOptions;
 import dev.stockade.policy.eval.Decision;
 import dev.stockade.policy.eval.DecisionProgram;
 import dev.stockade.policy.eval.EgressRequest;
@@ -142,7 +143,7 @@ final class SuiteRun {
         List<JsonNode> key = inputs(node);
         DecisionProgram program = programs.get(key);
         if (program == null) {
-            program = PolicyCompiler.compile(resolution(node, pointer));
+            program = PolicyCompiler.compile(resolution(node, pointer), CompileOptions.defaults());
             programs.put(key, program);
         }
         return program;
