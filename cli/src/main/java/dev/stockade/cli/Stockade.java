@@ -6,6 +6,7 @@ import picocli.CommandLine.Command;
 /** {@code stockade}: lint, describe, test, evaluate and resolve policies. */
 @Command(name = "stockade", mixinStandardHelpOptions = true, versionProvider = Stockade.Version.class,
         description = "Policy engine for AI-agent sandboxes.",
+        footer = {"", "The egress proxy host runs from the same launcher: ./stockade proxy --help"},
         subcommands = {PolicyCommand.class, CommandLine.HelpCommand.class})
 public final class Stockade {
 
