@@ -255,7 +255,8 @@ public final class TreeReader {
             case VALUE_NULL:
                 return NODES.nullNode();
             default:
-                problems.add(Problem.error("syntax", pointer, "unsupported value", null).at(here));
+                problems.add(Problem.error("unsupported-value", pointer, "unsupported yaml value such as `!!binary`",
+                        "write the value as a plain string").at(here));
                 return NODES.nullNode();
         }
     }
