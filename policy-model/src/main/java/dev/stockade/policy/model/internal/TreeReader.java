@@ -34,7 +34,7 @@ public final class TreeReader {
     /** Most nodes (objects, arrays, scalars) accepted in one text. */
     public static final int MAX_NODES = 100_000;
 
-    private static final JsonNodeFactory NODES = JsonNodeFactory.withExactBigDecimals(true);
+    private static final JsonNodeFactory NODES = JsonNodeFactory.instance;
     private static final StreamReadConstraints CONSTRAINTS = StreamReadConstraints.builder()
             .maxNestingDepth(MAX_DEPTH + 8)
             .maxStringLength(MAX_CHARS)
