@@ -34,7 +34,7 @@ public final class TreeReader {
     /** Most nodes (objects, arrays, scalars) accepted in one text. */
     public static final int MAX_NODES = 100_000;
 
-    private static final JsonNodeFactory NODES = JsonNodeFactory.withExactBigDecimals(true);
+    private static final JsonNodeFactory NODES = JsonNodeFactory.instance;
     private static final StreamReadConstraints CONSTRAINTS = StreamReadConstraints.builder()
             .maxNestingDepth(MAX_DEPTH + 8)
             .maxStringLength(MAX_CHARS)
@@ -255,7 +255,8 @@ public final class TreeReader {
             case VALUE_NULL:
                 return NODES.nullNode();
             default:
-                problems.add(Problem.error("syntax", pointer, "unsupported value", null).at(here));
+                problems.add(Problem.error("unsupported-value", pointer, "unsupported yaml value such as `!!binary`",
+                        "write the value as a plain string").at(here));
                 return NODES.nullNode();
         }
     }
