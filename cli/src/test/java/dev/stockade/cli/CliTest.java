@@ -147,6 +147,22 @@ class CliTest {
     }
 
     @Test
+    void aDecisionCaseOnAnInvalidPolicyMakesTheFileMalformed() throws IOException {
+        write("bad.yaml", BAD);
+        Path test = write("t.test.yaml", """
+                name: suite
+                policies: [bad.yaml]
+                cases:
+                  - name: anything
+                    request: {url: "https://github.com/"}
+                    expect: {verdict: deny}
+                """);
+        Run run = run("policy", "test", test.toString());
+        assertThat(run.status()).isEqualTo(2);
+        assertThat(run.err()).contains("policy is invalid").contains("/allowedDomains/0/binaries/0");
+    }
+
+    @Test
     void evalExplainsTheDecisionAndExitsOneOnDeny() throws IOException {
         Path policy = write("good.yaml", GOOD);
         Run allowed = run("policy", "eval", "--policy", policy.toString(), "--url", "https://api.github.com/repos/a/b");
