@@ -1,0 +1,21 @@
+package dev.stockade.cli;
+
+import java.util.concurrent.Callable;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Model.CommandSpec;
+import picocli.CommandLine.Spec;
+
+/** {@code stockade policy ...}: everything done with policy documents. */
+@Command(name = "policy", mixinStandardHelpOptions = true,
+        description = "Lint, describe, test, evaluate and resolve policies.",
+        subcommands = {LintCommand.class, DescribeCommand.class, TestCommand.class, EvalCommand.class, EffectiveCommand.class})
+final class PolicyCommand implements Callable<Integer> {
+    @Spec
+    CommandSpec spec;
+
+    @Override
+    public Integer call() {
+        spec.commandLine().usage(spec.commandLine().getErr());
+        return 2;
+    }
+}

@@ -1,0 +1,63 @@
+package dev.stockade.cli;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import dev.stockade.cli.testing.PolicySources;
+import dev.stockade.policy.compiler.InstallFacts;
+import dev.stockade.policy.compiler.Resolution;
+import dev.stockade.policy.compiler.Resolver;
+import dev.stockade.policy.model.Documents;
+import dev.stockade.policy.model.ParsedDocument;
+import dev.stockade.policy.model.Policy;
+import dev.stockade.policy.model.ProblemRenderer;
+import java.io.IOException;
+import java.io.PrintWriter;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.List;
+import java.util.Optional;
+import picocli.CommandLine.Option;
+
+/** The options that name what reaches an agent: granted policies, the ceiling, the install facts. */
+final class ResolutionInputs {
+    @Option(names = "--policy", required = true, paramLabel = "FILE",
+            description = "A policy that reaches the agent; repeat in attachment order.")
+    List<Path> policies;
+
+    @Option(names = "--ceiling", paramLabel = "FILE", description = "An org ceiling policy; repeat for several.")
+    List<Path> ceiling;
+
+    @Option(names = "--install", paramLabel = "FILE",
+            description = "Install facts (YAML: providers, bedrockAmbient). Default: providers [bedrock].")
+    Path install;
+
+    /** Resolves the inputs, or prints why it cannot (exit 2) and returns empty. */
+    Optional<Resolution> resolve(PrintWriter err) {
+        Optional<List<Policy>> grants = PolicyFiles.readValid(policies, err);
+        Optional<List<Policy>> clip = PolicyFiles.readValid(ceiling, err);
+        Optional<InstallFacts> facts = installFacts(err);
+        if (grants.isEmpty() || clip.isEmpty() || facts.isEmpty()) {
+            return Optional.empty();
+        }
+        return Optional.of(Resolver.resolve(facts.get(), clip.get(), grants.get()));
+    }
+
+    private Optional<InstallFacts> installFacts(PrintWriter err) {
+        if (install == null) {
+            return Optional.of(PolicySources.installOf(com.fasterxml.jackson.databind.node.MissingNode.getInstance()));
+        }
+        try {
+            ParsedDocument doc = Documents.parse(install.toString(), Files.readString(install));
+            if (doc.root() == null) {
+                err.print(ProblemRenderer.human(doc.problems(), doc.sourceName(), doc.text()));
+                return Optional.empty();
+            }
+            JsonNode root = doc.root();
+            return Optional.of(PolicySources.installOf(root));
+        } catch (IOException e) {
+            err.println("stockade: cannot read " + install + ": " + e.getMessage());
+        } catch (IllegalArgumentException e) {
+            err.println("stockade: " + install + ": " + e.getMessage());
+        }
+        return Optional.empty();
+    }
+}

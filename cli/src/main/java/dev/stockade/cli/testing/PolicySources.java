@@ -1,0 +1,105 @@
+package dev.stockade.cli.testing;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import dev.stockade.policy.compiler.InstallFacts;
+import dev.stockade.policy.model.Documents;
+import dev.stockade.policy.model.ParsedDocument;
+import dev.stockade.policy.model.PolicyReader;
+import dev.stockade.policy.model.Provider;
+import dev.stockade.policy.model.ReadResult;
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+
+/**
+ * Turns the policy values of a test file into read policies: an inline mapping (positions stay those
+ * of the test file) or a path relative to the test file. Files are read once per suite.
+ */
+public final class PolicySources {
+    private final Path dir;
+    private final ParsedDocument doc;
+    private final Map<Path, ReadResult> files = new HashMap<>();
+
+    PolicySources(Path testFile, ParsedDocument doc) {
+        Path parent = testFile.toAbsolutePath().getParent();
+        this.dir = parent == null ? Path.of(".") : parent;
+        this.doc = doc;
+    }
+
+    /** Reads and validates the policy at {@code pointer}: inline or by path. */
+    ReadResult load(JsonNode value, String pointer) {
+        if (value.isTextual()) {
+            return files.computeIfAbsent(resolve(value.asText(), pointer), this::readFile);
+        }
+        return PolicyReader.fromTree(value, doc.sourceMap().rebase(pointer), doc.sourceName(), doc.text());
+    }
+
+    /** The stored document of an update case, unvalidated: inline, by path, or null for none stored. */
+    JsonNode rawTree(JsonNode value, String pointer) {
+        if (value.isMissingNode() || value.isNull()) {
+            return null;
+        }
+        if (!value.isTextual()) {
+            return value;
+        }
+        Path path = resolve(value.asText(), pointer);
+        ParsedDocument parsed = Documents.parse(path.toString(), readText(path, pointer));
+        if (parsed.root() == null) {
+            throw new FormatProblem(pointer, "cannot parse `" + value.asText() + "`");
+        }
+        return parsed.root();
+    }
+
+    /** Install facts with FORMAT.md's defaults: providers [bedrock], no ambient bedrock credentials. */
+    InstallFacts install(JsonNode node, String pointer) {
+        try {
+            return installOf(node);
+        } catch (IllegalArgumentException e) {
+            throw new FormatProblem(pointer, e.getMessage());
+        }
+    }
+
+    /**
+     * Install facts from an {@code install} mapping with FORMAT.md's defaults: providers {@code [bedrock]},
+     * no ambient bedrock credentials. An unknown provider is an {@link IllegalArgumentException}.
+     */
+    public static InstallFacts installOf(JsonNode node) {
+        List<Provider> providers = new ArrayList<>();
+        if (node.has("providers")) {
+            for (JsonNode value : node.get("providers")) {
+                Provider provider = Provider.fromWire(value.asText());
+                if (provider == null) {
+                    throw new IllegalArgumentException("unknown provider `" + value.asText() + "`");
+                }
+                providers.add(provider);
+            }
+        } else {
+            providers.add(Provider.BEDROCK);
+        }
+        return new InstallFacts(providers, node.path("bedrockAmbient").asBoolean(false));
+    }
+
+    private Path resolve(String relative, String pointer) {
+        Path path = dir.resolve(relative).normalize();
+        if (!Files.isRegularFile(path)) {
+            throw new FormatProblem(pointer, "no policy file `" + relative + "` (looked at " + path + ")");
+        }
+        return path;
+    }
+
+    private ReadResult readFile(Path path) {
+        return PolicyReader.read(path.toString(), readText(path, ""));
+    }
+
+    private static String readText(Path path, String pointer) {
+        try {
+            return Files.readString(path);
+        } catch (IOException e) {
+            throw new FormatProblem(pointer, "cannot read `" + path + "`: " + e.getMessage());
+        }
+    }
+}

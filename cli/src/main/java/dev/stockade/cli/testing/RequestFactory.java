@@ -1,0 +1,117 @@
+package dev.stockade.cli.testing;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import dev.stockade.policy.eval.EgressRequest;
+import java.net.URI;
+import java.net.URISyntaxException;
+import java.net.URLEncoder;
+import java.nio.charset.StandardCharsets;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+
+/**
+ * Builds the request a case describes, as the egress proxy would see it after interception: host,
+ * port and scheme from the URL, the path without its query, a GraphQL payload as a JSON POST body
+ * (or as query parameters on GET).
+ */
+public final class RequestFactory {
+    private static final ObjectMapper JSON = new ObjectMapper();
+
+    private RequestFactory() {
+    }
+
+    /** The request of a case's {@code request} mapping; bad input is an {@link IllegalArgumentException}. */
+    public static EgressRequest from(JsonNode request) {
+        JsonNode graphql = request.path("graphql");
+        String defaultMethod = graphql.isMissingNode() ? "GET" : "POST";
+        String method = request.path("method").asText(defaultMethod);
+        Map<String, List<String>> headers = headers(request.path("headers"));
+        URI uri = parse(request.path("url").asText());
+        String query = uri.getRawQuery();
+        byte[] body = request.has("body") ? request.get("body").asText().getBytes(StandardCharsets.UTF_8) : null;
+        if (!graphql.isMissingNode()) {
+            if (method.equals("GET")) {
+                query = join(query, graphqlParameters(graphql));
+            } else {
+                body = graphqlBody(graphql);
+                headers.putIfAbsent("content-type", List.of("application/json"));
+            }
+        }
+        return build(uri, request.path("caller").asText(null), method, query, headers, body);
+    }
+
+    /** A request for {@code url} with the given method, caller and headers (names in any case). */
+    public static EgressRequest of(String url, String method, String caller, Map<String, String> headers, byte[] body) {
+        Map<String, List<String>> lower = new LinkedHashMap<>();
+        headers.forEach((k, v) -> lower.put(k.toLowerCase(Locale.ROOT), List.of(v)));
+        URI uri = parse(url);
+        return build(uri, caller, method, uri.getRawQuery(), lower, body);
+    }
+
+    private static EgressRequest build(URI uri, String caller, String method, String query,
+            Map<String, List<String>> headers, byte[] body) {
+        String scheme = uri.getScheme().toLowerCase(Locale.ROOT);
+        String host = uri.getHost();
+        int port = uri.getPort() >= 0 ? uri.getPort() : scheme.equals("https") || scheme.equals("wss") ? 443 : 80;
+        String path = uri.getRawPath() == null || uri.getRawPath().isEmpty() ? "/" : uri.getRawPath();
+        String sni = scheme.equals("https") || scheme.equals("wss") ? host : null;
+        return new EgressRequest(scheme, host, port, sni, caller, method, path, query, Map.copyOf(headers), body, false);
+    }
+
+    private static URI parse(String url) {
+        try {
+            URI uri = new URI(url);
+            if (uri.getScheme() == null || uri.getHost() == null) {
+                throw new IllegalArgumentException("url `" + url + "` needs a scheme and a host");
+            }
+            return uri;
+        } catch (URISyntaxException e) {
+            throw new IllegalArgumentException("url `" + url + "` is not a URL: " + e.getReason());
+        }
+    }
+
+    private static Map<String, List<String>> headers(JsonNode node) {
+        Map<String, List<String>> headers = new LinkedHashMap<>();
+        node.fields().forEachRemaining(e -> headers.put(e.getKey().toLowerCase(Locale.ROOT), List.of(e.getValue().asText())));
+        return headers;
+    }
+
+    private static byte[] graphqlBody(JsonNode graphql) {
+        ObjectNode payload = JSON.createObjectNode();
+        payload.set("query", graphql.get("query"));
+        if (graphql.has("operationName")) {
+            payload.set("operationName", graphql.get("operationName"));
+        }
+        if (graphql.has("variables")) {
+            payload.set("variables", graphql.get("variables"));
+        }
+        try {
+            return JSON.writeValueAsBytes(payload);
+        } catch (com.fasterxml.jackson.core.JsonProcessingException e) {
+            throw new IllegalArgumentException("cannot encode the graphql payload: " + e.getOriginalMessage());
+        }
+    }
+
+    private static String graphqlParameters(JsonNode graphql) {
+        StringBuilder out = new StringBuilder("query=").append(encode(graphql.get("query").asText()));
+        if (graphql.hasNonNull("operationName")) {
+            out.append("&operationName=").append(encode(graphql.get("operationName").asText()));
+        }
+        if (graphql.hasNonNull("variables")) {
+            out.append("&variables=").append(encode(graphql.get("variables").toString()));
+        }
+        return out.toString();
+    }
+
+    private static String encode(String text) {
+        return URLEncoder.encode(text, StandardCharsets.UTF_8).replace("+", "%20");
+    }
+
+    private static String join(String query, String extra) {
+        return query == null || query.isEmpty() ? extra : query + "&" + extra;
+    }
+}

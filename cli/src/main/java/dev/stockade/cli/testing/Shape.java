@@ -1,0 +1,204 @@
+package dev.stockade.cli.testing;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import java.util.Map;
+import java.util.Set;
+import java.util.function.BiConsumer;
+
+/**
+ * The declared shape of a policy test file (FORMAT.md), checked before anything runs so that a
+ * misspelled key is an error rather than a silently ignored expectation.
+ */
+sealed interface Shape {
+
+    /** Reports every mismatch of {@code node} at {@code pointer} to {@code problems}. */
+    void check(JsonNode node, String pointer, BiConsumer<String, String> problems);
+
+    /** An object with known keys; any other key is an error. */
+    record Obj(String what, Map<String, Shape> keys, Set<String> required) implements Shape {
+        @Override
+        public void check(JsonNode node, String pointer, BiConsumer<String, String> problems) {
+            if (!node.isObject()) {
+                problems.accept(pointer, what + " must be a mapping");
+                return;
+            }
+            for (String key : required) {
+                if (!node.has(key)) {
+                    problems.accept(pointer + "/" + escape(key), what + " lacks the required key `" + key + "`");
+                }
+            }
+            node.fields().forEachRemaining(field -> {
+                String at = pointer + "/" + escape(field.getKey());
+                Shape shape = keys.get(field.getKey());
+                if (shape == null) {
+                    problems.accept(at, "unknown key `" + field.getKey() + "` in " + what
+                            + "; known keys: " + String.join(", ", new java.util.TreeSet<>(keys.keySet())));
+                } else {
+                    shape.check(field.getValue(), at, problems);
+                }
+            });
+        }
+    }
+
+    /** A sequence whose every element has the same shape. */
+    record ListOf(String what, Shape element) implements Shape {
+        @Override
+        public void check(JsonNode node, String pointer, BiConsumer<String, String> problems) {
+            if (!node.isArray()) {
+                problems.accept(pointer, what + " must be a list");
+                return;
+            }
+            for (int i = 0; i < node.size(); i++) {
+                element.check(node.get(i), pointer + "/" + i, problems);
+            }
+        }
+    }
+
+    /** A scalar or structure of one JSON kind; {@code nullable} admits an explicit null. */
+    record Leaf(String what, Kind kind, boolean nullable) implements Shape {
+        @Override
+        public void check(JsonNode node, String pointer, BiConsumer<String, String> problems) {
+            if (node.isNull() && nullable) {
+                return;
+            }
+            if (!kind.accepts(node)) {
+                problems.accept(pointer, what + " must be " + kind.description);
+            }
+        }
+    }
+
+    /** JSON kinds a leaf may require. */
+    enum Kind {
+        STRING("a string"), BOOLEAN("true or false"), OBJECT("a mapping"), ANY("a value"),
+        STRING_MAP("a mapping of strings to strings"), POLICY("a policy mapping or a path string"),
+        STRING_LIST("a list of strings");
+
+        private final String description;
+
+        Kind(String description) {
+            this.description = description;
+        }
+
+        boolean accepts(JsonNode node) {
+            return switch (this) {
+                case STRING -> node.isTextual();
+                case BOOLEAN -> node.isBoolean();
+                case OBJECT -> node.isObject();
+                case ANY -> true;
+                case POLICY -> node.isObject() || node.isTextual();
+                case STRING_MAP -> node.isObject() && allScalars(node);
+                case STRING_LIST -> node.isArray() && allText(node);
+            };
+        }
+
+        private static boolean allScalars(JsonNode node) {
+            for (JsonNode value : node) {
+                if (!value.isValueNode() || value.isNull()) {
+                    return false;
+                }
+            }
+            return true;
+        }
+
+        private static boolean allText(JsonNode node) {
+            for (JsonNode value : node) {
+                if (!value.isTextual()) {
+                    return false;
+                }
+            }
+            return true;
+        }
+    }
+
+    static String escape(String key) {
+        return key.replace("~", "~0").replace("/", "~1");
+    }
+
+    static Leaf leaf(String what, Kind kind) {
+        return new Leaf(what, kind, false);
+    }
+
+    static Obj obj(String what, Map<String, Shape> keys, String... required) {
+        return new Obj(what, keys, Set.of(required));
+    }
+
+    static ListOf list(String what, Shape element) {
+        return new ListOf(what, element);
+    }
+
+    /** The whole test-file format of FORMAT.md. */
+    static Shape suite() {
+        Shape policy = leaf("a policy", Kind.POLICY);
+        Shape policies = list("policies", policy);
+        Shape install = obj("install", Map.of(
+                "providers", leaf("providers", Kind.STRING_LIST),
+                "bedrockAmbient", leaf("bedrockAmbient", Kind.BOOLEAN)));
+        Shape graphql = obj("request graphql", Map.of(
+                "query", leaf("graphql query", Kind.STRING),
+                "operationName", new Leaf("operationName", Kind.STRING, true),
+                "variables", new Leaf("variables", Kind.OBJECT, true)), "query");
+        Shape request = obj("request", Map.of(
+                "url", leaf("url", Kind.STRING),
+                "method", leaf("method", Kind.STRING),
+                "caller", leaf("caller", Kind.STRING),
+                "headers", leaf("headers", Kind.STRING_MAP),
+                "graphql", graphql,
+                "body", leaf("body", Kind.STRING)), "url");
+        Shape decisionCase = obj("decision case", Map.of(
+                "name", leaf("name", Kind.STRING),
+                "install", install,
+                "ceiling", policies,
+                "policies", policies,
+                "request", request,
+                "expect", obj("decision expect", Map.of(
+                        "verdict", leaf("verdict", Kind.STRING),
+                        "transport", leaf("transport", Kind.STRING)), "verdict")),
+                "name", "request", "expect");
+        Shape validateCase = obj("validate case", Map.of(
+                "name", leaf("name", Kind.STRING),
+                "policy", policy,
+                "expect", obj("validate expect", Map.of(
+                        "valid", leaf("valid", Kind.BOOLEAN),
+                        "errors", leaf("errors", Kind.STRING_LIST),
+                        "exactly", leaf("exactly", Kind.BOOLEAN)), "valid")),
+                "name", "policy", "expect");
+        Shape updateCase = obj("update case", Map.of(
+                "name", leaf("name", Kind.STRING),
+                "mode", leaf("mode", Kind.STRING),
+                "stored", new Leaf("stored", Kind.POLICY, true),
+                "body", new Leaf("body", Kind.ANY, false),
+                "expect", obj("update expect", Map.of(
+                        "result", new Leaf("result", Kind.OBJECT, true),
+                        "errors", leaf("errors", Kind.STRING_LIST)))),
+                "name", "mode", "body", "expect");
+        Shape effectiveCase = obj("effective case", Map.of(
+                "name", leaf("name", Kind.STRING),
+                "install", install,
+                "ceiling", policies,
+                "policies", policies,
+                "expect", obj("effective expect", Map.of(
+                        "managedInference", new Leaf("managedInference", Kind.OBJECT, true),
+                        "sandboxEnv", leaf("sandboxEnv", Kind.STRING_MAP),
+                        "sandboxEnvKeys", leaf("sandboxEnvKeys", Kind.STRING_LIST),
+                        "absentEnvKeys", leaf("absentEnvKeys", Kind.STRING_LIST),
+                        "connectorGrants", leaf("connectorGrants", Kind.ANY),
+                        "domains", leaf("domains", Kind.STRING_LIST)))),
+                "name", "expect");
+        Shape describeCase = obj("describe case", Map.of(
+                "name", leaf("name", Kind.STRING),
+                "policy", policy,
+                "expect", leaf("describe expect", Kind.STRING_LIST)),
+                "name", "policy", "expect");
+        return obj("suite", Map.of(
+                "name", leaf("name", Kind.STRING),
+                "install", install,
+                "ceiling", policies,
+                "policies", policies,
+                "cases", list("cases", decisionCase),
+                "validate", list("validate", validateCase),
+                "update", list("update", updateCase),
+                "effective", list("effective", effectiveCase),
+                "describe", list("describe", describeCase)),
+                "name");
+    }
+}

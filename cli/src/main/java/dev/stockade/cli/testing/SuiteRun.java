@@ -1,0 +1,191 @@
+package dev.stockade.cli.testing;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import dev.stockade.cli.testing.CaseResult.CaseContext;
+import dev.stockade.policy.compiler.DescribeRows;
+import dev.stockade.policy.compiler.InstallFacts;
+import dev.stockade.policy.compiler.PolicyCompiler;
+import dev.stockade.policy.compiler.Resolution;
+import dev.stockade.policy.compiler.Resolver;
+import dev.stockade.policy.eval.CompileOptions;
+import dev.stockade.policy.eval.Decision;
+import dev.stockade.policy.eval.DecisionProgram;
+import dev.stockade.policy.eval.EgressRequest;
+import dev.stockade.policy.model.ParsedDocument;
+import dev.stockade.policy.model.Policy;
+import dev.stockade.policy.model.PolicyUpdates;
+import dev.stockade.policy.model.Problem;
+import dev.stockade.policy.model.ReadResult;
+import dev.stockade.policy.model.SourcePosition;
+import dev.stockade.policy.model.UpdateResult;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+
+/** One suite of a test file: runs its sections in FORMAT.md order and records a result per case. */
+final class SuiteRun {
+    private final ParsedDocument doc;
+    private final JsonNode suite;
+    private final String suiteName;
+    private final PolicySources sources;
+    private final List<FormatError> errors;
+    private final Map<List<JsonNode>, Resolution> resolutions = new HashMap<>();
+    private final Map<List<JsonNode>, DecisionProgram> programs = new HashMap<>();
+
+    SuiteRun(Path file, ParsedDocument doc, List<FormatError> errors) {
+        this.doc = doc;
+        this.suite = doc.root();
+        this.suiteName = suite.path("name").asText();
+        this.sources = new PolicySources(file, doc);
+        this.errors = errors;
+    }
+
+    void run(List<CaseResult> out) {
+        section("validate", out, this::validate);
+        section("update", out, this::update);
+        section("describe", out, this::describe);
+        section("cases", out, this::decide);
+        section("effective", out, this::effective);
+    }
+
+    private interface CaseBody {
+        CaseResult run(CaseContext ctx, JsonNode node, String pointer);
+    }
+
+    private void section(String kind, List<CaseResult> out, CaseBody body) {
+        JsonNode cases = suite.path(kind);
+        for (int i = 0; i < cases.size(); i++) {
+            String pointer = "/" + kind + "/" + i;
+            JsonNode node = cases.get(i);
+            SourcePosition pos = doc.sourceMap().nearest(pointer);
+            CaseContext ctx = new CaseContext(doc.sourceName(), pos == null ? 0 : pos.line(), suiteName, kind,
+                    node.path("name").asText());
+            try {
+                out.add(body.run(ctx, node, pointer));
+            } catch (FormatProblem e) {
+                errors.add(PolicyTestRunner.at(doc, e.pointer(), e.getMessage()));
+            } catch (RuntimeException e) {
+                // A bug of ours must not hide the other cases: the case fails and says so.
+                out.add(CaseResult.failed(ctx, "the case to run", "internal error: " + e));
+            }
+        }
+    }
+
+    private CaseResult validate(CaseContext ctx, JsonNode node, String pointer) {
+        ReadResult read = sources.load(node.get("policy"), pointer + "/policy");
+        JsonNode expect = node.get("expect");
+        List<Problem> problems = Expectations.errorsOf(read.problems());
+        if (expect.get("valid").asBoolean()) {
+            return problems.isEmpty() ? CaseResult.passed(ctx)
+                    : CaseResult.failed(ctx, "valid", "invalid: " + Expectations.describe(problems));
+        }
+        if (problems.isEmpty()) {
+            return CaseResult.failed(ctx, "invalid", "valid");
+        }
+        return Expectations.pointers(ctx, expect, problems);
+    }
+
+    private CaseResult update(CaseContext ctx, JsonNode node, String pointer) {
+        String mode = node.get("mode").asText();
+        JsonNode stored = sources.rawTree(node.path("stored"), pointer + "/stored");
+        JsonNode body = node.get("body");
+        UpdateResult result = switch (mode) {
+            case "embedded" -> PolicyUpdates.embedded(stored, body);
+            case "standalone" -> PolicyUpdates.standalone(stored, body);
+            default -> throw new FormatProblem(pointer + "/mode", "mode must be `embedded` or `standalone`, not `" + mode + "`");
+        };
+        JsonNode expect = node.get("expect");
+        if (expect.has("errors")) {
+            List<Problem> problems = Expectations.errorsOf(result.problems());
+            if (result.applied() || problems.isEmpty()) {
+                return CaseResult.failed(ctx, "the update refused", "applied: " + Expectations.compact(result.result()));
+            }
+            return Expectations.pointers(ctx, expect, problems);
+        }
+        if (!expect.has("result")) {
+            throw new FormatProblem(pointer + "/expect", "update expect needs `result` or `errors`");
+        }
+        if (!result.applied()) {
+            return CaseResult.failed(ctx, "applied", "refused: " + Expectations.describe(result.problems()));
+        }
+        return Expectations.sameDocument(ctx, expect.get("result"), result.result());
+    }
+
+    private CaseResult describe(CaseContext ctx, JsonNode node, String pointer) {
+        ReadResult read = sources.load(node.get("policy"), pointer + "/policy");
+        if (!read.valid()) {
+            return CaseResult.failed(ctx, "a valid policy", "invalid: " + Expectations.describe(read.problems()));
+        }
+        List<String> rows = read.policy().domains().stream().map(DescribeRows::row).toList();
+        return Expectations.rows(ctx, node.get("expect"), rows);
+    }
+
+    private CaseResult decide(CaseContext ctx, JsonNode node, String pointer) {
+        DecisionProgram program = program(node, pointer);
+        EgressRequest request;
+        try {
+            request = RequestFactory.from(node.get("request"));
+        } catch (IllegalArgumentException e) {
+            throw new FormatProblem(pointer + "/request", e.getMessage());
+        }
+        Decision decision = program.decide(request);
+        return Expectations.decision(ctx, node.get("expect"), decision);
+    }
+
+    private CaseResult effective(CaseContext ctx, JsonNode node, String pointer) {
+        Resolution resolution = resolution(node, pointer);
+        return Expectations.effective(ctx, node.get("expect"), resolution);
+    }
+
+    private DecisionProgram program(JsonNode node, String pointer) {
+        List<JsonNode> key = inputs(node);
+        DecisionProgram program = programs.get(key);
+        if (program == null) {
+            program = PolicyCompiler.compile(resolution(node, pointer), CompileOptions.defaults());
+            programs.put(key, program);
+        }
+        return program;
+    }
+
+    private Resolution resolution(JsonNode node, String pointer) {
+        List<JsonNode> key = inputs(node);
+        Resolution cached = resolutions.get(key);
+        if (cached != null) {
+            return cached;
+        }
+        InstallFacts install = sources.install(pick(node, "install"), where(node, pointer, "install"));
+        List<Policy> ceiling = policies(pick(node, "ceiling"), where(node, pointer, "ceiling"));
+        List<Policy> grants = policies(pick(node, "policies"), where(node, pointer, "policies"));
+        Resolution resolution = Resolver.resolve(install, ceiling, grants);
+        resolutions.put(key, resolution);
+        return resolution;
+    }
+
+    private List<Policy> policies(JsonNode list, String pointer) {
+        List<Policy> out = new ArrayList<>();
+        for (int i = 0; i < list.size(); i++) {
+            ReadResult read = sources.load(list.get(i), pointer + "/" + i);
+            if (!read.valid()) {
+                throw new FormatProblem(pointer + "/" + i,
+                        "policy is invalid: " + Expectations.describe(Expectations.errorsOf(read.problems())));
+            }
+            out.add(read.policy());
+        }
+        return out;
+    }
+
+    /** The case's own value of a key, else the suite's. */
+    private JsonNode pick(JsonNode node, String key) {
+        return node.has(key) ? node.get(key) : suite.path(key);
+    }
+
+    private static String where(JsonNode node, String pointer, String key) {
+        return node.has(key) ? pointer + "/" + key : "/" + key;
+    }
+
+    private List<JsonNode> inputs(JsonNode node) {
+        return List.of(pick(node, "install"), pick(node, "ceiling"), pick(node, "policies"));
+    }
+}

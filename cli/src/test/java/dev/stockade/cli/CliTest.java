@@ -1,0 +1,183 @@
+package dev.stockade.cli;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import java.io.IOException;
+import java.io.PrintWriter;
+import java.io.StringWriter;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/** The commands end to end, on real files: output, formats and exit statuses. */
+class CliTest {
+    private static final String GOOD = """
+            name: github
+            networkDefaultVerdict: deny
+            allowedDomains:
+              - pattern: api.github.com
+                verdict: allow
+                transport: upstream
+                rules:
+                  - {method: GET, path: "/repos/**"}
+              - {pattern: github.com, verdict: allow, transport: upstream, binaries: [/usr/bin/git]}
+            """;
+    private static final String BAD = """
+            name: broken
+            allowedDomains:
+              - pattern: github.com
+                verdict: allow
+                binaries: [git]
+            """;
+
+    @TempDir
+    Path dir;
+
+    record Run(int status, String out, String err) {
+    }
+
+    private static Run run(String... args) {
+        StringWriter out = new StringWriter();
+        StringWriter err = new StringWriter();
+        int status = Stockade.run(new PrintWriter(out, true), new PrintWriter(err, true), args);
+        return new Run(status, out.toString(), err.toString());
+    }
+
+    private Path write(String name, String text) throws IOException {
+        Path file = dir.resolve(name);
+        Files.writeString(file, text);
+        return file;
+    }
+
+    @Test
+    void helpListsTheCommands() {
+        Run run = run("policy", "--help");
+        assertThat(run.status()).isZero();
+        assertThat(run.out()).contains("lint", "describe", "test", "eval", "effective");
+    }
+
+    @Test
+    void lintOfACleanPolicyExitsZero() throws IOException {
+        Run run = run("policy", "lint", write("good.yaml", GOOD).toString());
+        assertThat(run.status()).isZero();
+        assertThat(run.out()).contains("1 file checked: 0 errors");
+    }
+
+    @Test
+    void lintPointsAtTheOffendingValueWithACaret() throws IOException {
+        Path bad = write("bad.yaml", BAD);
+        Run run = run("policy", "lint", bad.toString());
+        assertThat(run.status()).isEqualTo(1);
+        assertThat(run.out()).contains(bad + ":5:").contains("binaries: [git]").contains("^");
+    }
+
+    @Test
+    void lintOfAMissingFileExitsTwo() {
+        Run run = run("policy", "lint", dir.resolve("nope.yaml").toString());
+        assertThat(run.status()).isEqualTo(2);
+        assertThat(run.err()).contains("cannot read");
+    }
+
+    @Test
+    void lintSpeaksSarifForCodeScanning() throws Exception {
+        Run run = run("policy", "lint", "--format", "sarif", write("bad.yaml", BAD).toString());
+        JsonNode sarif = new ObjectMapper().readTree(run.out());
+        assertThat(sarif.path("version").asText()).isEqualTo("2.1.0");
+        JsonNode result = sarif.path("runs").get(0).path("results").get(0);
+        assertThat(result.path("locations").get(0).path("physicalLocation").path("region").path("startLine").asInt()).isEqualTo(5);
+    }
+
+    @Test
+    void lintJsonListsProblemsWithPointers() throws Exception {
+        Run run = run("policy", "lint", "--format", "json", write("bad.yaml", BAD).toString());
+        JsonNode file = new ObjectMapper().readTree(run.out()).path("files").get(0);
+        assertThat(file.path("valid").asBoolean()).isFalse();
+        assertThat(file.path("problems").get(0).path("pointer").asText()).isEqualTo("/allowedDomains/0/binaries/0");
+    }
+
+    @Test
+    void describePrintsOneRowPerEntry() throws IOException {
+        Run run = run("policy", "describe", write("good.yaml", GOOD).toString());
+        assertThat(run.status()).isZero();
+        assertThat(run.out().lines()).containsExactly(
+                "api.github.com  allow  */upstream  callers=any  rules=GET /repos/**",
+                "github.com  allow  */upstream  callers=/usr/bin/git  rules=any");
+    }
+
+    @Test
+    void testRunnerPassesFailsAndRejectsMalformedFiles() throws IOException {
+        write("good.yaml", GOOD);
+        Path passing = write("pass.test.yaml", """
+                name: suite
+                policies: [good.yaml]
+                cases:
+                  - name: reads pass
+                    request: {url: "https://api.github.com/repos/acme/app"}
+                    expect: {verdict: allow, transport: upstream}
+                """);
+        Run ok = run("policy", "test", passing.toString());
+        assertThat(ok.status()).isZero();
+        assertThat(ok.out().strip()).endsWith("1 passed, 0 failed");
+
+        Path failing = write("fail.test.yaml", """
+                name: suite
+                policies: [good.yaml]
+                cases:
+                  - name: deletes pass
+                    request: {url: "https://api.github.com/repos/acme/app", method: DELETE}
+                    expect: {verdict: allow}
+                """);
+        Run failed = run("policy", "test", failing.toString());
+        assertThat(failed.status()).isEqualTo(1);
+        assertThat(failed.out()).contains("FAIL", "deletes pass", "expected allow").endsWith("0 passed, 1 failed\n");
+
+        Path malformed = write("bad.test.yaml", """
+                name: suite
+                cases:
+                  - name: typo
+                    requets: {url: "https://x.example"}
+                    expect: {verdict: deny}
+                """);
+        Run bad = run("policy", "test", malformed.toString());
+        assertThat(bad.status()).isEqualTo(2);
+        assertThat(bad.err()).contains(malformed + ":4:").contains("unknown key `requets`");
+    }
+
+    @Test
+    void aDecisionCaseOnAnInvalidPolicyMakesTheFileMalformed() throws IOException {
+        write("bad.yaml", BAD);
+        Path test = write("t.test.yaml", """
+                name: suite
+                policies: [bad.yaml]
+                cases:
+                  - name: anything
+                    request: {url: "https://github.com/"}
+                    expect: {verdict: deny}
+                """);
+        Run run = run("policy", "test", test.toString());
+        assertThat(run.status()).isEqualTo(2);
+        assertThat(run.err()).contains("policy is invalid").contains("/allowedDomains/0/binaries/0");
+    }
+
+    @Test
+    void evalExplainsTheDecisionAndExitsOneOnDeny() throws IOException {
+        Path policy = write("good.yaml", GOOD);
+        Run allowed = run("policy", "eval", "--policy", policy.toString(), "--url", "https://api.github.com/repos/a/b");
+        assertThat(allowed.status()).isZero();
+        assertThat(allowed.out()).startsWith("allow upstream");
+        Run denied = run("policy", "eval", "--policy", policy.toString(), "--url", "https://github.com/a/b.git",
+                "--caller", "/usr/bin/curl", "--format", "json");
+        assertThat(denied.status()).isEqualTo(1);
+        assertThat(denied.out()).contains("\"reason\" : \"caller-not-listed\"");
+    }
+
+    @Test
+    void evalRefusesABrokenPolicyWithItsProblems() throws IOException {
+        Run run = run("policy", "eval", "--policy", write("bad.yaml", BAD).toString(), "--url", "https://github.com/");
+        assertThat(run.status()).isEqualTo(2);
+        assertThat(run.err()).contains("bad.yaml:5:");
+    }
+}
