@@ -22,7 +22,8 @@ import picocli.CommandLine.Spec;
                 "domains (describe rows), the sandbox environment plan, connector grants and drift.",
                 "Exit status: 0 printed, 2 bad input."})
 final class EffectiveCommand implements Callable<Integer> {
-    private static final ObjectMapper JSON = new ObjectMapper();
+    private static final ObjectMapper JSON = new ObjectMapper()
+            .setSerializationInclusion(com.fasterxml.jackson.annotation.JsonInclude.Include.NON_NULL);
 
     @Spec
     CommandSpec spec;
@@ -47,7 +48,9 @@ final class EffectiveCommand implements Callable<Integer> {
             rows.forEach(node.putArray("domains")::add);
             r.sandboxEnv().forEach(node.putObject("sandboxEnv")::put);
             node.set("connectorGrants", JSON.valueToTree(r.connectorGrants()));
-            node.set("drift", JSON.valueToTree(r.drift()));
+            ObjectNode drift = node.putObject("drift");
+            drift.set("narrowedDomains", JSON.valueToTree(r.drift().narrowedDomains()));
+            drift.set("blockedDomainDetails", JSON.valueToTree(r.drift().blockedDomainDetails()));
             out.println(node.toPrettyString());
         } else {
             printText(out, r, rows);
