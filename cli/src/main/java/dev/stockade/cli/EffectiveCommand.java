@@ -2,7 +2,9 @@ package dev.stockade.cli;
 
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import dev.stockade.policy.compiler.BlockedDomain;
 import dev.stockade.policy.compiler.DescribeRows;
+import dev.stockade.policy.compiler.NarrowedDomain;
 import dev.stockade.policy.compiler.Resolution;
 import dev.stockade.policy.model.ConnectorGrant;
 import java.io.PrintWriter;
@@ -70,7 +72,14 @@ final class EffectiveCommand implements Callable<Integer> {
         for (ConnectorGrant grant : r.connectorGrants()) {
             out.println("  " + grant.connectorId() + ": " + (grant.allowedTools().isEmpty() ? "(no tools)" : String.join(", ", grant.allowedTools())));
         }
-        out.println("drift:");
-        out.println("  " + r.drift());
+        out.println("drift:" + (r.drift().isEmpty() ? " none" : ""));
+        for (NarrowedDomain d : r.drift().narrowedDomains()) {
+            out.println("  narrowed " + d.pattern() + " (policy `" + d.policy() + "` entry " + d.entryIndex() + ", "
+                    + String.join(",", d.reasons()) + "): " + d.detail());
+        }
+        for (BlockedDomain d : r.drift().blockedDomainDetails()) {
+            out.println("  blocked  " + d.pattern() + " (policy `" + d.policy() + "` entry " + d.entryIndex() + ", "
+                    + d.reason() + "): " + d.detail());
+        }
     }
 }
