@@ -100,7 +100,7 @@ final class DocumentReader {
         }
         if (operationName == null) {
             if (operations.size() > 1) {
-                throw new Denied(Reason.OPERATION_UNKNOWN, "document holds several operations and no operationName");
+                throw new Denied(Reason.OPERATION_UNKNOWN, "document holds several operations and the request names none");
             }
             return;
         }
@@ -112,8 +112,8 @@ final class DocumentReader {
         }
         if (found != 1) {
             throw new Denied(Reason.OPERATION_UNKNOWN, found == 0
-                    ? "operationName `" + operationName + "` names no operation of the document"
-                    : "operationName `" + operationName + "` names several operations");
+                    ? "no operation of the document is named `" + operationName + "`"
+                    : "several operations of the document are named `" + operationName + "`");
         }
     }
 
@@ -156,20 +156,17 @@ final class DocumentReader {
         List<Field> fields = new ArrayList<>();
         Set<String> expanded = new HashSet<>();
         Deque<SelectionSet> pending = new ArrayDeque<>();
-        pending.push(root);
+        pushIfPresent(pending, root);
         while (!pending.isEmpty()) {
             SelectionSet set = pending.pop();
-            if (set == null) {
-                continue;
-            }
             for (Selection<?> selection : set.getSelections()) {
                 if (selection instanceof Field field) {
                     fields.add(field);
                 } else if (selection instanceof InlineFragment inline) {
-                    pending.push(inline.getSelectionSet());
+                    pushIfPresent(pending, inline.getSelectionSet());
                 } else if (selection instanceof FragmentSpread spread && expanded.add(spread.getName())) {
                     // INVARIANT: FragmentCheck ran first, so the fragment exists.
-                    pending.push(fragments.get(spread.getName()).getSelectionSet());
+                    pushIfPresent(pending, fragments.get(spread.getName()).getSelectionSet());
                 }
             }
         }
@@ -262,6 +259,13 @@ final class DocumentReader {
             if (values.putIfAbsent(key, value) != null) {
                 values.put(key, Val.NOTHING);
             }
+        }
+    }
+
+    /** Leaf fields have no selection set; ArrayDeque refuses nulls. */
+    static void pushIfPresent(Deque<SelectionSet> pending, SelectionSet set) {
+        if (set != null) {
+            pending.push(set);
         }
     }
 }

@@ -54,17 +54,14 @@ final class FragmentCheck {
     private static Set<String> spreadsIn(SelectionSet root) {
         Set<String> names = new LinkedHashSet<>();
         Deque<SelectionSet> pending = new ArrayDeque<>();
-        pending.push(root);
+        pushIfPresent(pending, root);
         while (!pending.isEmpty()) {
             SelectionSet set = pending.pop();
-            if (set == null) {
-                continue;
-            }
             for (Selection<?> selection : set.getSelections()) {
                 if (selection instanceof Field field) {
-                    pending.push(field.getSelectionSet());
+                    pushIfPresent(pending, field.getSelectionSet());
                 } else if (selection instanceof InlineFragment inline) {
-                    pending.push(inline.getSelectionSet());
+                    pushIfPresent(pending, inline.getSelectionSet());
                 } else if (selection instanceof FragmentSpread spread) {
                     names.add(spread.getName());
                 }
@@ -103,6 +100,13 @@ final class FragmentCheck {
                     todo.push(new ArrayList<>(edges.get(target)));
                 }
             }
+        }
+    }
+
+    /** Leaf fields have no selection set; ArrayDeque refuses nulls. */
+    static void pushIfPresent(Deque<SelectionSet> pending, SelectionSet set) {
+        if (set != null) {
+            pending.push(set);
         }
     }
 }

@@ -26,6 +26,8 @@ public final class Frames {
             return Prepared.of(List.of(operations(subprotocol, frame, setup)));
         } catch (Denied denied) {
             return denied.prepared();
+        } catch (RuntimeException | StackOverflowError e) {
+            return Prepared.failed(Reason.UNPARSEABLE, "frame could not be read");
         }
     }
 

@@ -40,6 +40,9 @@ public final class RequestReader {
             return Prepared.of(operations);
         } catch (Denied denied) {
             return denied.prepared();
+        } catch (RuntimeException | StackOverflowError e) {
+            // Fail closed: a bug or an unforeseen input must deny, never escape to the host.
+            return Prepared.failed(Reason.UNPARSEABLE, "request could not be read");
         }
     }
 
