@@ -1,5 +1,7 @@
 package dev.stockade.policy.graphql.internal;
 
+import dev.stockade.policy.glob.Glob;
+import dev.stockade.policy.glob.GlobKind;
 import dev.stockade.policy.graphql.FenceResult;
 import dev.stockade.policy.model.ArgumentCondition;
 import dev.stockade.policy.model.GraphqlFence;
@@ -17,15 +19,19 @@ public final class CompiledFence {
     private static final String TYPENAME = "__typename";
 
     private final OperationType type;
-    private final TextGlob name;          // null: any name, unnamed included
-    private final TextGlob[] fields;      // null: any root field, introspection included
+    private final boolean nameFenced;     // false: any name, unnamed included
+    private final Glob name;              // null when fenced by an invalid glob: matches nothing
+    private final Glob[] fields;          // null: any root field, introspection included
     private final Condition[] conditions;
 
-    private record Condition(String field, String pointerText, ArgumentPointer pointer, TextGlob glob) {
+    /** {@code glob == null}: an invalid glob, which no value matches. */
+    private record Condition(String field, String pointerText, ArgumentPointer pointer, Glob glob) {
     }
 
-    private CompiledFence(OperationType type, TextGlob name, TextGlob[] fields, Condition[] conditions) {
+    private CompiledFence(OperationType type, boolean nameFenced, Glob name, Glob[] fields,
+                          Condition[] conditions) {
         this.type = type;
+        this.nameFenced = nameFenced;
         this.name = name;
         this.fields = fields;
         this.conditions = conditions;
@@ -33,17 +39,30 @@ public final class CompiledFence {
 
     /** Compiles a fence; a fence without an operation type admits nothing (validation refuses it). */
     public static CompiledFence compile(GraphqlFence fence) {
-        TextGlob name = fence.operationName() == null ? null : new TextGlob(fence.operationName());
-        TextGlob[] fields = null;
+        boolean nameFenced = fence.operationName() != null;
+        Glob name = nameFenced ? glob(GlobKind.NAME, fence.operationName()) : null;
+        Glob[] fields = null;
         if (fence.fields() != null) {
-            fields = fence.fields().stream().map(TextGlob::new).toArray(TextGlob[]::new);
+            fields = fence.fields().stream().map(f -> glob(GlobKind.NAME, f)).toArray(Glob[]::new);
         }
         List<ArgumentCondition> arguments = fence.arguments() == null ? List.of() : fence.arguments();
         Condition[] conditions = arguments.stream()
                 .map(a -> new Condition(a.field(), a.pointer(), ArgumentPointer.compile(a.pointer()),
-                        a.glob() == null ? null : new TextGlob(a.glob())))
+                        glob(GlobKind.VALUE, a.glob())))
                 .toArray(Condition[]::new);
-        return new CompiledFence(fence.operationType(), name, fields, conditions);
+        return new CompiledFence(fence.operationType(), nameFenced, name, fields, conditions);
+    }
+
+    /**
+     * The compiled glob, or {@code null} for an invalid one. Validation refuses invalid globs when a policy
+     * is written; should one reach a fence anyway it matches nothing (fail closed).
+     */
+    private static Glob glob(GlobKind kind, String text) {
+        return Glob.compile(kind, text).glob();
+    }
+
+    private static boolean matches(Glob glob, String text) {
+        return glob != null && glob.matches(text);
     }
 
     /** Whether this fence grants a websocket upgrade (spec: subscription and * only). */
@@ -57,7 +76,7 @@ public final class CompiledFence {
             return FenceResult.deny(Reason.OPERATION_DENIED,
                     "operation type `" + operation.type() + "` is not admitted");
         }
-        if (name != null && (operation.name() == null || !name.matches(operation.name()))) {
+        if (nameFenced && (operation.name() == null || !matches(name, operation.name()))) {
             return FenceResult.deny(Reason.NAME_DENIED, operation.name() == null
                     ? "an unnamed operation is not admitted"
                     : "operation name `" + operation.name() + "` is not admitted");
@@ -86,8 +105,8 @@ public final class CompiledFence {
         if (field.equals(SCHEMA) || field.equals(TYPE)) {
             return FenceResult.deny(Reason.FIELD_DENIED, "introspection field `" + field + "` is not admitted");
         }
-        for (TextGlob glob : fields) {
-            if (glob.matches(field)) {
+        for (Glob glob : fields) {
+            if (matches(glob, field)) {
                 return null;
             }
         }
@@ -102,7 +121,7 @@ public final class CompiledFence {
             }
             Val value = condition.pointer().resolve(field.arguments());
             String text = value.scalarText();
-            if (text == null || condition.glob() == null || !condition.glob().matches(text)) {
+            if (text == null || !matches(condition.glob(), text)) {
                 return FenceResult.deny(Reason.ARGUMENT_DENIED, "argument `" + condition.pointerText()
                         + "` of field `" + condition.field() + "` " + why(value));
             }
