@@ -3,8 +3,6 @@ package dev.stockade.policy.graphql.internal;
 import graphql.language.Argument;
 import graphql.language.ArrayValue;
 import graphql.language.BooleanValue;
-import graphql.language.Definition;
-import graphql.language.Document;
 import graphql.language.EnumValue;
 import graphql.language.Field;
 import graphql.language.FloatValue;
@@ -15,22 +13,14 @@ import graphql.language.IntValue;
 import graphql.language.NullValue;
 import graphql.language.ObjectField;
 import graphql.language.ObjectValue;
-import graphql.language.OperationDefinition;
 import graphql.language.Selection;
 import graphql.language.SelectionSet;
 import graphql.language.StringValue;
 import graphql.language.Value;
-import graphql.language.VariableDefinition;
 import graphql.language.VariableReference;
-import graphql.parser.InvalidSyntaxException;
-import graphql.parser.ParserEnvironment;
-import graphql.parser.exceptions.ParseCancelledException;
-import graphql.parser.exceptions.ParseCancelledTooDeepException;
-import graphql.parser.exceptions.ParseCancelledTooManyCharsException;
 import java.util.ArrayDeque;
 import java.util.ArrayList;
 import java.util.Deque;
-import java.util.HashMap;
 import java.util.HashSet;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -38,9 +28,9 @@ import java.util.Map;
 import java.util.Set;
 
 /**
- * Parses the query text of one submission and prepares its operations for the fences: selects the
- * operation the client asked for, checks the fragments, expands root fields through aliases and fragments,
- * and resolves arguments against the variables.
+ * Prepares the operations of one submission for the fences: takes the (cached) analysis of its query
+ * text, checks that the operation the client asked for exists, and resolves the root fields' arguments
+ * against the variables.
  *
  * <p>Every operation of the document is prepared, not only the selected one: a fence judges them all.
  */
@@ -50,54 +40,18 @@ final class DocumentReader {
     }
 
     static List<PreparedOperation> read(Submission submission, ParserSetup setup) throws Denied {
-        Document document = parse(submission.query(), setup);
-        List<OperationDefinition> operations = new ArrayList<>();
-        Map<String, FragmentDefinition> fragments = new HashMap<>();
-        for (Definition<?> definition : document.getDefinitions()) {
-            if (definition instanceof OperationDefinition operation) {
-                operations.add(operation);
-            } else if (definition instanceof FragmentDefinition fragment) {
-                if (fragments.put(fragment.getName(), fragment) != null) {
-                    throw new Denied(Reason.UNPARSEABLE,
-                            "fragment `" + fragment.getName() + "` is defined twice");
-                }
-            } else {
-                throw new Denied(Reason.UNPARSEABLE, "document holds a type system definition");
-            }
-        }
+        List<DocumentAnalysis.Operation> operations = DocumentAnalysis.of(submission.query(), setup).operations();
         checkSelection(operations, submission.operationName());
-        FragmentCheck.check(operations, fragments);
         List<PreparedOperation> prepared = new ArrayList<>(operations.size());
-        for (OperationDefinition operation : operations) {
-            prepared.add(prepare(operation, fragments, submission.variables()));
+        for (DocumentAnalysis.Operation operation : operations) {
+            prepared.add(prepare(operation, submission.variables()));
         }
         return prepared;
     }
 
-    private static Document parse(String query, ParserSetup setup) throws Denied {
-        ParserEnvironment environment = ParserEnvironment.newParserEnvironment()
-                .document(query)
-                .parserOptions(setup.parserOptions())
-                .build();
-        try {
-            return new RawNumberParser().parseDocument(environment);
-        } catch (ParseCancelledTooManyCharsException | ParseCancelledTooDeepException
-                 | ParseCancelledException e) {
-            throw new Denied(Reason.LIMIT, "query text exceeds a parser limit");
-        } catch (InvalidSyntaxException e) {
-            throw new Denied(Reason.UNPARSEABLE, "query text is not valid graphql");
-        } catch (RuntimeException | StackOverflowError e) {
-            // Fail closed on anything the parser did not foresee.
-            throw new Denied(Reason.UNPARSEABLE, "query text could not be read");
-        }
-    }
-
     /** The operation the server would run must exist and be unique; otherwise the server errors. */
-    private static void checkSelection(List<OperationDefinition> operations, String operationName)
+    private static void checkSelection(List<DocumentAnalysis.Operation> operations, String operationName)
             throws Denied {
-        if (operations.isEmpty()) {
-            throw new Denied(Reason.UNPARSEABLE, "document holds no operation");
-        }
         if (operationName == null) {
             if (operations.size() > 1) {
                 throw new Denied(Reason.OPERATION_UNKNOWN, "document holds several operations and the request names none");
@@ -105,8 +59,8 @@ final class DocumentReader {
             return;
         }
         int found = 0;
-        for (OperationDefinition operation : operations) {
-            if (operationName.equals(operation.getName())) {
+        for (DocumentAnalysis.Operation operation : operations) {
+            if (operationName.equals(operation.definition().getName())) {
                 found++;
             }
         }
@@ -117,33 +71,13 @@ final class DocumentReader {
         }
     }
 
-    private static PreparedOperation prepare(OperationDefinition operation, Map<String, FragmentDefinition> fragments,
-                                             Val.ObjV variables) throws Denied {
-        Map<String, Value<?>> defaults = new HashMap<>();
-        Set<String> declared = new HashSet<>();
-        for (VariableDefinition definition : operation.getVariableDefinitions()) {
-            if (!declared.add(definition.getName())) {
-                throw new Denied(Reason.UNPARSEABLE, "variable `$" + definition.getName() + "` is declared twice");
-            }
-            if (definition.getDefaultValue() != null) {
-                defaults.put(definition.getName(), definition.getDefaultValue());
-            }
-        }
-        Resolver resolver = new Resolver(variables, declared, defaults);
-        List<RootField> roots = new ArrayList<>();
-        for (Field field : rootFields(operation.getSelectionSet(), fragments)) {
+    private static PreparedOperation prepare(DocumentAnalysis.Operation operation, Val.ObjV variables) {
+        Resolver resolver = new Resolver(variables, operation.declared(), operation.defaults());
+        List<RootField> roots = new ArrayList<>(operation.rootFields().size());
+        for (Field field : operation.rootFields()) {
             roots.add(new RootField(field.getName(), resolver.arguments(field.getArguments())));
         }
-        return new PreparedOperation(typeOf(operation), operation.getName(), roots);
-    }
-
-    private static String typeOf(OperationDefinition operation) {
-        // A shorthand `{ ... }` parses as a QUERY operation.
-        return switch (operation.getOperation()) {
-            case QUERY -> "query";
-            case MUTATION -> "mutation";
-            case SUBSCRIPTION -> "subscription";
-        };
+        return new PreparedOperation(operation.type(), operation.definition().getName(), roots);
     }
 
     /**
