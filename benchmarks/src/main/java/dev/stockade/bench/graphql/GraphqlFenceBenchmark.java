@@ -71,9 +71,30 @@ public class GraphqlFenceBenchmark {
                 .document(query).parserOptions(fenceOptions).build());
     }
 
-    /** The full decision: the exchange from raw body bytes, JSON read, parse, root fields, arguments, verdict. */
+    /**
+     * The full decision in steady state: the exchange from raw body bytes, JSON read, the analysis of the
+     * query text (parse, fragments, root fields) from the cache, arguments resolved, verdict.
+     */
     @Benchmark
     public FenceResult fullDecision() {
         return fences.judge(GraphqlExchange.of("POST", "application/json", null, body, false, false));
     }
+
+    /**
+     * The full decision when the query text was never seen: each call appends a different comment (a
+     * whitespace-channel token) to the text, so the cache misses and the text is parsed.
+     */
+    @Benchmark
+    public FenceResult fullDecisionUncached() {
+        byte[] unique = GithubOperations.body(query + "# " + (counter++) + "\n", size).getBytes(StandardCharsets.UTF_8);
+        return fences.judge(GraphqlExchange.of("POST", "application/json", null, unique, false, false));
+    }
+
+    /** The cost of building the unique body in {@link #fullDecisionUncached}, to subtract from it. */
+    @Benchmark
+    public byte[] uncachedBodyOnly() {
+        return GithubOperations.body(query + "# " + (counter++) + "\n", size).getBytes(StandardCharsets.UTF_8);
+    }
+
+    private long counter;
 }
