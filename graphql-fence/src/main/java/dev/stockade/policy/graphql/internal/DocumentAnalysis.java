@@ -38,6 +38,7 @@ final class DocumentAnalysis {
     private static final Cache<Key, DocumentAnalysis> CACHE = Caffeine.newBuilder()
             .maximumWeight(4_000_000)
             .weigher((Key key, DocumentAnalysis value) -> key.query().length() + 64)
+            .executor(Runnable::run) // maintenance on the caller's thread: no work handed to the common pool
             .build();
 
     private record Key(GraphqlLimits limits, String query) {
