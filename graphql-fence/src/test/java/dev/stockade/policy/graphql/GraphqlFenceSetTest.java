@@ -102,6 +102,13 @@ class GraphqlFenceSetTest {
         }
 
         @Test
+        void userInputInADetailStaysOneLine() {
+            FenceResult result = getOnly.judge(post("query GetA { a }", "Get\nB`x", null));
+            denied(result, "graphql-operation-unknown");
+            assertThat(result.detail()).isEqualTo("no operation of the document is named `Get\\u000aB\\u0060x`");
+        }
+
+        @Test
         void severalOperationsWithoutANameAreDenied() {
             denied(getOnly.judge(query("query GetA { a } query GetB { b }")), "graphql-operation-unknown");
         }

@@ -31,13 +31,17 @@ import java.util.Set;
 final class DocumentAnalysis {
 
     /**
-     * Parsed documents by (limits, query text). Bounded by the total length of the cached texts: 4 million
-     * characters (the syntax trees take several times that; tens of MB at worst). The key is the full text,
-     * compared with equals: no hash can collide into another document's verdict.
+     * Parsed documents by (limits, query text), bounded by an estimate of the memory they keep: about 64 MB.
+     * A kept syntax tree is weighed at 32 bytes per character of text plus 1 KB (measured allocation while
+     * parsing is 160-300 bytes per character, most of it short-lived parser state); a kept deny at the
+     * text alone. The key is the full text, compared with equals: no hash can collide into another
+     * document's verdict.
      */
     private static final Cache<Key, DocumentAnalysis> CACHE = Caffeine.newBuilder()
-            .maximumWeight(4_000_000)
-            .weigher((Key key, DocumentAnalysis value) -> key.query().length() + 64)
+            .maximumWeight(64L << 20)
+            .weigher((Key key, DocumentAnalysis value) -> value.failure != null
+                    ? key.query().length() + 64
+                    : (int) Math.min(Integer.MAX_VALUE, 32L * key.query().length() + 1024))
             .executor(Runnable::run) // maintenance on the caller's thread: no work handed to the common pool
             .build();
 

@@ -66,8 +66,8 @@ final class DocumentReader {
         }
         if (found != 1) {
             throw new Denied(Reason.OPERATION_UNKNOWN, found == 0
-                    ? "no operation of the document is named `" + operationName + "`"
-                    : "several operations of the document are named `" + operationName + "`");
+                    ? "no operation of the document is named " + Reason.quote(operationName)
+                    : "several operations of the document are named " + Reason.quote(operationName));
         }
     }
 

@@ -35,7 +35,7 @@ public final class Frames {
             throws Denied {
         boolean transport = TRANSPORT_WS.equals(subprotocol);
         if (!transport && !LEGACY_WS.equals(subprotocol)) {
-            throw new Denied(Reason.WEBSOCKET_DENIED, "websocket subprotocol `" + subprotocol + "` is not graphql");
+            throw new Denied(Reason.WEBSOCKET_DENIED, "websocket subprotocol " + Reason.quote(String.valueOf(subprotocol)) + " is not graphql");
         }
         if (frame == null) {
             throw new Denied(Reason.UNPARSEABLE, "frame is empty");
@@ -63,6 +63,6 @@ public final class Frames {
             Submission submission = RequestReader.fromJsonObject(fields.get("payload"), setup);
             return DocumentReader.read(submission, setup);
         }
-        throw new Denied(Reason.WEBSOCKET_DENIED, "websocket message type `" + kind + "` is not admitted");
+        throw new Denied(Reason.WEBSOCKET_DENIED, "websocket message type " + Reason.quote(kind) + " is not admitted");
     }
 }

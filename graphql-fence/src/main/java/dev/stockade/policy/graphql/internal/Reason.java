@@ -14,4 +14,21 @@ public final class Reason {
 
     private Reason() {
     }
+
+    /**
+     * User input for a detail line, in backticks: control characters and backticks escaped (a detail stays
+     * one line), cut at 64 characters.
+     */
+    public static String quote(String input) {
+        StringBuilder out = new StringBuilder(Math.min(input.length(), 64) + 3).append('`');
+        for (int i = 0; i < input.length() && i < 64; i++) {
+            char c = input.charAt(i);
+            if (c < 0x20 || c == 0x7f || c == '`' || c == '\\' || Character.isSurrogate(c)) {
+                out.append(String.format("\\u%04x", (int) c));
+            } else {
+                out.append(c);
+            }
+        }
+        return out.append(input.length() > 64 ? "...`" : "`").toString();
+    }
 }

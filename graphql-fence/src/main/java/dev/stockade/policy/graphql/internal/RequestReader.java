@@ -63,7 +63,7 @@ public final class RequestReader {
         }
         for (String key : params.keySet()) {
             if (GRAPHQL_PARAMS.contains(key)) {
-                throw new Denied(Reason.UNPARSEABLE, "url parameter `" + key + "` beside a request body");
+                throw new Denied(Reason.UNPARSEABLE, "url parameter " + Reason.quote(key) + " beside a request body");
             }
         }
         if ("application/graphql".equals(mediaType(contentType))) {
@@ -187,7 +187,7 @@ public final class RequestReader {
             String key = decode(eq < 0 ? pair : pair.substring(0, eq));
             String value = eq < 0 ? "" : decode(pair.substring(eq + 1));
             if (params.put(key, value) != null && GRAPHQL_PARAMS.contains(key)) {
-                throw new Denied(Reason.UNPARSEABLE, "url parameter `" + key + "` is given twice");
+                throw new Denied(Reason.UNPARSEABLE, "url parameter " + Reason.quote(key) + " is given twice");
             }
         }
         return params;
