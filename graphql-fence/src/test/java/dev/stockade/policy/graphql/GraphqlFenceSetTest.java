@@ -389,6 +389,37 @@ class GraphqlFenceSetTest {
     }
 
     @Nested
+    class InvalidFences {
+        // Validation refuses these when a policy is written (rule 8); should one reach a fence it admits nothing.
+        @Test
+        void anInvalidNameGlobMatchesNothing() {
+            denied(set(fence(OperationType.QUERY, "Get-*", null)).judge(query("query GetA { a }")), "graphql-name-denied");
+        }
+
+        @Test
+        void anInvalidFieldGlobMatchesNothing() {
+            denied(set(fence(OperationType.QUERY, null, List.of("a.b"))).judge(query("{ a }")), "graphql-field-denied");
+            allowed(set(fence(OperationType.QUERY, null, List.of("a.b", "a"))).judge(query("{ a }")));
+        }
+
+        @Test
+        void anInvalidValueGlobOrPointerMatchesNothing() {
+            denied(set(fence(OperationType.QUERY, null, List.of("f"), arg("f", "/a", "x\\n")))
+                    .judge(query("{ f(a: \"x\\n\") }")), "graphql-argument-denied");
+            denied(set(fence(OperationType.QUERY, null, List.of("f"), arg("f", "a", "x"))).judge(query("{ f(a: \"x\") }")),
+                    "graphql-argument-denied");
+            denied(set(fence(OperationType.QUERY, null, List.of("f"), arg("f", "/a~2", "x"))).judge(query("{ f(a: \"x\") }")),
+                    "graphql-argument-denied");
+            allowed(set(fence(OperationType.QUERY, null, List.of("f"), arg("f", "/a", "x"))).judge(query("{ f(a: \"x\") }")));
+        }
+
+        @Test
+        void aFenceWithoutAnOperationTypeAdmitsNothing() {
+            denied(set(fence(null, null, null)).judge(query("{ a }")), "graphql-operation-denied");
+        }
+    }
+
+    @Nested
     class Memoisation {
         @Test
         void oneExchangeIsParsedOnceForSetsWithTheSameLimits() {
