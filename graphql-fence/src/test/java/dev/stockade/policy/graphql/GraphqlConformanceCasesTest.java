@@ -12,6 +12,8 @@ import dev.stockade.policy.glob.GlobKind;
 import dev.stockade.policy.model.ArgumentCondition;
 import dev.stockade.policy.model.GraphqlFence;
 import dev.stockade.policy.model.OperationType;
+import dev.stockade.policy.model.PolicyReader;
+import dev.stockade.policy.model.ReadResult;
 import java.io.IOException;
 import java.net.URI;
 import java.net.URLEncoder;
@@ -44,6 +46,11 @@ class GraphqlConformanceCasesTest {
             for (Path file : files.filter(f -> f.toString().endsWith(".yaml")).sorted().toList()) {
                 for (JsonNode suite : suites(file)) {
                     JsonNode policy = policy(file, suite.get("policies").get(0));
+                    tests.add(DynamicTest.dynamicTest(file.getFileName() + " / " + suite.get("name").asText()
+                            + " / the policy is valid", () -> {
+                        ReadResult read = PolicyReader.read("policy", JSON.writeValueAsString(policy));
+                        assertThat(read.problems()).isEmpty();
+                    }));
                     for (JsonNode c : suite.path("cases")) {
                         tests.add(DynamicTest.dynamicTest(file.getFileName() + " / " + suite.get("name").asText()
                                 + " / " + c.get("name").asText(), () -> run(policy, c)));
