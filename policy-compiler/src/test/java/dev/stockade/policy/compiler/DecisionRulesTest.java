@@ -201,8 +201,8 @@ class DecisionRulesTest {
         DecisionProgram p = program(policy("p", rules("api.github.com", graphql, Rule.of("POST", "/**"))));
         Decision d = p.decide(request("POST", "https://api.github.com/graphql", null));
         assertThat(d.allowed()).isFalse();
-        assertThat(d.reason()).isEqualTo(ReasonCode.GRAPHQL_UNSUPPORTED);
-        assertThat(d.reason().code()).isEqualTo("graphql-unsupported");
+        assertThat(d.reason()).isEqualTo(ReasonCode.GRAPHQL_UNPARSEABLE);
+        assertThat(d.ruleIndex()).isZero();
         assertThat(p.decide(request("POST", "https://api.github.com/repos", null)).allowed()).isTrue();
     }
 

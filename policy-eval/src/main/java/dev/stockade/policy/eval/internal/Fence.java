@@ -2,8 +2,16 @@ package dev.stockade.policy.eval.internal;
 
 import dev.stockade.policy.eval.Decision;
 import dev.stockade.policy.eval.EgressRequest;
+import dev.stockade.policy.eval.ReasonCode;
 import dev.stockade.policy.glob.Glob;
+import dev.stockade.policy.graphql.FenceResult;
+import dev.stockade.policy.graphql.GraphqlFenceSet;
+import dev.stockade.policy.model.Verdict;
+import java.util.Arrays;
+import java.util.Map;
 import java.util.Set;
+import java.util.function.Function;
+import java.util.stream.Collectors;
 
 /**
  * The fences one policy entry puts on an allowed row: scheme, caller fence and rule table, with every
@@ -19,18 +27,21 @@ final class Fence {
     final Glob[] paths;
     /** Rules whose path glob did not compile: they never match. */
     final boolean[] broken;
-    final boolean[] graphql;
+    /** The compiled GraphQL fence of each rule, null for a rule without one. */
+    final GraphqlFenceSet[] graphql;
     final boolean primary;
 
     final Decision schemeDeny;
     final Decision callerDeny;
     final Decision noRuleDeny;
     final Decision[] ruleAllow;
-    final Decision[] graphqlUnsupported;
 
-    Fence(String scheme, Set<String> callers, String[] methods, Glob[] paths, boolean[] broken, boolean[] graphql,
-            boolean primary, Decision schemeDeny, Decision callerDeny, Decision noRuleDeny, Decision[] ruleAllow,
-            Decision[] graphqlUnsupported) {
+    private static final Map<String, ReasonCode> REASONS = Arrays.stream(ReasonCode.values())
+            .collect(Collectors.toUnmodifiableMap(ReasonCode::code, Function.identity()));
+
+    Fence(String scheme, Set<String> callers, String[] methods, Glob[] paths, boolean[] broken,
+            GraphqlFenceSet[] graphql, boolean primary, Decision schemeDeny, Decision callerDeny, Decision noRuleDeny,
+            Decision[] ruleAllow) {
         this.scheme = scheme;
         this.callers = callers;
         this.methods = methods;
@@ -42,18 +53,21 @@ final class Fence {
         this.callerDeny = callerDeny;
         this.noRuleDeny = noRuleDeny;
         this.ruleAllow = ruleAllow;
-        this.graphqlUnsupported = graphqlUnsupported;
     }
 
     boolean hasRules() {
         return methods != null;
     }
 
+    boolean hasGraphql() {
+        return graphql != null && Arrays.stream(graphql).anyMatch(g -> g != null);
+    }
+
     /**
      * The entry's rules judged against a request: the first admitting rule, or a deny. Once a rule with a
      * graphql block matches (method and path), only a graphql rule can admit (spec GraphQL rule 6).
      */
-    Decision judge(EgressRequest request) {
+    Decision judge(EgressRequest request, GraphqlInput input) {
         String method = request.method();
         String path = request.path() == null || request.path().isEmpty() ? "/" : request.path();
         boolean pathSafe = PathCheck.safe(path);
@@ -66,7 +80,7 @@ final class Fence {
             if (paths[i] != null && (!pathSafe || !paths[i].matches(path))) {
                 continue;
             }
-            if (graphql[i]) {
+            if (graphql[i] != null) {
                 if (firstGraphql < 0) {
                     firstGraphql = i;
                 }
@@ -75,9 +89,41 @@ final class Fence {
             }
         }
         if (firstGraphql >= 0) {
-            // Until the GraphQL fence is wired in, a request a graphql rule covers cannot be judged: deny.
-            return graphqlUnsupported[firstGraphql];
+            return judgeGraphql(request, input, firstGraphql);
         }
         return plain >= 0 ? ruleAllow[plain] : noRuleDeny;
+    }
+
+    /**
+     * Spec GraphQL rule 6: a graphql rule matched the method and path, so only a graphql rule may admit.
+     * The first whose fence admits the operation decides; otherwise the first refusal is reported.
+     */
+    private Decision judgeGraphql(EgressRequest request, GraphqlInput input, int first) {
+        String method = request.method();
+        String path = request.path() == null || request.path().isEmpty() ? "/" : request.path();
+        boolean pathSafe = PathCheck.safe(path);
+        FenceResult refusal = null;
+        int refusedBy = first;
+        for (int i = first; i < methods.length; i++) {
+            boolean matches = graphql[i] != null && !broken[i]
+                    && (methods[i] == null || methods[i].equals(method))
+                    && (paths[i] == null || (pathSafe && paths[i].matches(path)));
+            if (!matches) {
+                continue;
+            }
+            FenceResult result = graphql[i].judge(input.exchange());
+            if (result.allowed()) {
+                return ruleAllow[i];
+            }
+            if (refusal == null) {
+                refusal = result;
+                refusedBy = i;
+            }
+        }
+        Decision where = ruleAllow[refusedBy];
+        ReasonCode reason = REASONS.getOrDefault(refusal.reasonCode(), ReasonCode.GRAPHQL_UNPARSEABLE);
+        return new Decision(Verdict.DENY, null, false, reason, where.policy(), where.entryIndex(), refusedBy,
+                refusal.detail() + " (rule " + refusedBy + " of entry " + where.entryIndex() + " of policy `"
+                        + where.policy() + "`)");
     }
 }

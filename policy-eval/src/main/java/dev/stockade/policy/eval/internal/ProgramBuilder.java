@@ -9,6 +9,8 @@ import dev.stockade.policy.eval.EffectivePolicy;
 import dev.stockade.policy.eval.EntryRef;
 import dev.stockade.policy.eval.ReasonCode;
 import dev.stockade.policy.glob.Glob;
+import dev.stockade.policy.graphql.GraphqlFenceSet;
+import dev.stockade.policy.graphql.GraphqlLimits;
 import dev.stockade.policy.glob.GlobKind;
 import dev.stockade.policy.glob.GlobResult;
 import dev.stockade.policy.model.DomainEntry;
@@ -108,15 +110,14 @@ public final class ProgramBuilder {
         List<Rule> rules = e.hasRules() ? e.rules() : null;
         if (rules == null) {
             return new Fence(scheme, e.binaries() == null ? null : new HashSet<>(e.binaries()), null, null, null,
-                    null, primary, schemeDeny, callerDeny, noRule, new Decision[0], new Decision[0]);
+                    null, primary, schemeDeny, callerDeny, noRule, new Decision[0]);
         }
         int n = rules.size();
         String[] methods = new String[n];
         Glob[] paths = new Glob[n];
         boolean[] broken = new boolean[n];
-        boolean[] graphql = new boolean[n];
+        GraphqlFenceSet[] graphql = new GraphqlFenceSet[n];
         Decision[] allow = new Decision[n];
-        Decision[] unsupported = new Decision[n];
         for (int i = 0; i < n; i++) {
             Rule r = rules.get(i);
             methods[i] = r.method() == null ? null : r.method().toUpperCase(Locale.ROOT);
@@ -125,14 +126,12 @@ public final class ProgramBuilder {
                 paths[i] = g.glob();
                 broken[i] = !g.ok() || g.glob() == null;
             }
-            graphql[i] = r.graphql() != null;
+            graphql[i] = r.graphql() == null ? null : GraphqlFenceSet.allOf(List.of(r.graphql()), GraphqlLimits.defaults());
             allow[i] = new Decision(Verdict.ALLOW, transport, intercept, ReasonCode.RULE_ALLOW, src.policy(),
                     src.entryIndex(), i, "allowed by rule " + i + " of entry" + where);
-            unsupported[i] = deny(ReasonCode.GRAPHQL_UNSUPPORTED, src, i, "rule " + i + " of entry" + where
-                    + " is a graphql fence, which this build cannot judge: denied");
         }
         return new Fence(scheme, e.binaries() == null ? null : new HashSet<>(e.binaries()), methods, paths, broken,
-                graphql, primary, schemeDeny, callerDeny, noRule, allow, unsupported);
+                graphql, primary, schemeDeny, callerDeny, noRule, allow);
     }
 
     private static Decision deny(ReasonCode reason, EntryRef src, int rule, String detail) {

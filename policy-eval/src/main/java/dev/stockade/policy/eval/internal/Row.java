@@ -14,6 +14,8 @@ final class Row {
     final boolean anySchemeFence;
     final boolean anyCallerFence;
     final boolean anyRules;
+    /** Whether some rule carries a GraphQL fence (the request's GraphQL view is then built once). */
+    final boolean anyGraphql;
 
     Row(Decision deny, Decision connectionAllow, Decision requestAllow, Fence[] fences) {
         this.deny = deny;
@@ -23,7 +25,9 @@ final class Row {
         boolean s = false;
         boolean c = false;
         boolean r = false;
+        boolean g = false;
         for (Fence f : fences) {
+            g |= f.hasGraphql();
             s |= f.scheme != null;
             c |= f.callers != null;
             r |= f.hasRules();
@@ -31,5 +35,6 @@ final class Row {
         anySchemeFence = s;
         anyCallerFence = c;
         anyRules = r;
+        anyGraphql = g;
     }
 }
