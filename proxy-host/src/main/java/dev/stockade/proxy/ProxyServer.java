@@ -142,7 +142,7 @@ public final class ProxyServer implements AutoCloseable {
                     @Override
                     protected void initChannel(SocketChannel ch) {
                         int cap = px.config.maxConnectionsPerSandbox();
-                        if (px.isHalted() || (cap > 0 && px.openConnections.get() >= cap)) {
+                        if (cap > 0 && px.openConnections.get() >= cap) {
                             ch.close();
                             return;
                         }

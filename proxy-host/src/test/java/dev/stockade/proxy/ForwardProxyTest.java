@@ -22,7 +22,6 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Set;
 import java.util.UUID;
-import java.util.concurrent.ConcurrentLinkedQueue;
 import java.util.concurrent.TimeUnit;
 import javax.net.ssl.SSLContext;
 import javax.net.ssl.TrustManagerFactory;
@@ -42,7 +41,7 @@ class ForwardProxyTest {
     static Path dir;
     static Origins origins;
     static ProxyServer proxy;
-    static final ConcurrentLinkedQueue<AuditEvent> audit = new ConcurrentLinkedQueue<>();
+    static final AuditCollector audit = new AuditCollector();
     static Path auditFile;
     static HttpClient client;
 
@@ -61,7 +60,7 @@ class ForwardProxyTest {
         auditFile = dir.resolve("audit.jsonl");
         AuditSink file = AuditSink.file(auditFile);
         AuditSink both = e -> {
-            audit.add(e);
+            audit.record(e);
             file.record(e);
         };
         proxy = ProxyServer.start(config, () -> decider, both, CredentialStore.of(List.of(cred, bound)));
@@ -100,9 +99,10 @@ class ForwardProxyTest {
         return client.send(b.build(), HttpResponse.BodyHandlers.ofString());
     }
 
-    static List<AuditEvent> auditFor(String host, String path) {
+    static List<AuditEvent> auditFor(String host, String path) throws InterruptedException {
+        audit.await(e -> host.equals(e.host()) && (path == null || path.equals(e.path())), Duration.ofSeconds(5));
         List<AuditEvent> out = new ArrayList<>();
-        for (AuditEvent e : audit) {
+        for (AuditEvent e : audit.all()) {
             if (host.equals(e.host()) && (path == null || path.equals(e.path()))) {
                 out.add(e);
             }
@@ -296,6 +296,7 @@ class ForwardProxyTest {
     void auditFileHoldsOneCanonicalJsonLinePerDecisionAndNoSecrets() throws Exception {
         get("https://api.test:" + origins.tlsPort() + "/audited?token=querysecret",
                 "Authorization", "Bearer __platform_cred:" + CRED_ID + "__");
+        auditFor("api.test", "/audited");
         String text = Files.readString(auditFile);
         assertThat(text).doesNotContain(SECRET).doesNotContain("bound-secret-777").doesNotContain("querysecret");
         String line = text.lines().filter(l -> l.contains("\"path\":\"/audited\"")).findFirst().orElseThrow();
