@@ -38,6 +38,11 @@ public enum ReasonCode {
     GRAPHQL_OPERATION_UNKNOWN("graphql-operation-unknown"),
     /** A WebSocket upgrade on a GraphQL-fenced path without a subscription or * fence. */
     GRAPHQL_WEBSOCKET_DENIED("graphql-websocket-denied"),
+    /**
+     * A GraphQL rule covered the request but this build cannot judge GraphQL fences yet: denied
+     * (fail closed) until the GraphQL fence is wired in.
+     */
+    GRAPHQL_UNSUPPORTED("graphql-unsupported"),
     /** The request could not be understood (bad host, bad URL). */
     INVALID_REQUEST("invalid-request"),
     /** The policy could not be compiled or loaded: nothing is allowed. */

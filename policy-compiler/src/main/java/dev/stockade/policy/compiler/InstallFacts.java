@@ -1,0 +1,27 @@
+package dev.stockade.policy.compiler;
+
+import dev.stockade.policy.model.Provider;
+import java.util.List;
+
+/**
+ * What resolution needs to know about the installation.
+ *
+ * @param providers      backends the install serves with its own key, in the install's order
+ * @param bedrockAmbient whether the cloud credential chain found bedrock credentials at boot
+ */
+public record InstallFacts(List<Provider> providers, boolean bedrockAmbient) {
+
+    public InstallFacts {
+        providers = providers == null ? List.of(Provider.BEDROCK) : List.copyOf(providers);
+    }
+
+    /** The defaults of FORMAT.md: serves bedrock, no ambient credentials. */
+    public static InstallFacts defaults() {
+        return new InstallFacts(List.of(Provider.BEDROCK), false);
+    }
+
+    /** Whether the install can serve bedrock (with a key, or through ambient credentials). */
+    public boolean servesBedrock() {
+        return bedrockAmbient || providers.contains(Provider.BEDROCK);
+    }
+}

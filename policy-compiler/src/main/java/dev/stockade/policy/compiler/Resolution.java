@@ -1,0 +1,34 @@
+package dev.stockade.policy.compiler;
+
+import dev.stockade.policy.eval.EffectivePolicy;
+import dev.stockade.policy.model.ConnectorGrant;
+import dev.stockade.policy.model.ManagedInference;
+import java.util.Collections;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+
+/**
+ * What resolution hands a sandbox: the effective domain policy (compile it with
+ * {@link PolicyCompiler#compile}), the drift against the ceiling, the environment plan, the connector
+ * grants and the managed-inference selection.
+ *
+ * @param effective        the merged, ceiling-clipped domain policy
+ * @param drift            what the projects asked for and did not get
+ * @param sandboxEnv       environment variables for the sandbox, in a stable order
+ * @param connectorGrants  one grant per connector, tools intersected across policies and the ceiling
+ * @param managedInference {@code enabled}, {@code provider}, {@code providers} and {@code env} as
+ *                         resolved; {@code enabled == false} with no provider when off
+ */
+public record Resolution(
+        EffectivePolicy effective,
+        DriftReport drift,
+        Map<String, String> sandboxEnv,
+        List<ConnectorGrant> connectorGrants,
+        ManagedInference managedInference) {
+
+    public Resolution {
+        sandboxEnv = Collections.unmodifiableMap(new LinkedHashMap<>(sandboxEnv));
+        connectorGrants = List.copyOf(connectorGrants);
+    }
+}

@@ -1,0 +1,46 @@
+package dev.stockade.policy.compiler;
+
+import dev.stockade.policy.compiler.internal.CeilingDrift;
+import dev.stockade.policy.compiler.internal.ConnectorMerge;
+import dev.stockade.policy.compiler.internal.DomainMerge;
+import dev.stockade.policy.compiler.internal.EnvPlan;
+import dev.stockade.policy.compiler.internal.InferenceSelection;
+import dev.stockade.policy.eval.EffectivePolicy;
+import dev.stockade.policy.model.ConnectorGrant;
+import dev.stockade.policy.model.ManagedInference;
+import dev.stockade.policy.model.Policy;
+import java.util.List;
+import java.util.Map;
+import java.util.Objects;
+
+/**
+ * Resolution (spec "Scope, resolution and ceiling"): merges the policies that reach an agent and clips
+ * them by the organization ceiling. Runs its stages in order, each a pure function of the inputs:
+ * domains, drift, managed inference, environment, connectors.
+ */
+public final class Resolver {
+    private Resolver() {
+    }
+
+    /**
+     * Resolves {@code grants} (in attachment order, the sandbox's embedded policy last) under
+     * {@code ceiling} (the org ceiling's policies; empty or null: nothing is clipped). Policies are
+     * expected to be valid; null arguments count as empty.
+     */
+    public static Resolution resolve(InstallFacts install, List<Policy> ceiling, List<Policy> grants) {
+        InstallFacts facts = install == null ? InstallFacts.defaults() : install;
+        List<Policy> ceil = ceiling == null ? List.of() : ceiling.stream().filter(Objects::nonNull).toList();
+        List<Policy> grant = grants == null ? List.of() : grants.stream().filter(Objects::nonNull).toList();
+        EffectivePolicy effective = DomainMerge.merge(ceil, grant);
+        DriftReport drift = CeilingDrift.report(ceil, grant);
+        ManagedInference inference = InferenceSelection.select(facts, ceil, grant);
+        Map<String, String> env = EnvPlan.plan(grant, inference);
+        List<ConnectorGrant> connectors = ConnectorMerge.merge(ceil, grant);
+        return new Resolution(effective, drift, env, connectors, inference);
+    }
+
+    /** The placeholder a credential's {@code envVarKey} receives: {@code __platform_cred:<uuid>__}. */
+    public static String credentialSentinel(String credentialName) {
+        return EnvPlan.sentinel(credentialName);
+    }
+}

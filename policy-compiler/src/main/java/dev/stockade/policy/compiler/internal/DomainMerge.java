@@ -1,0 +1,221 @@
+package dev.stockade.policy.compiler.internal;
+
+import dev.stockade.policy.eval.EffectiveComponent;
+import dev.stockade.policy.eval.EffectiveEntry;
+import dev.stockade.policy.eval.EffectivePolicy;
+import dev.stockade.policy.eval.EntryRef;
+import dev.stockade.policy.eval.ReasonCode;
+import dev.stockade.policy.eval.internal.DomainPattern;
+import dev.stockade.policy.model.DomainEntry;
+import dev.stockade.policy.model.Policy;
+import dev.stockade.policy.model.Transport;
+import dev.stockade.policy.model.Verdict;
+import java.util.ArrayList;
+import java.util.List;
+
+/**
+ * Stage "merge and clip domains": turns the grant policies and the ceiling into one first-match list.
+ *
+ * <p>Every policy is a layer whose first matching entry speaks for a host (a layer with no matching entry
+ * is silent). A host's outcome is a function of the tuple of first matches, one per layer. The rows are
+ * those tuples in lexicographic order (entry index, silent last), each with the conjunction of its
+ * patterns; the first row a host matches is then exactly its own tuple, because an earlier row differs at
+ * some layer in an entry that precedes that layer's first match, which therefore does not match the host.
+ * Rows whose patterns cannot meet are dropped; rows after a deny are folded into one.
+ */
+public final class DomainMerge {
+    private final List<Layer> layers = new ArrayList<>();
+    private final int grantCount;
+    private final boolean hasCeiling;
+    private final boolean grantDefaultAllows;
+    private final Transport grantDefaultTransport;
+    private final boolean ceilingDefaultAllows;
+    private final Transport ceilingDefaultTransport;
+    private final List<EffectiveEntry> rows = new ArrayList<>();
+
+    private DomainMerge(List<Policy> ceiling, List<Policy> grants) {
+        for (Policy p : grants) {
+            layers.add(new Layer(p, false));
+        }
+        for (Policy p : ceiling) {
+            layers.add(new Layer(p, true));
+        }
+        grantCount = grants.size();
+        hasCeiling = !ceiling.isEmpty();
+        grantDefaultAllows = !grants.isEmpty() && grants.stream().allMatch(p -> p.effectiveDefaultVerdict() == Verdict.ALLOW);
+        grantDefaultTransport = grants.stream().anyMatch(p -> p.effectiveDefaultTransport() == Transport.UPSTREAM)
+                ? Transport.UPSTREAM : Transport.DIRECT;
+        ceilingDefaultAllows = ceiling.stream().allMatch(p -> p.effectiveDefaultVerdict() == Verdict.ALLOW);
+        ceilingDefaultTransport = ceiling.stream().anyMatch(p -> p.effectiveDefaultTransport() == Transport.UPSTREAM)
+                ? Transport.UPSTREAM : Transport.DIRECT;
+    }
+
+    /** The effective policy of {@code grants} clipped by {@code ceiling} (empty: nothing clipped). */
+    public static EffectivePolicy merge(List<Policy> ceiling, List<Policy> grants) {
+        DomainMerge m = new DomainMerge(ceiling, grants);
+        m.expand(0, null, new ArrayList<>());
+        return new EffectivePolicy(m.rows, m.defaultVerdict(), m.defaultTransport(), m.defaultReason());
+    }
+
+    /**
+     * The rows the ceiling alone gives the hosts of {@code pattern}: for drift. Each row's components are
+     * ceiling components only; a row with none means the ceiling's default applies.
+     */
+    public static List<EffectiveEntry> ceilingView(List<Policy> ceiling, String pattern) {
+        DomainMerge m = new DomainMerge(ceiling, List.of());
+        DomainPattern p = DomainPattern.parse(pattern);
+        if (p.kind() == DomainPattern.Kind.INVALID) {
+            return List.of();
+        }
+        m.expandCeilingOnly(0, List.of(p), new ArrayList<>());
+        return m.rows;
+    }
+
+    private Verdict defaultVerdict() {
+        return grantDefaultAllows && (!hasCeiling || ceilingDefaultAllows) ? Verdict.ALLOW : Verdict.DENY;
+    }
+
+    private Transport defaultTransport() {
+        if (defaultVerdict() != Verdict.ALLOW) {
+            return null;
+        }
+        boolean upstream = grantDefaultTransport == Transport.UPSTREAM
+                || (hasCeiling && ceilingDefaultTransport == Transport.UPSTREAM);
+        return upstream ? Transport.UPSTREAM : Transport.DIRECT;
+    }
+
+    private ReasonCode defaultReason() {
+        if (!grantDefaultAllows) {
+            return ReasonCode.DEFAULT_DENY;
+        }
+        return defaultVerdict() == Verdict.ALLOW ? ReasonCode.DEFAULT_ALLOW : ReasonCode.CEILING_CLIPPED;
+    }
+
+    private record Pick(Layer layer, int index) {
+        DomainEntry entry() {
+            return layer.entries.get(index);
+        }
+
+        boolean denies() {
+            return entry().verdict() != Verdict.ALLOW;
+        }
+
+        EffectiveComponent component() {
+            return new EffectiveComponent(layer.ref(index), entry());
+        }
+    }
+
+    /** Enumerates tuples layer by layer; {@code cur == null} stands for every host. */
+    private void expand(int layer, List<DomainPattern> cur, List<Pick> chosen) {
+        if (!chosen.isEmpty() && chosen.get(chosen.size() - 1).denies()) {
+            emit(cur, chosen); // every completion denies: one row stands for them all
+            return;
+        }
+        if (layer == grantCount && chosen.isEmpty() && !grantDefaultAllows) {
+            return; // no grant spoke and the grants' default denies: the program default covers it
+        }
+        if (layer == layers.size()) {
+            if (cur != null && !(chosen.isEmpty())) {
+                emit(cur, chosen);
+            } else if (cur != null && grantDefaultAllows && hasCeiling) {
+                emit(cur, chosen);
+            }
+            return;
+        }
+        descend(layer, cur, chosen, false);
+    }
+
+    private void expandCeilingOnly(int layer, List<DomainPattern> cur, List<Pick> chosen) {
+        if (!chosen.isEmpty() && chosen.get(chosen.size() - 1).denies()) {
+            emit(cur, chosen);
+            return;
+        }
+        if (layer == layers.size()) {
+            emit(cur, chosen);
+            return;
+        }
+        descend(layer, cur, chosen, true);
+    }
+
+    private void descend(int layer, List<DomainPattern> cur, List<Pick> chosen, boolean ceilingOnly) {
+        Layer l = layers.get(layer);
+        if (cur != null && cur.size() == 1 && cur.get(0).kind() == DomainPattern.Kind.EXACT) {
+            // One host: only the layer's first match can speak for it.
+            int first = l.firstMatch(cur.get(0).literal());
+            if (first >= 0) {
+                chosen.add(new Pick(l, first));
+            }
+            next(layer + 1, cur, chosen, ceilingOnly);
+            if (first >= 0) {
+                chosen.remove(chosen.size() - 1);
+            }
+            return;
+        }
+        for (int j = 0; j < l.patterns.size(); j++) {
+            DomainPattern p = l.patterns.get(j);
+            List<DomainPattern> meet = cur == null ? (p.kind() == DomainPattern.Kind.INVALID ? null : List.of(p))
+                    : DomainPattern.intersect(cur, p);
+            if (meet == null) {
+                continue;
+            }
+            chosen.add(new Pick(l, j));
+            next(layer + 1, meet, chosen, ceilingOnly);
+            chosen.remove(chosen.size() - 1);
+            if (cur != null && DomainPattern.covers(p, cur)) {
+                return; // every host of cur matches this entry: later entries and silence never speak
+            }
+        }
+        next(layer + 1, cur, chosen, ceilingOnly);
+    }
+
+    private void next(int layer, List<DomainPattern> cur, List<Pick> chosen, boolean ceilingOnly) {
+        if (ceilingOnly) {
+            expandCeilingOnly(layer, cur, chosen);
+        } else {
+            expand(layer, cur, chosen);
+        }
+    }
+
+    private void emit(List<DomainPattern> cur, List<Pick> chosen) {
+        List<String> patterns = new ArrayList<>(cur.size());
+        for (DomainPattern p : cur) {
+            patterns.add(p.text());
+        }
+        List<EffectiveComponent> grants = new ArrayList<>();
+        List<EffectiveComponent> ceil = new ArrayList<>();
+        for (Pick pick : chosen) {
+            if (pick.denies()) {
+                ReasonCode reason = pick.layer.ceiling ? ReasonCode.CEILING_CLIPPED : ReasonCode.ENTRY_DENY;
+                EntryRef ref = pick.layer.ref(pick.index);
+                rows.add(new EffectiveEntry(patterns, Verdict.DENY, null, reason, ref, componentsOf(chosen)));
+                return;
+            }
+            (pick.layer.ceiling ? ceil : grants).add(pick.component());
+        }
+        List<EffectiveComponent> all = new ArrayList<>(grants);
+        all.addAll(ceil);
+        if (hasCeiling && ceil.isEmpty() && !ceilingDefaultAllows) {
+            EntryRef by = grants.isEmpty() ? null : grants.get(0).source();
+            rows.add(new EffectiveEntry(patterns, Verdict.DENY, null, ReasonCode.CEILING_CLIPPED, by, all));
+            return;
+        }
+        boolean upstream = false;
+        for (EffectiveComponent c : all) {
+            upstream |= c.entry().effectiveTransport() == Transport.UPSTREAM || c.entry().hasRules();
+        }
+        upstream |= grants.isEmpty() && grantDefaultTransport == Transport.UPSTREAM;
+        upstream |= hasCeiling && ceil.isEmpty() && ceilingDefaultTransport == Transport.UPSTREAM;
+        EntryRef by = grants.isEmpty() ? null : grants.get(0).source();
+        ReasonCode reason = grants.isEmpty() ? ReasonCode.DEFAULT_ALLOW : ReasonCode.ENTRY_ALLOW;
+        rows.add(new EffectiveEntry(patterns, Verdict.ALLOW, upstream ? Transport.UPSTREAM : Transport.DIRECT, reason,
+                by, all));
+    }
+
+    private static List<EffectiveComponent> componentsOf(List<Pick> chosen) {
+        List<EffectiveComponent> out = new ArrayList<>(chosen.size());
+        for (Pick p : chosen) {
+            out.add(p.component());
+        }
+        return out;
+    }
+}

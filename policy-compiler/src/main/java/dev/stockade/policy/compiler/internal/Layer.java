@@ -1,0 +1,56 @@
+package dev.stockade.policy.compiler.internal;
+
+import dev.stockade.policy.eval.EntryRef;
+import dev.stockade.policy.eval.internal.DomainPattern;
+import dev.stockade.policy.model.DomainEntry;
+import dev.stockade.policy.model.Policy;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+
+/** One policy's domain entries, parsed once, with a first-match lookup for a single host. */
+final class Layer {
+    final Policy policy;
+    final boolean ceiling;
+    final List<DomainEntry> entries;
+    final List<DomainPattern> patterns;
+    private final Map<String, Integer> exactFirst = new HashMap<>();
+    private final List<Integer> nonExact = new ArrayList<>();
+
+    Layer(Policy policy, boolean ceiling) {
+        this.policy = policy;
+        this.ceiling = ceiling;
+        this.entries = policy.domains();
+        this.patterns = new ArrayList<>(entries.size());
+        for (int i = 0; i < entries.size(); i++) {
+            DomainPattern p = DomainPattern.parse(entries.get(i).pattern());
+            patterns.add(p);
+            if (p.kind() == DomainPattern.Kind.EXACT) {
+                exactFirst.putIfAbsent(p.literal(), i);
+            } else {
+                nonExact.add(i);
+            }
+        }
+    }
+
+    EntryRef ref(int index) {
+        return new EntryRef(policy.name(), index, ceiling);
+    }
+
+    /** Index of the first entry matching the normalised host, or -1. */
+    int firstMatch(String host) {
+        Integer exact = exactFirst.get(host);
+        int best = exact == null ? Integer.MAX_VALUE : exact;
+        for (int i : nonExact) {
+            if (i >= best) {
+                break;
+            }
+            if (patterns.get(i).matches(host)) {
+                best = i;
+                break;
+            }
+        }
+        return best == Integer.MAX_VALUE ? -1 : best;
+    }
+}

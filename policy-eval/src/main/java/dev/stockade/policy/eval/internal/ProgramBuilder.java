@@ -1,0 +1,148 @@
+package dev.stockade.policy.eval.internal;
+
+import dev.stockade.policy.eval.CompileOptions;
+import dev.stockade.policy.eval.Decision;
+import dev.stockade.policy.eval.DecisionProgram;
+import dev.stockade.policy.eval.EffectiveComponent;
+import dev.stockade.policy.eval.EffectiveEntry;
+import dev.stockade.policy.eval.EffectivePolicy;
+import dev.stockade.policy.eval.EntryRef;
+import dev.stockade.policy.eval.ReasonCode;
+import dev.stockade.policy.glob.Glob;
+import dev.stockade.policy.glob.GlobKind;
+import dev.stockade.policy.glob.GlobResult;
+import dev.stockade.policy.model.DomainEntry;
+import dev.stockade.policy.model.Rule;
+import dev.stockade.policy.model.Transport;
+import dev.stockade.policy.model.Verdict;
+import java.util.ArrayList;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Locale;
+
+/**
+ * Compiles an {@link EffectivePolicy} into a {@link DecisionProgram}: patterns normalised and indexed,
+ * schemes lower-cased, methods upper-cased, path globs compiled, every decision built in advance.
+ */
+public final class ProgramBuilder {
+    private ProgramBuilder() {
+    }
+
+    /** The program for {@code effective}; never throws for a policy that validation accepted. */
+    public static DecisionProgram build(EffectivePolicy effective, CompileOptions options) {
+        List<EffectiveEntry> entries = effective.entries();
+        Row[] rows = new Row[entries.size()];
+        List<List<DomainPattern>> patterns = new ArrayList<>(entries.size());
+        for (int i = 0; i < rows.length; i++) {
+            EffectiveEntry entry = entries.get(i);
+            List<DomainPattern> parsed = new ArrayList<>(entry.patterns().size());
+            for (String p : entry.patterns()) {
+                parsed.add(DomainPattern.parse(p));
+            }
+            if (parsed.isEmpty()) {
+                parsed.add(DomainPattern.parse(null));
+            }
+            patterns.add(parsed);
+            rows[i] = row(entry);
+        }
+        Decision fallback = defaultDecision(effective);
+        Engine engine = new Engine(rows, new DomainIndex(patterns), fallback, options.inferSchemeFromConnection());
+        return ProgramAccess.wrap(engine);
+    }
+
+    private static Decision defaultDecision(EffectivePolicy effective) {
+        if (effective.defaultVerdict() == Verdict.ALLOW) {
+            Transport t = effective.defaultTransport() == null ? Transport.UPSTREAM : effective.defaultTransport();
+            return new Decision(Verdict.ALLOW, t, t == Transport.UPSTREAM, ReasonCode.DEFAULT_ALLOW, null, -1, -1,
+                    "no entry matched and the network default allows");
+        }
+        ReasonCode reason = effective.defaultReason() == null ? ReasonCode.DEFAULT_DENY : effective.defaultReason();
+        String detail = reason == ReasonCode.CEILING_CLIPPED
+                ? "no entry matched and the organization ceiling does not allow the host"
+                : "no entry matched and the network default denies";
+        return Decision.deny(reason, detail);
+    }
+
+    private static Row row(EffectiveEntry entry) {
+        EntryRef by = entry.decidedBy();
+        String policy = by == null ? null : by.policy();
+        int index = by == null ? -1 : by.entryIndex();
+        if (entry.verdict() != Verdict.ALLOW) {
+            ReasonCode reason = entry.reason() == null ? ReasonCode.ENTRY_DENY : entry.reason();
+            String detail = reason == ReasonCode.CEILING_CLIPPED
+                    ? "the organization ceiling does not allow the host" + where(by)
+                    : "denied by entry" + where(by);
+            return new Row(new Decision(Verdict.DENY, null, false, reason, policy, index, -1, detail), null, null,
+                    new Fence[0]);
+        }
+        Transport transport = entry.transport() == null ? Transport.UPSTREAM : entry.transport();
+        boolean intercept = transport == Transport.UPSTREAM;
+        ReasonCode reason = entry.reason() == ReasonCode.DEFAULT_ALLOW ? ReasonCode.DEFAULT_ALLOW
+                : ReasonCode.ENTRY_ALLOW;
+        String detail = by == null ? "allowed by the network default" : "allowed by entry" + where(by);
+        Decision allow = new Decision(Verdict.ALLOW, transport, intercept, reason, policy, index, -1, detail);
+        List<Fence> fences = new ArrayList<>();
+        boolean primaryTaken = false;
+        for (EffectiveComponent c : entry.components()) {
+            if (c.entry().verdict() != Verdict.ALLOW) {
+                continue;
+            }
+            boolean primary = !primaryTaken && !c.source().ceiling();
+            primaryTaken |= primary;
+            fences.add(fence(c, primary, transport, intercept));
+        }
+        return new Row(null, allow, allow, fences.toArray(new Fence[0]));
+    }
+
+    private static Fence fence(EffectiveComponent c, boolean primary, Transport transport, boolean intercept) {
+        DomainEntry e = c.entry();
+        EntryRef src = c.source();
+        String where = where(src);
+        String scheme = e.scheme() == null ? null : e.scheme().toLowerCase(Locale.ROOT);
+        Decision schemeDeny = deny(ReasonCode.SCHEME_MISMATCH, src, -1, "the request scheme is not `"
+                + scheme + "` required by entry" + where);
+        Decision callerDeny = deny(ReasonCode.CALLER_NOT_LISTED, src, -1,
+                "the caller is not listed by entry" + where);
+        Decision noRule = deny(ReasonCode.NO_RULE_MATCHED, src, -1, "no rule of entry" + where
+                + " admits the request");
+        List<Rule> rules = e.hasRules() ? e.rules() : null;
+        if (rules == null) {
+            return new Fence(scheme, e.binaries() == null ? null : new HashSet<>(e.binaries()), null, null, null,
+                    null, primary, schemeDeny, callerDeny, noRule, new Decision[0], new Decision[0]);
+        }
+        int n = rules.size();
+        String[] methods = new String[n];
+        Glob[] paths = new Glob[n];
+        boolean[] broken = new boolean[n];
+        boolean[] graphql = new boolean[n];
+        Decision[] allow = new Decision[n];
+        Decision[] unsupported = new Decision[n];
+        for (int i = 0; i < n; i++) {
+            Rule r = rules.get(i);
+            methods[i] = r.method() == null ? null : r.method().toUpperCase(Locale.ROOT);
+            if (r.path() != null) {
+                GlobResult g = Glob.compile(GlobKind.PATH, r.path());
+                paths[i] = g.glob();
+                broken[i] = !g.ok() || g.glob() == null;
+            }
+            graphql[i] = r.graphql() != null;
+            allow[i] = new Decision(Verdict.ALLOW, transport, intercept, ReasonCode.RULE_ALLOW, src.policy(),
+                    src.entryIndex(), i, "allowed by rule " + i + " of entry" + where);
+            unsupported[i] = deny(ReasonCode.GRAPHQL_UNSUPPORTED, src, i, "rule " + i + " of entry" + where
+                    + " is a graphql fence, which this build cannot judge: denied");
+        }
+        return new Fence(scheme, e.binaries() == null ? null : new HashSet<>(e.binaries()), methods, paths, broken,
+                graphql, primary, schemeDeny, callerDeny, noRule, allow, unsupported);
+    }
+
+    private static Decision deny(ReasonCode reason, EntryRef src, int rule, String detail) {
+        return new Decision(Verdict.DENY, null, false, reason, src.policy(), src.entryIndex(), rule, detail);
+    }
+
+    private static String where(EntryRef ref) {
+        if (ref == null) {
+            return "";
+        }
+        return " " + ref.entryIndex() + " of " + (ref.ceiling() ? "ceiling " : "") + "policy `" + ref.policy() + "`";
+    }
+}

@@ -1,0 +1,35 @@
+package dev.stockade.policy.eval.internal;
+
+import dev.stockade.policy.eval.Decision;
+
+/** One compiled effective row: an outright deny, or an allow with the fences of every component. */
+final class Row {
+    /** Non-null when the row denies whatever the request. */
+    final Decision deny;
+    /** The allow of a connection-level decision. */
+    final Decision connectionAllow;
+    /** The allow of a request-level decision when the primary component has no rules. */
+    final Decision requestAllow;
+    final Fence[] fences;
+    final boolean anySchemeFence;
+    final boolean anyCallerFence;
+    final boolean anyRules;
+
+    Row(Decision deny, Decision connectionAllow, Decision requestAllow, Fence[] fences) {
+        this.deny = deny;
+        this.connectionAllow = connectionAllow;
+        this.requestAllow = requestAllow;
+        this.fences = fences;
+        boolean s = false;
+        boolean c = false;
+        boolean r = false;
+        for (Fence f : fences) {
+            s |= f.scheme != null;
+            c |= f.callers != null;
+            r |= f.hasRules();
+        }
+        anySchemeFence = s;
+        anyCallerFence = c;
+        anyRules = r;
+    }
+}

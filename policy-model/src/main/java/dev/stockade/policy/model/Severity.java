@@ -1,0 +1,7 @@
+package dev.stockade.policy.model;
+
+/** How bad a problem is: an error makes a document invalid, a warning does not. */
+public enum Severity {
+    ERROR,
+    WARNING
+}

@@ -1,0 +1,433 @@
+package dev.stockade.policy.model.internal;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import dev.stockade.policy.glob.Glob;
+import dev.stockade.policy.glob.GlobError;
+import dev.stockade.policy.glob.GlobKind;
+import dev.stockade.policy.glob.GlobResult;
+import dev.stockade.policy.model.Problem;
+import dev.stockade.policy.model.Provider;
+import java.util.ArrayList;
+import java.util.HashSet;
+import java.util.Iterator;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+
+/**
+ * Layer two of validation: every rule of the spec that structure cannot express. Robust to trees that
+ * failed the schema (a node of the wrong type is skipped here; the schema already reported it), so both
+ * layers always run and report everything.
+ */
+public final class SemanticChecks {
+    private final Locator locator;
+    private final List<Problem> problems = new ArrayList<>();
+
+    private SemanticChecks(Locator locator) {
+        this.locator = locator;
+    }
+
+    /** The semantic problems of a policy tree, positioned through {@code locator}. */
+    public static List<Problem> check(JsonNode root, Locator locator) {
+        SemanticChecks c = new SemanticChecks(locator);
+        if (root != null && root.isObject()) {
+            c.policy(root);
+        }
+        return c.problems;
+    }
+
+    private void error(String code, String pointer, String message, String help) {
+        problems.add(Problem.error(code, pointer, message, help).at(locator.at(pointer)));
+    }
+
+    private void warning(String code, String pointer, String message, String help) {
+        problems.add(Problem.warning(code, pointer, message, help).at(locator.at(pointer)));
+    }
+
+    private static String text(JsonNode parent, String key) {
+        JsonNode n = parent.get(key);
+        return n != null && n.isTextual() ? n.textValue() : null;
+    }
+
+    private static JsonNode array(JsonNode parent, String key) {
+        JsonNode n = parent.get(key);
+        return n != null && n.isArray() ? n : null;
+    }
+
+    private static JsonNode object(JsonNode parent, String key) {
+        JsonNode n = parent.get(key);
+        return n != null && n.isObject() ? n : null;
+    }
+
+    private void policy(JsonNode p) {
+        String name = text(p, "name");
+        if (name != null && name.isBlank()) {
+            error("empty-name", "/name", "policy name is empty", "give the policy a name unique in its scope");
+        }
+        JsonNode domains = array(p, "allowedDomains");
+        if (domains != null) {
+            for (int i = 0; i < domains.size(); i++) {
+                if (domains.get(i).isObject()) {
+                    domainEntry("/allowedDomains/" + i, domains.get(i));
+                }
+            }
+        }
+        JsonNode credentials = array(p, "credentials");
+        if (credentials != null) {
+            for (int i = 0; i < credentials.size(); i++) {
+                JsonNode c = credentials.get(i);
+                if (c.isObject()) {
+                    envName("/credentials/" + i + "/envVarKey", text(c, "envVarKey"));
+                    String credentialName = text(c, "credentialName");
+                    if (credentialName != null && credentialName.isBlank()) {
+                        error("empty-value", "/credentials/" + i + "/credentialName", "credential name is empty", null);
+                    }
+                }
+            }
+        }
+        JsonNode connectors = array(p, "connectors");
+        if (connectors != null) {
+            for (int i = 0; i < connectors.size(); i++) {
+                if (connectors.get(i).isObject()) {
+                    connector("/connectors/" + i, connectors.get(i));
+                }
+            }
+        }
+        JsonNode integrations = array(p, "integrations");
+        if (integrations != null) {
+            for (int i = 0; i < integrations.size(); i++) {
+                JsonNode n = integrations.get(i);
+                String iname = n.isObject() ? text(n, "name") : null;
+                if (iname != null && iname.isBlank()) {
+                    error("empty-value", "/integrations/" + i + "/name", "integration name is empty", null);
+                }
+            }
+        }
+        JsonNode inference = object(p, "managedInference");
+        if (inference != null) {
+            managedInference(inference);
+        }
+        envMap("/env", object(p, "env"));
+    }
+
+    // ---- allowedDomains -------------------------------------------------------------------------
+
+    private void domainEntry(String at, JsonNode e) {
+        String pattern = text(e, "pattern");
+        if (pattern != null) {
+            glob(GlobKind.DOMAIN, at + "/pattern", pattern);
+        }
+        boolean deny = "deny".equals(text(e, "verdict"));
+        if (deny && e.has("transport")) {
+            warning("transport-on-deny", at + "/transport", "`transport` is ignored on a deny entry",
+                    "remove it");
+        }
+        String scheme = text(e, "scheme");
+        if (scheme != null && !isScheme(scheme)) {
+            error("invalid-scheme", at + "/scheme", "scheme `" + scheme + "` is not a lower-case uri scheme",
+                    "write for example `https`");
+        }
+        JsonNode binaries = array(e, "binaries");
+        if (binaries != null) {
+            binaries(at + "/binaries", binaries, deny);
+        }
+        JsonNode rules = array(e, "rules");
+        if (rules != null) {
+            if (rules.isEmpty()) {
+                error("empty-rules", at + "/rules", "rule list is empty",
+                        "omit `rules` to allow every request to the domain, or add a rule");
+            }
+            for (int i = 0; i < rules.size(); i++) {
+                if (rules.get(i).isObject()) {
+                    rule(at + "/rules/" + i, rules.get(i));
+                }
+            }
+        }
+    }
+
+    private static boolean isScheme(String s) {
+        if (s.isEmpty() || s.charAt(0) < 'a' || s.charAt(0) > 'z') {
+            return false;
+        }
+        for (int i = 1; i < s.length(); i++) {
+            char c = s.charAt(i);
+            if (!((c >= 'a' && c <= 'z') || (c >= '0' && c <= '9') || c == '+' || c == '-' || c == '.')) {
+                return false;
+            }
+        }
+        return true;
+    }
+
+    private void binaries(String at, JsonNode binaries, boolean deny) {
+        if (deny) {
+            error("fence-on-deny", at, "`binaries` is allowed only on an allow entry",
+                    "remove `binaries` from the deny entry");
+        }
+        if (binaries.isEmpty()) {
+            error("empty-binaries", at, "`binaries` is empty, so no caller could pass",
+                    "list the callers, or omit `binaries` to match any caller");
+        }
+        for (int i = 0; i < binaries.size(); i++) {
+            JsonNode b = binaries.get(i);
+            if (!b.isTextual()) {
+                continue;
+            }
+            String path = b.textValue();
+            String ptr = at + "/" + i;
+            if (!path.equals(path.strip())) {
+                error("binary-whitespace", ptr, "binaries entry `" + path + "` has leading or trailing whitespace",
+                        "use `" + path.strip() + "`");
+            } else if (path.indexOf('*') >= 0 || path.indexOf('?') >= 0 || path.indexOf('[') >= 0) {
+                error("binary-glob", ptr, "binaries entry `" + path + "` is a glob; globs are not supported",
+                        "name each binary separately");
+            } else if (!path.startsWith("/")) {
+                String base = path.isEmpty() ? "git" : path.substring(path.lastIndexOf('/') + 1);
+                error("binary-not-absolute", ptr, "binaries entry `" + path + "` must be an absolute path",
+                        "use `/usr/bin/" + base + "`");
+            }
+        }
+    }
+
+    private void rule(String at, JsonNode r) {
+        if (!r.has("method") && !r.has("path") && !r.has("graphql")) {
+            error("empty-rule", at, "rule has none of `method`, `path`, `graphql`",
+                    "add at least one condition, or remove the rule");
+        }
+        String method = text(r, "method");
+        if (method != null && !isMethod(method)) {
+            error("invalid-method", at + "/method", "method `" + method + "` is not an upper-case http method",
+                    isMethod(method.strip().toUpperCase(java.util.Locale.ROOT))
+                            ? "use `" + method.strip().toUpperCase(java.util.Locale.ROOT) + "`" : "write for example `GET`");
+        }
+        String path = text(r, "path");
+        if (path != null) {
+            glob(GlobKind.PATH, at + "/path", path);
+        }
+        JsonNode graphql = object(r, "graphql");
+        if (graphql != null) {
+            graphql(at + "/graphql", graphql);
+        }
+    }
+
+    private static boolean isMethod(String m) {
+        if (m.isEmpty() || m.length() > 32) {
+            return false;
+        }
+        for (int i = 0; i < m.length(); i++) {
+            char c = m.charAt(i);
+            if (!(c >= 'A' && c <= 'Z')) {
+                return false;
+            }
+        }
+        return true;
+    }
+
+    private void graphql(String at, JsonNode g) {
+        String operationName = text(g, "operationName");
+        if (operationName != null) {
+            glob(GlobKind.NAME, at + "/operationName", operationName);
+        }
+        JsonNode fields = array(g, "fields");
+        List<Glob> fieldGlobs = new ArrayList<>();
+        boolean allFieldsCompiled = true;
+        if (fields != null) {
+            if (fields.isEmpty()) {
+                error("empty-fields", at + "/fields", "`fields` is empty",
+                        "omit `fields` to permit any root field, or list the fields");
+            }
+            for (int i = 0; i < fields.size(); i++) {
+                JsonNode f = fields.get(i);
+                Glob compiled = f.isTextual() ? glob(GlobKind.NAME, at + "/fields/" + i, f.textValue()) : null;
+                if (compiled == null) {
+                    allFieldsCompiled = false;
+                } else {
+                    fieldGlobs.add(compiled);
+                }
+            }
+        }
+        JsonNode arguments = array(g, "arguments");
+        if (arguments == null) {
+            return;
+        }
+        if (!g.has("fields")) {
+            error("arguments-without-fields", at + "/arguments", "`arguments` requires `fields` beside it",
+                    "add `fields` naming the root fields the conditions apply to");
+        }
+        if (arguments.isEmpty()) {
+            error("empty-arguments", at + "/arguments", "`arguments` is empty", "omit it or add a condition");
+        }
+        for (int i = 0; i < arguments.size(); i++) {
+            JsonNode a = arguments.get(i);
+            if (a.isObject()) {
+                argument(at + "/arguments/" + i, a, fields != null && allFieldsCompiled ? fieldGlobs : null);
+            }
+        }
+    }
+
+    private void argument(String at, JsonNode a, List<Glob> fieldGlobs) {
+        String field = text(a, "field");
+        if (field != null) {
+            if (field.indexOf('*') >= 0) {
+                error("argument-field-glob", at + "/field", "argument condition field `" + field
+                        + "` must be an exact root field name, not a glob", "write one condition per field");
+            } else if (!isGraphqlName(field)) {
+                error("invalid-field-name", at + "/field", "`" + field + "` is not a graphql field name",
+                        "use the root field's name, never an alias");
+            } else if (fieldGlobs != null && fieldGlobs.stream().noneMatch(gl -> gl.matches(field))) {
+                error("argument-field-denied", at + "/field",
+                        "argument condition names field `" + field + "` that `fields` does not admit",
+                        "add `" + field + "` to `fields` or fix the name");
+            }
+        }
+        String pointer = text(a, "pointer");
+        if (pointer != null) {
+            String problem = pointerProblem(pointer);
+            if (problem != null) {
+                error("invalid-pointer", at + "/pointer", problem,
+                        "write an rfc 6901 pointer such as `/input/owner`; `~1` for `/` and `~0` for `~` inside a key");
+            }
+        }
+        String glob = text(a, "glob");
+        if (glob != null) {
+            glob(GlobKind.VALUE, at + "/glob", glob);
+        }
+    }
+
+    private static boolean isGraphqlName(String s) {
+        if (s.isEmpty() || Character.isDigit(s.charAt(0))) {
+            return false;
+        }
+        for (int i = 0; i < s.length(); i++) {
+            char c = s.charAt(i);
+            if (!(c == '_' || (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9'))) {
+                return false;
+            }
+        }
+        return true;
+    }
+
+    /** Why {@code p} is not an RFC 6901 pointer rooted at the arguments, or {@code null} when it is. */
+    static String pointerProblem(String p) {
+        if (!p.startsWith("/")) {
+            return "pointer `" + p + "` must start with `/`";
+        }
+        for (int i = 0; i < p.length(); i++) {
+            if (p.charAt(i) == '~' && (i + 1 >= p.length() || (p.charAt(i + 1) != '0' && p.charAt(i + 1) != '1'))) {
+                return "pointer `" + p + "` has `~` not followed by `0` or `1`";
+            }
+        }
+        return null;
+    }
+
+    // ---- connectors, inference, env -------------------------------------------------------------
+
+    private void connector(String at, JsonNode c) {
+        uuid(at + "/connectorId", text(c, "connectorId"));
+        uuid(at + "/credentialId", text(c, "credentialId"));
+        JsonNode tools = array(c, "allowedTools");
+        if (tools == null) {
+            return;
+        }
+        Set<String> seen = new HashSet<>();
+        for (int i = 0; i < tools.size(); i++) {
+            JsonNode t = tools.get(i);
+            if (!t.isTextual()) {
+                continue;
+            }
+            String tool = t.textValue();
+            String ptr = at + "/allowedTools/" + i;
+            if (tool.indexOf('*') >= 0) {
+                error("tool-wildcard", ptr, "tool `" + tool + "` has a wildcard; tools are granted by exact name",
+                        "name each tool; tools added upstream later are not granted until named");
+            } else if (tool.isBlank() || !tool.equals(tool.strip())) {
+                error("invalid-tool-name", ptr, "tool name `" + tool + "` is empty or has surrounding whitespace", null);
+            } else if (!seen.add(tool)) {
+                warning("duplicate-tool", ptr, "tool `" + tool + "` is listed more than once", "remove the repeat");
+            }
+        }
+    }
+
+    private void uuid(String at, String value) {
+        if (value != null && !isUuid(value)) {
+            error("invalid-uuid", at, "`" + value + "` is not a uuid",
+                    "write it as `xxxxxxxx-xxxx-xxxx-xxxx-xxxxxxxxxxxx` in hexadecimal");
+        }
+    }
+
+    static boolean isUuid(String s) {
+        if (s.length() != 36) {
+            return false;
+        }
+        for (int i = 0; i < 36; i++) {
+            char c = s.charAt(i);
+            boolean dash = i == 8 || i == 13 || i == 18 || i == 23;
+            if (dash ? c != '-' : Character.digit(c, 16) < 0) {
+                return false;
+            }
+        }
+        return true;
+    }
+
+    private void managedInference(JsonNode mi) {
+        String provider = text(mi, "provider");
+        String primary = provider == null ? Provider.BEDROCK.wire() : provider;
+        JsonNode providers = array(mi, "providers");
+        if (providers != null) {
+            Set<String> seen = new HashSet<>();
+            boolean hasPrimary = false;
+            for (int i = 0; i < providers.size(); i++) {
+                JsonNode n = providers.get(i);
+                if (!n.isTextual()) {
+                    continue;
+                }
+                if (!seen.add(n.textValue())) {
+                    error("duplicate-provider", "/managedInference/providers/" + i,
+                            "provider `" + n.textValue() + "` is listed more than once", "list each backend once");
+                }
+                hasPrimary |= n.textValue().equals(primary);
+            }
+            if (!hasPrimary && (provider == null || Provider.fromWire(provider) != null)) {
+                error("primary-provider-not-listed", "/managedInference/providers",
+                        "`providers` does not include the primary provider `" + primary + "`"
+                                + (provider == null ? " (the default when `provider` is absent)" : ""),
+                        "add `" + primary + "` to `providers` or set `provider` to one of them");
+            }
+        }
+        envMap("/managedInference/env", object(mi, "env"));
+    }
+
+    private void envMap(String at, JsonNode env) {
+        if (env == null) {
+            return;
+        }
+        for (Iterator<Map.Entry<String, JsonNode>> it = env.fields(); it.hasNext();) {
+            String key = it.next().getKey();
+            envName(at + "/" + TreeReader.escape(key), key);
+        }
+    }
+
+    private void envName(String at, String name) {
+        if (name == null) {
+            return;
+        }
+        boolean ok = !name.isEmpty() && !Character.isDigit(name.charAt(0));
+        for (int i = 0; ok && i < name.length(); i++) {
+            char c = name.charAt(i);
+            ok = c == '_' || (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9');
+        }
+        if (!ok) {
+            error("invalid-env-name", at, "`" + name + "` is not an environment variable name",
+                    "use letters, digits and `_`, not starting with a digit");
+        }
+    }
+
+    // ---- globs ----------------------------------------------------------------------------------
+
+    private Glob glob(GlobKind kind, String at, String text) {
+        GlobResult r = Glob.compile(kind, text);
+        for (GlobError e : r.errors()) {
+            problems.add(Problem.error("glob-syntax", at, e.message(), null).at(locator.inside(at, e.offset())));
+        }
+        return r.glob();
+    }
+}
