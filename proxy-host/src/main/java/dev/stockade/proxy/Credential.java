@@ -31,6 +31,14 @@ public record Credential(UUID id, String name, String secret, List<String> domai
         }
     }
 
+    /**
+     * The identifier the platform derives from a credential's name (the compiler's sentinel for an
+     * {@code envVarKey} uses the same), for credential files that give no explicit id.
+     */
+    public static UUID idFor(String name) {
+        return UUID.nameUUIDFromBytes(name.getBytes(java.nio.charset.StandardCharsets.UTF_8));
+    }
+
     /** The sentinel that stands for this credential. */
     public String sentinel() {
         return SENTINEL_PREFIX + id + "__";

@@ -69,12 +69,14 @@ public interface CredentialStore {
             try {
                 List<String> domains = new ArrayList<>();
                 n.path("domains").forEach(d -> domains.add(d.asText()));
-                out.add(new Credential(UUID.fromString(n.path("id").asText()), n.path("name").asText(null),
+                String name = n.path("name").asText(null);
+                UUID id = n.hasNonNull("id") ? UUID.fromString(n.get("id").asText()) : Credential.idFor(name);
+                out.add(new Credential(id, name,
                         n.path("secret").asText(null), domains,
                         n.hasNonNull("header") ? n.get("header").asText() : null));
             } catch (RuntimeException e) {
                 throw new IOException("credential file `" + path + "`: entry " + i
-                        + " needs id (uuid), name, secret, domains and an optional header `Name: value`");
+                        + " needs name, secret, an optional id (uuid), domains and an optional header `Name: value`");
             }
         }
         return of(out);

@@ -35,7 +35,7 @@ final class Origins implements AutoCloseable {
     final Path originCaPem;
     final ConcurrentLinkedQueue<String> seen = new ConcurrentLinkedQueue<>();
 
-    Origins(Path dir, String tlsHost) throws Exception {
+    Origins(Path dir, String... tlsHosts) throws Exception {
         plain = HttpServer.create(new InetSocketAddress(InetAddress.getLoopbackAddress(), 0), 16);
         plain.createContext("/", this::echo);
         plain.setExecutor(Executors.newFixedThreadPool(4));
@@ -44,7 +44,7 @@ final class Origins implements AutoCloseable {
         KeyPair caPair = CertificateAuthority.ecKeyPair();
         X509Certificate ca = CertificateAuthority.selfSignedCa(caPair, "Stockade test origin CA");
         KeyPair leafPair = CertificateAuthority.ecKeyPair();
-        X509Certificate leaf = CertificateAuthority.leaf(tlsHost, leafPair, ca, caPair.getPrivate());
+        X509Certificate leaf = CertificateAuthority.leaf(List.of(tlsHosts), leafPair, ca, caPair.getPrivate());
         originCaPem = dir.resolve("origin-ca.pem");
         Files.writeString(originCaPem, CertificateAuthority.pem(ca));
         KeyStore ks = KeyStore.getInstance("PKCS12");

@@ -126,14 +126,22 @@ public final class CertificateAuthority {
     /** Mints a leaf certificate for {@code host} signed by {@code issuer}; used for test origins too. */
     public static X509Certificate leaf(String host, KeyPair pair, X509Certificate issuer, PrivateKey issuerKey)
             throws GeneralSecurityException, OperatorCreationException, IOException {
+        return leaf(java.util.List.of(host), pair, issuer, issuerKey);
+    }
+
+    /** Mints a leaf certificate naming every host of {@code hosts} (the first is the subject). */
+    public static X509Certificate leaf(java.util.List<String> hosts, KeyPair pair, X509Certificate issuer,
+                                       PrivateKey issuerKey)
+            throws GeneralSecurityException, OperatorCreationException, IOException {
+        String host = hosts.get(0);
         Instant now = Instant.now();
         X509v3CertificateBuilder b = new JcaX509v3CertificateBuilder(issuer.getSubjectX500Principal(), serial(),
                 Date.from(now.minus(Duration.ofHours(1))), Date.from(now.plus(Duration.ofDays(30))),
                 new X500Principal("CN=" + cnSafe(host)), pair.getPublic());
         JcaX509ExtensionUtils ext = new JcaX509ExtensionUtils();
-        GeneralName san = isIpLiteral(host) ? new GeneralName(GeneralName.iPAddress, host)
-                : new GeneralName(GeneralName.dNSName, host);
-        b.addExtension(Extension.subjectAlternativeName, false, new GeneralNames(san));
+        GeneralName[] sans = hosts.stream().map(h -> isIpLiteral(h) ? new GeneralName(GeneralName.iPAddress, h)
+                : new GeneralName(GeneralName.dNSName, h)).toArray(GeneralName[]::new);
+        b.addExtension(Extension.subjectAlternativeName, false, new GeneralNames(sans));
         b.addExtension(Extension.basicConstraints, true, new BasicConstraints(false));
         b.addExtension(Extension.keyUsage, true, new KeyUsage(KeyUsage.digitalSignature));
         b.addExtension(Extension.extendedKeyUsage, false, new ExtendedKeyUsage(KeyPurposeId.id_kp_serverAuth));
