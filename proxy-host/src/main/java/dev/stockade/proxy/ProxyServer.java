@@ -115,7 +115,7 @@ public final class ProxyServer implements AutoCloseable {
                 watch = workers.next().scheduleAtFixedRate(() -> {
                     boolean now = Files.exists(config.haltFile());
                     if (now && !was[0]) {
-                        channels.close();
+                        channels.close().addListener(f -> px.haltApplied());
                     }
                     was[0] = now;
                 }, 200, 200, TimeUnit.MILLISECONDS);
@@ -142,11 +142,13 @@ public final class ProxyServer implements AutoCloseable {
                     @Override
                     protected void initChannel(SocketChannel ch) {
                         int cap = px.config.maxConnectionsPerSandbox();
-                        if (cap > 0 && px.openConnections.get() >= cap) {
+                        // INVARIANT: check and count in one step, so concurrent accepts cannot pass the cap
+                        long open = px.openConnections.incrementAndGet();
+                        if (cap > 0 && open > cap) {
+                            px.openConnections.decrementAndGet();
                             ch.close();
                             return;
                         }
-                        px.openConnections.incrementAndGet();
                         ch.closeFuture().addListener(f -> px.openConnections.decrementAndGet());
                         px.channels.add(ch);
                         ConnectionInfo conn = new ConnectionInfo(px, ch);
@@ -250,6 +252,20 @@ public final class ProxyServer implements AutoCloseable {
     public void halt() {
         px.halted.set(true);
         px.channels.close().awaitUninterruptibly(5, TimeUnit.SECONDS);
+        px.haltApplied();
+    }
+
+    /**
+     * Waits until a halt (admin or file flag) has closed the open connections more than {@code seen}
+     * times in all; returns the count. Lets operators' tooling and tests know the halt took effect.
+     */
+    public long awaitHaltApplied(long seen, long millis) throws InterruptedException {
+        return px.awaitHaltApplied(seen, millis);
+    }
+
+    /** How many times a halt has closed the open connections. */
+    public long haltsApplied() {
+        return px.haltsApplied();
     }
 
     /** Lifts an admin halt (the halt file, if present, still halts). */

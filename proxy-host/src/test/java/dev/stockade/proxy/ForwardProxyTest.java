@@ -60,8 +60,8 @@ class ForwardProxyTest {
         auditFile = dir.resolve("audit.jsonl");
         AuditSink file = AuditSink.file(auditFile);
         AuditSink both = e -> {
-            audit.record(e);
             file.record(e);
+            audit.record(e);
         };
         proxy = ProxyServer.start(config, () -> decider, both, CredentialStore.of(List.of(cred, bound)));
         client = HttpClient.newBuilder().proxy(ProxySelector.of(new InetSocketAddress("127.0.0.1", proxy.port())))

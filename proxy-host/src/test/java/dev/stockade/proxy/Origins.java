@@ -33,6 +33,7 @@ final class Origins implements AutoCloseable {
     final HttpServer plain;
     final HttpsServer tls;
     final Path originCaPem;
+    final SSLContext sslContext;
     final ConcurrentLinkedQueue<String> seen = new ConcurrentLinkedQueue<>();
 
     Origins(Path dir, String... tlsHosts) throws Exception {
@@ -54,6 +55,7 @@ final class Origins implements AutoCloseable {
         kmf.init(ks, new char[0]);
         SSLContext ctx = SSLContext.getInstance("TLS");
         ctx.init(kmf.getKeyManagers(), null, null);
+        sslContext = ctx;
         tls = HttpsServer.create(new InetSocketAddress(InetAddress.getLoopbackAddress(), 0), 16);
         tls.setHttpsConfigurator(new HttpsConfigurator(ctx));
         tls.createContext("/", this::echo);

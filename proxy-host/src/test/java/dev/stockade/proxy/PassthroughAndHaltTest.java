@@ -142,8 +142,10 @@ class PassthroughAndHaltTest {
 
     @Test
     void haltFileDeniesWhileItExists() throws Exception {
+        long before = proxy.haltsApplied();
         Files.writeString(haltFile, "halted by operator\n");
         try {
+            assertThat(proxy.awaitHaltApplied(before, 5000)).isGreaterThan(before);
             String denied = RawHttp.exchange(proxy.port(), "GET http://plain.test:" + origins.plainPort()
                     + "/flag HTTP/1.1\r\nHost: plain.test:" + origins.plainPort() + "\r\n\r\n");
             assertThat(denied).startsWith("HTTP/1.1 403").contains("halted");

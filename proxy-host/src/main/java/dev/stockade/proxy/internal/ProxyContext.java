@@ -52,6 +52,32 @@ public final class ProxyContext {
         return halted.get() || (config.haltFile() != null && java.nio.file.Files.exists(config.haltFile()));
     }
 
+    private long haltsApplied;
+
+    /** Records that a halt closed the open connections. */
+    public synchronized void haltApplied() {
+        haltsApplied++;
+        notifyAll();
+    }
+
+    /** How many halts closed the open connections. */
+    public synchronized long haltsApplied() {
+        return haltsApplied;
+    }
+
+    /** Waits (bounded) until more than {@code seen} halts were applied. */
+    public synchronized long awaitHaltApplied(long seen, long millis) throws InterruptedException {
+        long deadline = System.nanoTime() + millis * 1_000_000;
+        while (haltsApplied <= seen) {
+            long left = (deadline - System.nanoTime()) / 1_000_000;
+            if (left <= 0) {
+                break;
+            }
+            wait(left);
+        }
+        return haltsApplied;
+    }
+
     /** Writes an audit line; a failing sink never breaks the traffic path. */
     public void record(AuditEvent e) {
         decisions.incrementAndGet();

@@ -18,6 +18,7 @@ public final class Splice extends ChannelInboundHandlerAdapter {
     private final Channel peer;
     private final AtomicLong counter;
     private final Runnable onClose;
+    private boolean forwarded;
 
     /**
      * @param peer    where bytes read here are written
@@ -50,6 +51,7 @@ public final class Splice extends ChannelInboundHandlerAdapter {
             ReferenceCountUtil.release(msg);
             return;
         }
+        forwarded = true;
         counter.addAndGet(buf.readableBytes());
         peer.writeAndFlush(buf).addListener((ChannelFutureListener) f -> {
             if (f.isSuccess()) {
@@ -58,6 +60,15 @@ public final class Splice extends ChannelInboundHandlerAdapter {
                 ctx.close();
             }
         });
+    }
+
+    @Override
+    public void channelReadComplete(ChannelHandlerContext ctx) {
+        // a read that produced nothing to copy (TLS consumed it) would otherwise end the read chain
+        if (!forwarded) {
+            ctx.read();
+        }
+        forwarded = false;
     }
 
     @Override

@@ -113,6 +113,18 @@ public final class Upstream {
         private int status;
         private final AtomicLong bytesOut = new AtomicLong();
         private java.util.List<Object> early;
+        // INVARIANT: touched only on the client's event loop, which the origin channel shares
+        private int pendingWrites;
+
+        @Override
+        public void channelReadComplete(ChannelHandlerContext ctx) {
+            client.flush();
+            // a read that yielded nothing for the client (a TLS record, a partial head) needs another
+            // read; otherwise the next read waits for the client to drain what was written
+            if (pendingWrites == 0 && !finished) {
+                ctx.read();
+            }
+        }
 
         Relay(ProxyContext px, Channel client, boolean keepClient, boolean upgrade, boolean head,
               Completion completion) {
@@ -158,15 +170,18 @@ public final class Upstream {
                 bytesOut.addAndGet(c.content().readableBytes());
             }
             boolean last = msg instanceof LastHttpContent;
-            client.writeAndFlush(msg).addListener((ChannelFutureListener) f -> {
+            pendingWrites++;
+            client.write(msg).addListener((ChannelFutureListener) f -> {
+                pendingWrites--;
                 if (!f.isSuccess()) {
                     ctx.close();
-                } else if (!last) {
+                } else if (pendingWrites == 0 && !finished) {
                     ctx.read();
                 }
             });
             if (last) {
                 finished = true;
+                client.flush();
                 ctx.close();
                 completion.done(status, bytesOut.get(), closeClient, false);
             }
