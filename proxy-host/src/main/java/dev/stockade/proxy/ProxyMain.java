@@ -17,7 +17,11 @@ import picocli.CommandLine.Option;
         description = "Egress forward proxy: decides every connection and request by the compiled policy.")
 public final class ProxyMain implements Callable<Integer> {
 
-    @Option(names = "--policy", required = true, paramLabel = "PATH",
+    @Option(names = "--sandboxes", paramLabel = "FILE",
+            description = "Sandbox file (JSON): name, token, policy, ceiling per sandbox; connections authenticate with Proxy-Authorization.")
+    Path sandboxFile;
+
+    @Option(names = "--policy", paramLabel = "PATH",
             description = "Policy file or folder (.yaml/.yml/.json) reaching the agent; repeatable, in attachment order.")
     List<Path> policies = new ArrayList<>();
 
@@ -111,12 +115,19 @@ public final class ProxyMain implements Callable<Integer> {
             System.err.println("stockade-proxy: WARNING --unsafe-allow-loopback-origins is on: agents can reach loopback services");
         }
         CredentialStore store = credentials == null ? CredentialStore.empty() : CredentialStore.file(credentials);
-        PolicySource source = PolicySource.load(policies, ceiling, System.err);
-        if (!noWatch) {
+        if (policies.isEmpty() && sandboxFile == null) {
+            throw new CommandLine.ParameterException(new CommandLine(this), "give --policy or --sandboxes");
+        }
+        PolicySource source = policies.isEmpty() ? null : PolicySource.load(policies, ceiling, System.err);
+        if (source != null && !noWatch) {
             source.watch();
         }
+        SandboxRegistry registry = sandboxFile == null ? null : SandboxRegistry.file(sandboxFile, System.err);
+        Decider none = Decider.denyAll(dev.stockade.policy.eval.ReasonCode.POLICY_UNAVAILABLE,
+                "no policy outside the sandboxes file");
+        java.util.function.Supplier<Decider> fallback = source != null ? source : () -> none;
         AuditSink sink = "-".equals(audit) ? AuditSink.stdout() : AuditSink.file(Path.of(audit));
-        ProxyServer server = ProxyServer.start(b.build(), source, sink, store);
+        ProxyServer server = ProxyServer.start(b.build(), fallback, sink, store, registry);
         System.err.println("stockade-proxy: forward proxy on " + bind + ":" + server.port()
                 + (server.passthroughPort() >= 0 ? ", passthrough on " + bind + ":" + server.passthroughPort() : "")
                 + (server.adminPort() >= 0 ? ", admin on 127.0.0.1:" + server.adminPort() : ""));
@@ -124,7 +135,12 @@ public final class ProxyMain implements Callable<Integer> {
         CountDownLatch stopped = new CountDownLatch(1);
         Runtime.getRuntime().addShutdownHook(new Thread(() -> {
             server.close();
-            source.close();
+            if (source != null) {
+                source.close();
+            }
+            if (registry != null) {
+                registry.close();
+            }
             sink.close();
             stopped.countDown();
         }, "stockade-proxy-shutdown"));

@@ -88,6 +88,16 @@ public final class ProxyServer implements AutoCloseable {
      */
     public static ProxyServer start(ProxyConfig config, Supplier<Decider> decider, AuditSink audit,
                                     CredentialStore credentials) throws IOException {
+        return start(config, decider, audit, credentials, null);
+    }
+
+    /**
+     * Starts the listeners for several sandboxes: each forward-proxy connection must name its sandbox
+     * by token in {@code Proxy-Authorization} (407 otherwise) and is decided by that sandbox's
+     * policies; {@code decider} serves the passthrough listener. The connection cap applies per sandbox.
+     */
+    public static ProxyServer start(ProxyConfig config, Supplier<Decider> decider, AuditSink audit,
+                                    CredentialStore credentials, SandboxRegistry sandboxes) throws IOException {
         CertificateAuthority ca = CertificateAuthority.loadOrCreate(config.dataDir(), config.leafCacheSize());
         DialGuard guard = new DialGuard(config.allowLoopbackOriginsUnsafe(), config.allowPrivateRanges(),
                 config.extraDenyCidrs(), config.resolveOverrides());
@@ -97,7 +107,7 @@ public final class ProxyServer implements AutoCloseable {
         DefaultEventExecutorGroup blocking = new DefaultEventExecutorGroup(32);
         ChannelGroup channels = new DefaultChannelGroup("stockade-proxy", GlobalEventExecutor.INSTANCE);
         ProxyContext px = new ProxyContext(config, decider, audit, credentials, ca, guard, CallerResolver.linux(),
-                originTls, channels, blocking);
+                originTls, channels, blocking, sandboxes);
         List<Channel> bound = new ArrayList<>();
         try {
             Channel forward = bind(px, boss, workers, config.port(), false);
@@ -144,7 +154,7 @@ public final class ProxyServer implements AutoCloseable {
                         int cap = px.config.maxConnectionsPerSandbox();
                         // INVARIANT: check and count in one step, so concurrent accepts cannot pass the cap
                         long open = px.openConnections.incrementAndGet();
-                        if (cap > 0 && open > cap) {
+                        if (cap > 0 && open > cap && px.sandboxes == null) {
                             px.openConnections.decrementAndGet();
                             ch.close();
                             return;

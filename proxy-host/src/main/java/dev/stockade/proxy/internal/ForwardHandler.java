@@ -43,6 +43,7 @@ import java.util.Locale;
 import java.util.Map;
 import java.util.Queue;
 import java.util.UUID;
+import java.util.concurrent.atomic.AtomicLong;
 import javax.net.ssl.ExtendedSSLSession;
 import javax.net.ssl.SNIHostName;
 import javax.net.ssl.SNIServerName;
@@ -150,6 +151,9 @@ public final class ForwardHandler extends ChannelInboundHandlerAdapter {
             rejectMalformed(ctx, req, dr.cause(), start);
             return;
         }
+        if (tunnel == null && !transparent && px.sandboxes != null && !conn.identified() && !identify(ctx, req, start)) {
+            return;
+        }
         if (tunnel == null && !transparent && req.method().equals(HttpMethod.CONNECT)) {
             connect(ctx, req, start);
             return;
@@ -178,6 +182,39 @@ public final class ForwardHandler extends ChannelInboundHandlerAdapter {
         record(listener(), host, tunnel != null ? tunnel.port() : 0, null, null, "deny", d, reason, status.code(),
                 0, 0, start);
         finish(ctx, Responses.text(status, "stockade: request refused: " + reason + "\n"), true);
+    }
+
+    /** Binds the connection to the sandbox its Proxy-Authorization names; false when refused. */
+    private boolean identify(ChannelHandlerContext ctx, FullHttpRequest req, long start) {
+        var sandbox = px.sandboxes.identify(req.headers().get(HttpHeaderNames.PROXY_AUTHORIZATION));
+        String host = Responses.safe(req.uri());
+        if (sandbox.isEmpty()) {
+            Decision d = Decision.deny(ReasonCode.INVALID_REQUEST, "proxy authentication required");
+            FullHttpResponse r = Responses.text(HttpResponseStatus.PROXY_AUTHENTICATION_REQUIRED,
+                    "stockade: proxy authentication required: send the sandbox token in Proxy-Authorization\n");
+            r.headers().set(HttpHeaderNames.PROXY_AUTHENTICATE, "Basic realm=\"stockade\"");
+            r.headers().set(Responses.DENY_HEADER, "proxy-auth-required; policy=-; entry=-1; rule=-1");
+            record(listener(), host, 0, req.method().name(), null, "deny", d, "proxy-auth-required", 407, 0, 0, start);
+            finish(ctx, r, true);
+            return false;
+        }
+        int cap = px.config.maxConnectionsPerSandbox();
+        AtomicLong count = px.sandboxConnections.computeIfAbsent(sandbox.get().name(), k -> new AtomicLong());
+        // INVARIANT: counted once per connection, released when it closes
+        if (count.incrementAndGet() > cap && cap > 0) {
+            count.decrementAndGet();
+            conn.identify(sandbox.get());
+            Decision d = Decision.deny(ReasonCode.INVALID_REQUEST, "connection limit");
+            FullHttpResponse r = Responses.text(HttpResponseStatus.TOO_MANY_REQUESTS,
+                    "stockade: the sandbox has too many open connections\n");
+            r.headers().set(Responses.DENY_HEADER, "connection-limit; policy=-; entry=-1; rule=-1");
+            record(listener(), host, 0, req.method().name(), null, "deny", d, "connection-limit", 429, 0, 0, start);
+            finish(ctx, r, true);
+            return false;
+        }
+        ctx.channel().closeFuture().addListener(f -> count.decrementAndGet());
+        conn.identify(sandbox.get());
+        return true;
     }
 
     // ---- CONNECT ---------------------------------------------------------------------------------
@@ -378,7 +415,7 @@ public final class ForwardHandler extends ChannelInboundHandlerAdapter {
             }
         }
         if (tunnel != null) {
-            Decider decider = px.decider.get();
+            Decider decider = conn.decider();
             for (String name : decider.boundCredentials()) {
                 Credential c = px.credentials.byName(name).orElse(null);
                 if (c != null && c.headerName() != null && c.coversHost(host) && !out.contains(c.headerName())) {
@@ -499,7 +536,7 @@ public final class ForwardHandler extends ChannelInboundHandlerAdapter {
             return Decision.deny(ReasonCode.HALTED, "the organization is halted");
         }
         try {
-            Decision d = px.decider.get().decideConnection(r);
+            Decision d = conn.decider().decideConnection(r);
             return d == null ? Decision.deny(ReasonCode.INTERNAL_ERROR, "no decision") : d;
         } catch (RuntimeException e) {
             return Decision.deny(ReasonCode.INTERNAL_ERROR, "the decision failed");
@@ -508,7 +545,7 @@ public final class ForwardHandler extends ChannelInboundHandlerAdapter {
 
     private Decision requestDecision(EgressRequest r) {
         try {
-            Decision d = px.decider.get().decide(r);
+            Decision d = conn.decider().decide(r);
             return d == null ? Decision.deny(ReasonCode.INTERNAL_ERROR, "no decision") : d;
         } catch (RuntimeException e) {
             return Decision.deny(ReasonCode.INTERNAL_ERROR, "the decision failed");

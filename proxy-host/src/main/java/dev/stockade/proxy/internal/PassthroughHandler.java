@@ -115,7 +115,7 @@ public final class PassthroughHandler extends ChannelInboundHandlerAdapter {
             d = Decision.deny(ReasonCode.HALTED, "the organization is halted");
         } else {
             try {
-                d = px.decider.get().decideConnection(EgressRequest.connection("https", host, port, host, conn.caller()));
+                d = conn.decider().decideConnection(EgressRequest.connection("https", host, port, host, conn.caller()));
             } catch (RuntimeException e) {
                 d = Decision.deny(ReasonCode.INTERNAL_ERROR, "the decision failed");
             }

@@ -5,6 +5,7 @@ import dev.stockade.proxy.AuditSink;
 import dev.stockade.proxy.CredentialStore;
 import dev.stockade.proxy.Decider;
 import dev.stockade.proxy.ProxyConfig;
+import dev.stockade.proxy.SandboxRegistry;
 import io.netty.channel.group.ChannelGroup;
 import io.netty.handler.ssl.SslContext;
 import io.netty.util.concurrent.EventExecutorGroup;
@@ -31,10 +32,15 @@ public final class ProxyContext {
     public final AtomicLong decisions = new AtomicLong();
     public final AtomicLong denials = new AtomicLong();
     public final AtomicLong openConnections = new AtomicLong();
+    /** Sandboxes identified by Proxy-Authorization; {@code null} when the proxy serves one sandbox. */
+    public final SandboxRegistry sandboxes;
+    public final java.util.concurrent.ConcurrentHashMap<String, AtomicLong> sandboxConnections =
+            new java.util.concurrent.ConcurrentHashMap<>();
 
     public ProxyContext(ProxyConfig config, Supplier<Decider> decider, AuditSink audit, CredentialStore credentials,
                         CertificateAuthority ca, DialGuard dialGuard, CallerResolver callers, SslContext originTls,
-                        ChannelGroup channels, EventExecutorGroup blocking) {
+                        ChannelGroup channels, EventExecutorGroup blocking, SandboxRegistry sandboxes) {
+        this.sandboxes = sandboxes;
         this.config = config;
         this.decider = decider;
         this.audit = audit;
