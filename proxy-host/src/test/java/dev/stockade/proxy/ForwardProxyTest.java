@@ -53,7 +53,7 @@ class ForwardProxyTest {
         Credential cred = new Credential(CRED_ID, "gh", SECRET, List.of("api.test"), "Authorization: Bearer {secret}");
         Credential bound = new Credential(UUID.randomUUID(), "bound", "bound-secret-777", List.of("api.test"),
                 "X-Api-Key: {secret}");
-        ProxyConfig config = ProxyConfig.builder(dir.resolve("data")).port(0).adminPort(0)
+        ProxyConfig config = ProxyConfig.builder(dir.resolve("data")).port(0).adminPort(0).maxBodyBytes(1_000_000)
                 .allowLoopbackOriginsUnsafe(true).extraTrustPem(origins.originCaPem)
                 .resolve("api.test", "127.0.0.1").resolve("plain.test", "127.0.0.1")
                 .resolve("other.test", "127.0.0.1").build();
@@ -172,6 +172,15 @@ class ForwardProxyTest {
                 + "/ HTTP/1.1\r\nHost: plain.test\r\nX-Big: " + big + "\r\n\r\n");
         assertThat(resp).startsWith("HTTP/1.1 431");
         assertThat(origins.seen).noneMatch(s -> s.contains(big.substring(0, 100)));
+    }
+
+    @Test
+    void bodyOverTheLimitGets413AndIsAudited() throws Exception {
+        String resp = RawHttp.exchange(proxy.port(), "POST http://plain.test:" + origins.plainPort()
+                + "/upload HTTP/1.1\r\nHost: plain.test:" + origins.plainPort() + "\r\nContent-Length: 2000000\r\n\r\n");
+        assertThat(resp).startsWith("HTTP/1.1 413");
+        audit.await(e -> "body-too-large".equals(e.reason()) && e.status() == 413, Duration.ofSeconds(5));
+        assertThat(origins.seen).noneMatch(s -> s.startsWith("POST /upload"));
     }
 
     // ---- CONNECT and interception -------------------------------------------------------------------------

@@ -88,7 +88,21 @@ public final class ForwardHandler extends ChannelInboundHandlerAdapter {
     public static void install(ProxyContext px, ChannelPipeline p, ConnectionInfo conn, Tunnel tunnel,
                                boolean transparent) {
         p.addLast("http", new HttpServerCodec(8192, px.config.maxHeaderBytes(), 8192));
-        p.addLast("aggregate", new HttpObjectAggregator(px.config.maxBodyBytes()));
+        String listener = tunnel != null ? "intercepted" : transparent ? "passthrough-http" : "http";
+        p.addLast("aggregate", new HttpObjectAggregator(px.config.maxBodyBytes()) {
+            @Override
+            protected void handleOversizedMessage(ChannelHandlerContext ctx, io.netty.handler.codec.http.HttpMessage m)
+                    throws Exception {
+                // answered 413 here, before any decision: audit it like every other refusal
+                String host = tunnel != null ? tunnel.host() : "-";
+                String method = m instanceof io.netty.handler.codec.http.HttpRequest r ? r.method().name() : null;
+                Decision d = Decision.deny(ReasonCode.INVALID_REQUEST, "body too large");
+                px.record(new AuditEvent(java.time.Instant.now(), listener, conn.sandbox(), conn.caller(), host,
+                        tunnel != null ? tunnel.port() : 0, method, null, "deny", null, null, -1, -1,
+                        "body-too-large", 413, 0, 0, 0));
+                super.handleOversizedMessage(ctx, m);
+            }
+        });
         p.addLast(px.blocking, "forward", new ForwardHandler(px, conn, tunnel, transparent));
     }
 
