@@ -3,7 +3,6 @@ package dev.stockade.proxy;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import java.nio.file.Path;
-import java.util.List;
 import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
@@ -18,9 +17,6 @@ import org.junit.jupiter.api.io.TempDir;
  */
 @Timeout(value = 20, unit = TimeUnit.SECONDS)
 class DialSafetyTest {
-    static final List<String> HOSTS = List.of("localhost", "127.0.0.2", "::1", "169.254.169.254", "0.0.0.0",
-            "::ffff:127.0.0.1", "::ffff:169.254.169.254", "::ffff:7f00:1", "10.1.2.3", "rebind.test", "[::1]");
-
     @TempDir
     static Path dir;
     static ProxyServer proxy;
@@ -28,11 +24,15 @@ class DialSafetyTest {
 
     @BeforeAll
     static void start() throws Exception {
-        TableDecider decider = new TableDecider();
-        HOSTS.forEach(decider::upstream);
+        // the policy allows every host upstream: only the dial guard stands in the way
+        PolicySource decider = TestPolicies.compile(dir, "open", """
+                name: open
+                networkDefaultVerdict: allow
+                networkDefaultTransport: upstream
+                """);
         ProxyConfig config = ProxyConfig.builder(dir.resolve("data")).port(0)
                 .resolve("rebind.test", "127.0.0.1").build();
-        proxy = ProxyServer.start(config, () -> decider, audit, CredentialStore.empty());
+        proxy = ProxyServer.start(config, decider, audit, CredentialStore.empty());
     }
 
     @AfterAll

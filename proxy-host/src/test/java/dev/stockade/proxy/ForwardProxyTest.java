@@ -20,7 +20,6 @@ import java.security.cert.CertificateFactory;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.Set;
 import java.util.UUID;
 import java.util.concurrent.TimeUnit;
 import javax.net.ssl.SSLContext;
@@ -48,8 +47,36 @@ class ForwardProxyTest {
     @BeforeAll
     static void start() throws Exception {
         origins = new Origins(dir, "api.test");
-        TableDecider decider = new TableDecider().upstream("api.test").upstream("plain.test").direct("direct.test")
-                .upstream("other.test").binding(Set.of("bound"));
+        PolicySource decider = TestPolicies.compile(dir, "test-policy", """
+                name: test-policy
+                networkDefaultVerdict: deny
+                credentials:
+                  - credentialName: bound
+                    envVarKey: BOUND_KEY
+                allowedDomains:
+                  - pattern: api.test
+                    verdict: allow
+                    transport: upstream
+                    rules:
+                      - method: GET
+                        path: /**
+                      - method: POST
+                        path: /graphql
+                  - pattern: plain.test
+                    verdict: allow
+                    transport: upstream
+                    rules:
+                      - method: GET
+                        path: /**
+                      - method: POST
+                        path: /upload
+                  - pattern: direct.test
+                    verdict: allow
+                    transport: direct
+                  - pattern: other.test
+                    verdict: allow
+                    transport: upstream
+                """);
         Credential cred = new Credential(CRED_ID, "gh", SECRET, List.of("api.test"), "Authorization: Bearer {secret}");
         Credential bound = new Credential(UUID.randomUUID(), "bound", "bound-secret-777", List.of("api.test"),
                 "X-Api-Key: {secret}");
@@ -63,7 +90,7 @@ class ForwardProxyTest {
             file.record(e);
             audit.record(e);
         };
-        proxy = ProxyServer.start(config, () -> decider, both, CredentialStore.of(List.of(cred, bound)));
+        proxy = ProxyServer.start(config, decider, both, CredentialStore.of(List.of(cred, bound)));
         client = HttpClient.newBuilder().proxy(ProxySelector.of(new InetSocketAddress("127.0.0.1", proxy.port())))
                 .sslContext(trusting(proxy.caCertificate())).connectTimeout(Duration.ofSeconds(5)).build();
     }
@@ -138,7 +165,8 @@ class ForwardProxyTest {
 
     @Test
     void plainHttpRequestRuleDenies() throws Exception {
-        HttpResponse<String> r = get("http://plain.test:" + origins.plainPort() + "/forbidden/thing");
+        HttpResponse<String> r = client.send(HttpRequest.newBuilder(URI.create("http://plain.test:" + origins.plainPort()
+                + "/thing")).DELETE().timeout(Duration.ofSeconds(10)).build(), HttpResponse.BodyHandlers.ofString());
         assertThat(r.statusCode()).isEqualTo(403);
         assertThat(r.headers().firstValue("x-stockade-deny"))
                 .hasValue("no-rule-matched; policy=test-policy; entry=1; rule=-1");
@@ -191,7 +219,8 @@ class ForwardProxyTest {
         HttpResponse<String> ok = get(base + "/v1/items");
         assertThat(ok.statusCode()).isEqualTo(200);
         assertThat(ok.body()).startsWith("GET /v1/items\n");
-        HttpResponse<String> no = get(base + "/forbidden/admin");
+        HttpResponse<String> no = client.send(HttpRequest.newBuilder(URI.create(base + "/admin")).DELETE()
+                .timeout(Duration.ofSeconds(10)).build(), HttpResponse.BodyHandlers.ofString());
         assertThat(no.statusCode()).isEqualTo(403);
         assertThat(no.headers().firstValue("x-stockade-deny")).hasValueSatisfying(v -> v.startsWith("no-rule-matched"));
         assertThat(auditFor("api.test", "/v1/items")).anySatisfy(e -> {

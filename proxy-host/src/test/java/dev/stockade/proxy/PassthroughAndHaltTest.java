@@ -35,14 +35,27 @@ class PassthroughAndHaltTest {
     @BeforeAll
     static void start() throws Exception {
         origins = new Origins(dir, "api.test");
-        TableDecider decider = new TableDecider().direct("direct.test").upstream("api.test").upstream("plain.test");
+        PolicySource decider = TestPolicies.compile(dir, "passthrough", """
+                name: test-policy
+                networkDefaultVerdict: deny
+                allowedDomains:
+                  - pattern: direct.test
+                    verdict: allow
+                    transport: direct
+                  - pattern: api.test
+                    verdict: allow
+                    transport: upstream
+                  - pattern: plain.test
+                    verdict: allow
+                    transport: upstream
+                """);
         haltFile = dir.resolve("halt.flag");
         ProxyConfig config = ProxyConfig.builder(dir.resolve("data")).port(0).passthroughPort(0).adminPort(0)
                 .passthroughTlsOriginPort(origins.tlsPort()).passthroughHttpOriginPort(origins.plainPort())
                 .allowLoopbackOriginsUnsafe(true).extraTrustPem(origins.originCaPem).haltFile(haltFile)
                 .resolve("direct.test", "127.0.0.1").resolve("api.test", "127.0.0.1")
                 .resolve("plain.test", "127.0.0.1").build();
-        proxy = ProxyServer.start(config, () -> decider, audit, CredentialStore.empty());
+        proxy = ProxyServer.start(config, decider, audit, CredentialStore.empty());
     }
 
     @AfterAll

@@ -41,11 +41,24 @@ class UpgradeAndLimitsTest {
         upgradeThread = new Thread(UpgradeAndLimitsTest::serveUpgrades, "upgrade-origin");
         upgradeThread.setDaemon(true);
         upgradeThread.start();
-        TableDecider decider = new TableDecider().upstream("ws.test").upstream("plain.test");
+        PolicySource decider = TestPolicies.compile(dir, "upgrade", """
+                name: test-policy
+                networkDefaultVerdict: deny
+                allowedDomains:
+                  - pattern: ws.test
+                    verdict: allow
+                    transport: upstream
+                    rules:
+                      - method: GET
+                        path: /graphql
+                  - pattern: plain.test
+                    verdict: allow
+                    transport: upstream
+                """);
         ProxyConfig config = ProxyConfig.builder(dir.resolve("data")).port(0).allowLoopbackOriginsUnsafe(true)
                 .extraTrustPem(origins.originCaPem).resolve("ws.test", "127.0.0.1").resolve("plain.test", "127.0.0.1")
                 .idleTimeout(Duration.ofMillis(400)).maxConnectionsPerSandbox(3).sandbox("sb-1").build();
-        proxy = ProxyServer.start(config, () -> decider, audit, CredentialStore.empty());
+        proxy = ProxyServer.start(config, decider, audit, CredentialStore.empty());
     }
 
     @AfterAll
@@ -119,7 +132,7 @@ class UpgradeAndLimitsTest {
         try (Socket raw = new Socket(InetAddress.getLoopbackAddress(), proxy.port())) {
             raw.setSoTimeout(5000);
             SSLSocket tls = tunnel(raw);
-            tls.getOutputStream().write(("GET /forbidden/ws HTTP/1.1\r\nHost: ws.test:" + port
+            tls.getOutputStream().write(("GET /other/ws HTTP/1.1\r\nHost: ws.test:" + port
                     + "\r\nUpgrade: websocket\r\nConnection: Upgrade\r\n\r\n").getBytes(StandardCharsets.US_ASCII));
             assertThat(RawHttp.readHead(tls.getInputStream())).startsWith("HTTP/1.1 403");
         }
