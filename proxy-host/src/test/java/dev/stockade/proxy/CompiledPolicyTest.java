@@ -53,12 +53,21 @@ class CompiledPolicyTest {
                   - pattern: plain.test
                     verdict: %s
                     transport: upstream
+                  - pattern: gql.test
+                    verdict: allow
+                    transport: upstream
+                    rules:
+                      - method: POST
+                        path: /graphql
+                        graphql:
+                          operationType: query
+                          fields: [viewer]
                 """.formatted(plainVerdict);
     }
 
     @BeforeAll
     static void start() throws Exception {
-        origins = new Origins(dir, "api.test", "fenced.test");
+        origins = new Origins(dir, "api.test", "fenced.test", "gql.test");
         Path policies = Files.createDirectories(dir.resolve("policies"));
         policyFile = policies.resolve("agent.yaml");
         Files.writeString(policyFile, policy("allow"));
@@ -66,7 +75,7 @@ class CompiledPolicyTest {
         source.watch();
         ProxyConfig config = ProxyConfig.builder(dir.resolve("data")).port(0).allowLoopbackOriginsUnsafe(true)
                 .extraTrustPem(origins.originCaPem).resolve("api.test", "127.0.0.1")
-                .resolve("plain.test", "127.0.0.1").resolve("fenced.test", "127.0.0.1").build();
+                .resolve("plain.test", "127.0.0.1").resolve("fenced.test", "127.0.0.1").resolve("gql.test", "127.0.0.1").build();
         proxy = ProxyServer.start(config, source, audit, CredentialStore.empty());
     }
 
@@ -104,6 +113,19 @@ class CompiledPolicyTest {
         String post = curl("--cacert", proxy.caCertificate().toString(), "-o", "/dev/null", "-w", "%{http_code}",
                 "-d", "x=1", "https://api.test:" + origins.tlsPort() + "/repos/acme/app");
         assertThat(post).isEqualTo("403");
+    }
+
+    @Test
+    @Order(2)
+    void graphqlFencedRequestsAreJudgedByTheProgramInsideTheTunnel() throws Exception {
+        // the body travels to the decision; the program (not the proxy) judges the operation
+        String url = "https://gql.test:" + origins.tlsPort() + "/graphql";
+        String mutation = curl("--cacert", proxy.caCertificate().toString(), "-i", "-H", "Content-Type: application/json",
+                "--data-binary", "{\"query\":\"mutation { deleteRepository(id: 1) { id } }\"}", url);
+        assertThat(mutation).contains("403").containsPattern("X-Stockade-Deny: graphql-[a-z-]+; policy=agent; entry=3");
+        String get = curl("--cacert", proxy.caCertificate().toString(), "-i", url + "?query=%7Bviewer%7Bid%7D%7D");
+        assertThat(get).contains("403").contains("X-Stockade-Deny: no-rule-matched; policy=agent; entry=3");
+        assertThat(origins.seen).noneMatch(s -> s.contains("/graphql"));
     }
 
     @Test
