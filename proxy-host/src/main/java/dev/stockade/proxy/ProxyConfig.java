@@ -29,6 +29,7 @@ import java.util.Map;
  * @param idleTimeout          closes a connection idle this long
  * @param handshakeTimeout     bound on TLS handshakes (client side and origin side)
  * @param connectTimeout       bound on dialing an origin
+ * @param requestHeadTimeout   bound on receiving a connection's first complete request (slow-header clients)
  * @param maxConnectionsPerSandbox concurrent client connections per sandbox, 0 for unbounded
  * @param sandbox              sandbox name written in audit lines, {@code null} when none
  * @param haltFile             while this file exists every new request is denied; {@code null} for none
@@ -53,6 +54,7 @@ public record ProxyConfig(
         Duration idleTimeout,
         Duration handshakeTimeout,
         Duration connectTimeout,
+        Duration requestHeadTimeout,
         int maxConnectionsPerSandbox,
         String sandbox,
         Path haltFile) {
@@ -88,6 +90,7 @@ public record ProxyConfig(
         private Duration idleTimeout = Duration.ofMinutes(5);
         private Duration handshakeTimeout = Duration.ofSeconds(10);
         private Duration connectTimeout = Duration.ofSeconds(10);
+        private Duration requestHeadTimeout = Duration.ofSeconds(30);
         private int maxConnectionsPerSandbox = 0;
         private String sandbox;
         private Path haltFile;
@@ -114,6 +117,7 @@ public record ProxyConfig(
         public Builder idleTimeout(Duration v) { idleTimeout = v; return this; }
         public Builder handshakeTimeout(Duration v) { handshakeTimeout = v; return this; }
         public Builder connectTimeout(Duration v) { connectTimeout = v; return this; }
+        public Builder requestHeadTimeout(Duration v) { requestHeadTimeout = v; return this; }
         public Builder maxConnectionsPerSandbox(int v) { maxConnectionsPerSandbox = v; return this; }
         public Builder sandbox(String v) { sandbox = v; return this; }
         public Builder haltFile(Path v) { haltFile = v; return this; }
@@ -122,7 +126,7 @@ public record ProxyConfig(
             return new ProxyConfig(bindAddress, port, passthroughPort, passthroughTlsOriginPort,
                     passthroughHttpOriginPort, adminPort, dataDir, extraTrustPem, allowLoopbackOriginsUnsafe,
                     allowPrivateRanges, extraDenyCidrs, resolveOverrides, maxHeaderBytes, inspectBodyBytes,
-                    maxBodyBytes, leafCacheSize, idleTimeout, handshakeTimeout, connectTimeout,
+                    maxBodyBytes, leafCacheSize, idleTimeout, handshakeTimeout, connectTimeout, requestHeadTimeout,
                     maxConnectionsPerSandbox, sandbox, haltFile);
         }
     }

@@ -88,6 +88,9 @@ public final class ProxyMain implements Callable<Integer> {
     @Option(names = "--connect-timeout", paramLabel = "SECONDS", description = "Bound on dialing an origin (default: ${DEFAULT-VALUE}).")
     long connectSeconds = 10;
 
+    @Option(names = "--request-head-timeout", paramLabel = "SECONDS", description = "Bound on a connection's first complete request (default: ${DEFAULT-VALUE}).")
+    long requestHeadSeconds = 30;
+
     @Option(names = "--max-connections", description = "Concurrent client connections of the sandbox (0 = unbounded, the default).")
     int maxConnections;
 
@@ -108,7 +111,7 @@ public final class ProxyMain implements Callable<Integer> {
                 .allowLoopbackOriginsUnsafe(unsafeLoopback).allowPrivateRanges(allowPrivate).extraDenyCidrs(denyCidrs)
                 .maxHeaderBytes(maxHeaderBytes).inspectBodyBytes(inspectBodyBytes).maxBodyBytes(maxBodyBytes)
                 .idleTimeout(Duration.ofSeconds(idleSeconds)).handshakeTimeout(Duration.ofSeconds(handshakeSeconds))
-                .connectTimeout(Duration.ofSeconds(connectSeconds)).maxConnectionsPerSandbox(maxConnections)
+                .connectTimeout(Duration.ofSeconds(connectSeconds)).requestHeadTimeout(Duration.ofSeconds(requestHeadSeconds)).maxConnectionsPerSandbox(maxConnections)
                 .sandbox(sandbox).haltFile(haltFile);
         resolve.forEach(b::resolve);
         if (unsafeLoopback) {

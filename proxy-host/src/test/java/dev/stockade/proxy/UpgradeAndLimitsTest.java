@@ -57,7 +57,7 @@ class UpgradeAndLimitsTest {
                 """);
         ProxyConfig config = ProxyConfig.builder(dir.resolve("data")).port(0).allowLoopbackOriginsUnsafe(true)
                 .extraTrustPem(origins.originCaPem).resolve("ws.test", "127.0.0.1").resolve("plain.test", "127.0.0.1")
-                .idleTimeout(Duration.ofMillis(400)).maxConnectionsPerSandbox(3).sandbox("sb-1").build();
+                .idleTimeout(Duration.ofMillis(400)).sandbox("sb-1").build();
         proxy = ProxyServer.start(config, decider, audit, CredentialStore.empty());
     }
 
@@ -148,9 +148,36 @@ class UpgradeAndLimitsTest {
     }
 
     @Test
+    void aTricklingRequestHeadIsCutOffAndAudited() throws Exception {
+        AuditCollector own = new AuditCollector();
+        ProxyConfig config = ProxyConfig.builder(dir.resolve("data")).port(0).idleTimeout(Duration.ofSeconds(30))
+                .requestHeadTimeout(Duration.ofMillis(300)).build();
+        Decider none = Decider.denyAll(dev.stockade.policy.eval.ReasonCode.DEFAULT_DENY, "none");
+        try (ProxyServer slow = ProxyServer.start(config, () -> none, own, CredentialStore.empty());
+             Socket raw = new Socket(InetAddress.getLoopbackAddress(), slow.port())) {
+            raw.setSoTimeout(5000);
+            raw.getOutputStream().write("GET http://plain.test/ HTTP/1.1\r\nHost: pla".getBytes(StandardCharsets.US_ASCII));
+            raw.getOutputStream().flush();
+            assertThat(readEnd(raw.getInputStream())).isEqualTo(-1);
+            own.await(e -> "request-timeout".equals(e.reason()), Duration.ofSeconds(5));
+        }
+    }
+
+    @Test
     void connectionsBeyondTheSandboxCapAreRefused() throws Exception {
+        // its own proxy: connections other tests closed may not be counted down yet on the shared one
+        ProxyConfig config = ProxyConfig.builder(dir.resolve("data")).port(0).allowLoopbackOriginsUnsafe(true)
+                .resolve("plain.test", "127.0.0.1").maxConnectionsPerSandbox(3).build();
+        PolicySource policy = TestPolicies.compile(dir, "cap", """
+                name: cap
+                networkDefaultVerdict: deny
+                allowedDomains:
+                  - pattern: plain.test
+                    verdict: allow
+                    transport: upstream
+                """);
         List<Socket> held = new java.util.ArrayList<>();
-        try {
+        try (ProxyServer proxy = ProxyServer.start(config, policy, audit, CredentialStore.empty())) {
             for (int i = 0; i < 3; i++) {
                 Socket s = new Socket(InetAddress.getLoopbackAddress(), proxy.port());
                 s.setSoTimeout(5000);

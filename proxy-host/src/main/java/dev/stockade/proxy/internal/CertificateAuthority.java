@@ -39,7 +39,6 @@ import org.bouncycastle.cert.jcajce.JcaX509ExtensionUtils;
 import org.bouncycastle.cert.jcajce.JcaX509v3CertificateBuilder;
 import org.bouncycastle.openssl.PEMKeyPair;
 import org.bouncycastle.openssl.PEMParser;
-import org.bouncycastle.openssl.jcajce.JcaPEMKeyConverter;
 import org.bouncycastle.openssl.jcajce.JcaPEMWriter;
 import org.bouncycastle.operator.OperatorCreationException;
 import org.bouncycastle.operator.jcajce.JcaContentSignerBuilder;
@@ -84,7 +83,7 @@ public final class CertificateAuthority {
             // INVARIANT: the key file is 0600 before a byte of the key is written
             Files.createFile(tmpKey);
             restrict(tmpKey, "rw-------");
-            Files.writeString(tmpKey, pem(pair.getPrivate()), StandardOpenOption.TRUNCATE_EXISTING);
+            Files.writeString(tmpKey, pkcs8Pem(pair.getPrivate()), StandardOpenOption.TRUNCATE_EXISTING);
             Files.move(tmpKey, keyPath, java.nio.file.StandardCopyOption.ATOMIC_MOVE);
             Files.writeString(certPath, pem(cert));
             return new CertificateAuthority(cert, pair.getPrivate(), certPath, cacheSize);
@@ -181,6 +180,16 @@ public final class CertificateAuthority {
         return s.toString();
     }
 
+    /**
+     * PKCS#8 PEM of a private key, as the JDK encodes it: the curve travels in the algorithm
+     * identifier, so the key reads back with the JDK's own providers.
+     */
+    static String pkcs8Pem(PrivateKey key) {
+        return "-----BEGIN PRIVATE KEY-----\n"
+                + java.util.Base64.getMimeEncoder(64, new byte[] {'\n'}).encodeToString(key.getEncoded())
+                + "\n-----END PRIVATE KEY-----\n";
+    }
+
     private static X509Certificate sign(X509v3CertificateBuilder b, PrivateKey key)
             throws GeneralSecurityException, OperatorCreationException, IOException {
         X509CertificateHolder holder = b.build(new JcaContentSignerBuilder("SHA256withECDSA").build(key));
@@ -210,17 +219,21 @@ public final class CertificateAuthority {
         }
     }
 
-    private static PrivateKey readKey(Path p) throws IOException {
+    private static PrivateKey readKey(Path p) throws IOException, GeneralSecurityException {
         try (Reader r = Files.newBufferedReader(p, StandardCharsets.US_ASCII); PEMParser parser = new PEMParser(r)) {
             Object o = parser.readObject();
-            JcaPEMKeyConverter conv = new JcaPEMKeyConverter();
+            org.bouncycastle.asn1.pkcs.PrivateKeyInfo info;
             if (o instanceof PEMKeyPair kp) {
-                return conv.getPrivateKey(kp.getPrivateKeyInfo());
+                info = kp.getPrivateKeyInfo();
+            } else if (o instanceof org.bouncycastle.asn1.pkcs.PrivateKeyInfo i) {
+                info = i;
+            } else {
+                throw new IOException("`" + p + "` holds no private key");
             }
-            if (o instanceof org.bouncycastle.asn1.pkcs.PrivateKeyInfo info) {
-                return conv.getPrivateKey(info);
-            }
-            throw new IOException("`" + p + "` holds no private key");
+            String alg = org.bouncycastle.asn1.x9.X9ObjectIdentifiers.id_ecPublicKey
+                    .equals(info.getPrivateKeyAlgorithm().getAlgorithm()) ? "EC" : "RSA";
+            return java.security.KeyFactory.getInstance(alg)
+                    .generatePrivate(new java.security.spec.PKCS8EncodedKeySpec(info.getEncoded()));
         }
     }
 

@@ -66,6 +66,20 @@ public final class ForwardHandler extends ChannelInboundHandlerAdapter {
     private final boolean transparent;
     private final Queue<FullHttpRequest> queue = new ArrayDeque<>();
     private boolean busy;
+    private volatile boolean gotFirst;
+
+    @Override
+    public void handlerAdded(ChannelHandlerContext ctx) {
+        // a client that trickles its first request head is cut off, whatever the idle timeout
+        ctx.executor().schedule(() -> {
+            if (!gotFirst && ctx.channel().isActive()) {
+                Decision d = Decision.deny(ReasonCode.INVALID_REQUEST, "request head timeout");
+                record(listener(), tunnel != null ? tunnel.host() : "-", tunnel != null ? tunnel.port() : 0, null,
+                        null, "deny", d, "request-timeout", 408, 0, 0, System.nanoTime());
+                ctx.channel().close();
+            }
+        }, px.config.requestHeadTimeout().toMillis(), java.util.concurrent.TimeUnit.MILLISECONDS);
+    }
     private String sni;
     private ChannelFuture origin;
 
@@ -134,6 +148,7 @@ public final class ForwardHandler extends ChannelInboundHandlerAdapter {
             ReferenceCountUtil.release(msg);
             return;
         }
+        gotFirst = true;
         queue.add(req);
         drain(ctx);
     }
