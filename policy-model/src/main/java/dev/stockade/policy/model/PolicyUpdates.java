@@ -34,7 +34,7 @@ public final class PolicyUpdates {
         List<Problem> problems = new ArrayList<>();
         requireName(update, problems);
         ObjectNode merged = base(stored);
-        for (Iterator<Map.Entry<String, JsonNode>> it = update.fields(); it.hasNext();) {
+        for (Iterator<Map.Entry<String, JsonNode>> it = update.properties().iterator(); it.hasNext();) {
             Map.Entry<String, JsonNode> f = it.next();
             if (f.getValue().isNull()) {
                 problems.add(Problem.error("null-value", "/" + escape(f.getKey()),
@@ -82,7 +82,7 @@ public final class PolicyUpdates {
         List<Problem> problems = new ArrayList<>();
         requireName(policy, problems);
         ObjectNode merged = base(stored);
-        for (Iterator<Map.Entry<String, JsonNode>> it = policy.fields(); it.hasNext();) {
+        for (Iterator<Map.Entry<String, JsonNode>> it = policy.properties().iterator(); it.hasNext();) {
             Map.Entry<String, JsonNode> f = it.next();
             String key = f.getKey();
             if (!f.getValue().isNull()) {

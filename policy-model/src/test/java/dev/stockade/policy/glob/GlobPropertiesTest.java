@@ -88,6 +88,7 @@ class GlobPropertiesTest {
     }
 
     @Provide
+    @SuppressWarnings("unchecked")
     Arbitrary<Tuple.Tuple2<String, String>> domainCase() {
         Arbitrary<String> label = Arbitraries.of("a", "b", "ab", "a*", "*b", "A", "a*b");
         Arbitrary<String> pattern = Combinators.combine(

@@ -108,17 +108,15 @@ public final class DomainMerge {
     /** Enumerates tuples layer by layer; {@code cur == null} stands for every host. */
     private void expand(int layer, List<DomainPattern> cur, List<Pick> chosen) {
         if (!chosen.isEmpty() && chosen.get(chosen.size() - 1).denies()) {
-            emit(cur, chosen); // every completion denies: one row stands for them all
+            emit(cur, chosen, layer); // every completion denies: one row stands for them all
             return;
         }
         if (layer == grantCount && chosen.isEmpty() && !grantDefaultAllows) {
             return; // no grant spoke and the grants' default denies: the program default covers it
         }
         if (layer == layers.size()) {
-            if (cur != null && !(chosen.isEmpty())) {
-                emit(cur, chosen);
-            } else if (cur != null && grantDefaultAllows && hasCeiling) {
-                emit(cur, chosen);
+            if (cur != null) {
+                emit(cur, chosen, layer);
             }
             return;
         }
@@ -127,11 +125,11 @@ public final class DomainMerge {
 
     private void expandCeilingOnly(int layer, List<DomainPattern> cur, List<Pick> chosen) {
         if (!chosen.isEmpty() && chosen.get(chosen.size() - 1).denies()) {
-            emit(cur, chosen);
+            emit(cur, chosen, layer);
             return;
         }
         if (layer == layers.size()) {
-            emit(cur, chosen);
+            emit(cur, chosen, layer);
             return;
         }
         descend(layer, cur, chosen, true);
@@ -176,7 +174,30 @@ public final class DomainMerge {
         }
     }
 
-    private void emit(List<DomainPattern> cur, List<Pick> chosen) {
+    /**
+     * A row for one host is reachable only if every layer's pick is that layer's first match for the host;
+     * other single-host rows are shadowed by an earlier row and are left out (they change no decision).
+     */
+    private boolean unreachable(List<DomainPattern> cur, List<Pick> chosen, int depth) {
+        if (cur.size() != 1 || cur.get(0).kind() != DomainPattern.Kind.EXACT) {
+            return false;
+        }
+        String host = cur.get(0).literal();
+        int k = 0;
+        for (int l = 0; l < depth; l++) {
+            Layer layer = layers.get(l);
+            int picked = k < chosen.size() && chosen.get(k).layer == layer ? chosen.get(k++).index : -1;
+            if (layer.firstMatch(host) != picked) {
+                return true;
+            }
+        }
+        return false;
+    }
+
+    private void emit(List<DomainPattern> cur, List<Pick> chosen, int depth) {
+        if (unreachable(cur, chosen, depth)) {
+            return;
+        }
         List<String> patterns = new ArrayList<>(cur.size());
         for (DomainPattern p : cur) {
             patterns.add(p.text());

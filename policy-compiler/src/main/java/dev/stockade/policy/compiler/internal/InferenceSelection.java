@@ -29,7 +29,8 @@ public final class InferenceSelection {
         Provider provider;
         List<Provider> providers;
         if (chosen != null) {
-            provider = chosen.provider();
+            // A list without `provider` has bedrock as its primary (validation keeps bedrock in that list).
+            provider = chosen.provider() == null ? Provider.BEDROCK : chosen.provider();
             providers = chosen.providers() == null ? List.of(provider) : List.copyOf(chosen.providers());
         } else {
             provider = defaultProvider(install);
@@ -73,7 +74,7 @@ public final class InferenceSelection {
         ManagedInference last = null;
         for (Policy p : layer) {
             ManagedInference mi = p.managedInference();
-            if (mi != null && mi.isEnabled() && mi.provider() != null) {
+            if (mi != null && mi.isEnabled() && (mi.provider() != null || mi.providers() != null)) {
                 last = mi;
             }
         }

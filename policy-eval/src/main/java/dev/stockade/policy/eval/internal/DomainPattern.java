@@ -127,8 +127,14 @@ public final class DomainPattern {
         return literalSuffix;
     }
 
-    /** Whether a normalised (lower-case, no trailing dot) host matches. */
+    /**
+     * Whether a normalised (lower-case, no trailing dot) host matches. Only an exact pattern matches an IP
+     * literal: wildcards are about names.
+     */
     public boolean matches(CharSequence host) {
+        if (kind != Kind.EXACT && isIpLiteral(host)) {
+            return false;
+        }
         switch (kind) {
             case EXACT:
                 return literal.contentEquals(host);
@@ -145,6 +151,11 @@ public final class DomainPattern {
             default:
                 return false;
         }
+    }
+
+    private static boolean isIpLiteral(CharSequence host) {
+        String h = host.toString();
+        return HostName.isIpv4(h, h.length()) || HostName.isIpv6(h);
     }
 
     /**

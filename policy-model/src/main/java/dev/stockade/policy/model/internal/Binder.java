@@ -97,7 +97,7 @@ public final class Binder {
             return null;
         }
         Map<String, String> out = new LinkedHashMap<>();
-        for (Iterator<Map.Entry<String, JsonNode>> it = v.fields(); it.hasNext();) {
+        for (Iterator<Map.Entry<String, JsonNode>> it = v.properties().iterator(); it.hasNext();) {
             Map.Entry<String, JsonNode> f = it.next();
             out.put(f.getKey(), f.getValue().textValue());
         }

@@ -183,7 +183,7 @@ public final class SchemaCheck {
         }
         if (n.isObject()) {
             JSONObject o = new JSONObject();
-            for (Iterator<Map.Entry<String, JsonNode>> it = n.fields(); it.hasNext();) {
+            for (Iterator<Map.Entry<String, JsonNode>> it = n.properties().iterator(); it.hasNext();) {
                 Map.Entry<String, JsonNode> f = it.next();
                 o.put(f.getKey(), toJson(f.getValue()));
             }

@@ -400,7 +400,7 @@ public final class SemanticChecks {
         if (env == null) {
             return;
         }
-        for (Iterator<Map.Entry<String, JsonNode>> it = env.fields(); it.hasNext();) {
+        for (Iterator<Map.Entry<String, JsonNode>> it = env.properties().iterator(); it.hasNext();) {
             String key = it.next().getKey();
             envName(at + "/" + TreeReader.escape(key), key);
         }

@@ -34,7 +34,7 @@ public final class TreeReader {
     /** Most nodes (objects, arrays, scalars) accepted in one text. */
     public static final int MAX_NODES = 100_000;
 
-    private static final JsonNodeFactory NODES = JsonNodeFactory.withExactBigDecimals(true);
+    private static final JsonNodeFactory NODES = JsonNodeFactory.instance;
     private static final StreamReadConstraints CONSTRAINTS = StreamReadConstraints.builder()
             .maxNestingDepth(MAX_DEPTH + 8)
             .maxStringLength(MAX_CHARS)
@@ -53,6 +53,7 @@ public final class TreeReader {
     private final List<Problem> problems = new ArrayList<>();
     private SourceMap.Builder map = new SourceMap.Builder();
     private int nodes;
+    private final boolean json;
 
     /** Thrown inside the reader only, to stop at a limit; never escapes. */
     private static final class Stop extends RuntimeException {
@@ -61,9 +62,10 @@ public final class TreeReader {
         }
     }
 
-    private TreeReader(String sourceName, String text) {
+    private TreeReader(String sourceName, String text, boolean json) {
         this.sourceName = sourceName;
         this.text = text;
+        this.json = json;
     }
 
     private static LoaderOptions loaderOptions() {
@@ -78,13 +80,30 @@ public final class TreeReader {
 
     /** Reads one document; a second document in the text is a problem. */
     public static ParsedDocument readOne(String sourceName, String text) {
-        List<ParsedDocument> docs = new TreeReader(sourceName, text).read(false);
-        return docs.get(0);
+        return readEither(sourceName, text, false).get(0);
     }
 
     /** Reads a stream of documents separated by {@code ---}; always at least one result. */
     public static List<ParsedDocument> readAll(String sourceName, String text) {
-        return new TreeReader(sourceName, text).read(true);
+        return readEither(sourceName, text, true);
+    }
+
+    /**
+     * Text that starts with a bracket is read as JSON (better messages for JSON); if that fails but the
+     * text is valid YAML (a flow mapping such as {@code {name: p}}), the YAML reading wins.
+     */
+    private static List<ParsedDocument> readEither(String sourceName, String text, boolean stream) {
+        if (text == null || text.length() > MAX_CHARS || !looksLikeJson(text)) {
+            return new TreeReader(sourceName, text, false).read(stream);
+        }
+        List<ParsedDocument> json = new TreeReader(sourceName, text, true).read(stream);
+        boolean syntax = json.stream().flatMap(d -> d.problems().stream()).anyMatch(p -> p.code().equals("syntax"));
+        if (!syntax) {
+            return json;
+        }
+        List<ParsedDocument> yaml = new TreeReader(sourceName, text, false).read(stream);
+        boolean yamlSyntax = yaml.stream().flatMap(d -> d.problems().stream()).anyMatch(p -> p.code().equals("syntax"));
+        return yamlSyntax ? json : yaml;
     }
 
     private List<ParsedDocument> read(boolean stream) {
@@ -100,7 +119,7 @@ public final class TreeReader {
                     "split the policy or remove unused entries"));
             return List.of(done(safeText, null));
         }
-        try (JsonParser parser = looksLikeJson(text) ? JSON.createParser(text) : YAML.createParser(text)) {
+        try (JsonParser parser = json ? JSON.createParser(text) : YAML.createParser(text)) {
             while (true) {
                 JsonNode root = null;
                 boolean ended = false;
@@ -236,7 +255,8 @@ public final class TreeReader {
             case VALUE_NULL:
                 return NODES.nullNode();
             default:
-                problems.add(Problem.error("syntax", pointer, "unsupported value", null).at(here));
+                problems.add(Problem.error("unsupported-value", pointer, "unsupported yaml value such as `!!binary`",
+                        "write the value as a plain string").at(here));
                 return NODES.nullNode();
         }
     }

@@ -1,0 +1,125 @@
+package dev.stockade.policy.compiler;
+
+import dev.stockade.policy.eval.internal.DomainPattern;
+import dev.stockade.policy.model.CredentialBinding;
+import dev.stockade.policy.model.DomainEntry;
+import dev.stockade.policy.model.GraphqlFence;
+import dev.stockade.policy.model.Policy;
+import dev.stockade.policy.model.Problem;
+import dev.stockade.policy.model.Rule;
+import dev.stockade.policy.model.Transport;
+import dev.stockade.policy.model.Verdict;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+
+/**
+ * Warnings about a valid policy that probably does not do what its author meant (`stockade policy
+ * lint`). Every problem is a {@link dev.stockade.policy.model.Severity#WARNING} with a JSON pointer;
+ * line and column are 0 (the caller fills them from the source map).
+ *
+ * <p>Codes: {@code entry-unreachable}, {@code fields-wildcard-with-arguments}, {@code rules-on-direct},
+ * {@code credential-domain-not-allowed}.
+ */
+public final class PolicyLint {
+    private PolicyLint() {
+    }
+
+    /** The warnings of {@code policy}; credentials are not checked (their domains are not known here). */
+    public static List<Problem> analyse(Policy policy) {
+        return analyse(policy, Map.of());
+    }
+
+    /**
+     * The warnings of {@code policy}, checking each credential whose domain {@code credentialDomains}
+     * (credential name to the host it is used for) knows; credentials it does not know are skipped.
+     */
+    public static List<Problem> analyse(Policy policy, Map<String, String> credentialDomains) {
+        List<Problem> out = new ArrayList<>();
+        if (policy == null) {
+            return out;
+        }
+        List<DomainEntry> entries = policy.domains();
+        List<DomainPattern> patterns = new ArrayList<>(entries.size());
+        for (DomainEntry e : entries) {
+            patterns.add(DomainPattern.parse(e.pattern()));
+        }
+        for (int i = 0; i < entries.size(); i++) {
+            unreachable(entries, patterns, i, out);
+            rules(entries.get(i), i, out);
+        }
+        credentials(policy, patterns, credentialDomains == null ? Map.of() : credentialDomains, out);
+        return out;
+    }
+
+    private static void unreachable(List<DomainEntry> entries, List<DomainPattern> patterns, int i,
+            List<Problem> out) {
+        DomainPattern later = patterns.get(i);
+        if (later.kind() == DomainPattern.Kind.INVALID) {
+            return;
+        }
+        for (int j = 0; j < i; j++) {
+            if (DomainPattern.covers(patterns.get(j), List.of(later))) {
+                out.add(Problem.warning("entry-unreachable", "/allowedDomains/" + i + "/pattern",
+                        "entry `" + entries.get(i).pattern() + "` can never match: entry " + j + " (`"
+                                + entries.get(j).pattern() + "`) covers every host it names",
+                        "the first matching entry wins and fences do not fall through; move this entry above entry "
+                                + j + " or remove it"));
+                return;
+            }
+        }
+    }
+
+    private static void rules(DomainEntry e, int i, List<Problem> out) {
+        if (!e.hasRules() || e.verdict() != Verdict.ALLOW) {
+            return;
+        }
+        if (e.transport() == Transport.DIRECT) {
+            out.add(Problem.warning("rules-on-direct", "/allowedDomains/" + i + "/transport",
+                    "entry `" + e.pattern() + "` has rules but direct transport: it is intercepted as upstream so "
+                            + "that its rules can be enforced",
+                    "write `transport: upstream`, or drop the rules to keep the connection direct"));
+        }
+        for (int r = 0; r < e.rules().size(); r++) {
+            Rule rule = e.rules().get(r);
+            GraphqlFence g = rule.graphql();
+            if (g != null && g.arguments() != null && !g.arguments().isEmpty() && g.fields() != null
+                    && g.fields().contains("*")) {
+                out.add(Problem.warning("fields-wildcard-with-arguments",
+                        "/allowedDomains/" + i + "/rules/" + r + "/graphql/fields",
+                        "`fields: [\"*\"]` with argument conditions leaves every other root field unbounded",
+                        "name the root fields the agent needs instead of `*`"));
+            }
+        }
+    }
+
+    private static void credentials(Policy policy, List<DomainPattern> patterns, Map<String, String> domains,
+            List<Problem> out) {
+        if (policy.credentials() == null) {
+            return;
+        }
+        for (int k = 0; k < policy.credentials().size(); k++) {
+            CredentialBinding c = policy.credentials().get(k);
+            String host = c.credentialName() == null ? null : domains.get(c.credentialName());
+            if (host == null) {
+                continue;
+            }
+            if (!allows(policy, patterns, host)) {
+                out.add(Problem.warning("credential-domain-not-allowed", "/credentials/" + k,
+                        "credential `" + c.credentialName() + "` is for `" + host
+                                + "`, which this policy does not allow",
+                        "attaching a credential never allows its domain; add an allow entry for `" + host + "`"));
+            }
+        }
+    }
+
+    private static boolean allows(Policy policy, List<DomainPattern> patterns, String host) {
+        String h = host.toLowerCase(java.util.Locale.ROOT);
+        for (int i = 0; i < patterns.size(); i++) {
+            if (patterns.get(i).matches(h)) {
+                return policy.domains().get(i).verdict() == Verdict.ALLOW;
+            }
+        }
+        return policy.effectiveDefaultVerdict() == Verdict.ALLOW;
+    }
+}

@@ -1,0 +1,151 @@
+package dev.stockade.policy.compiler;
+
+import dev.stockade.policy.eval.EgressRequest;
+import dev.stockade.policy.glob.Glob;
+import dev.stockade.policy.glob.GlobKind;
+import dev.stockade.policy.glob.GlobResult;
+import dev.stockade.policy.model.DomainEntry;
+import dev.stockade.policy.model.Policy;
+import dev.stockade.policy.model.Rule;
+import dev.stockade.policy.model.Transport;
+import dev.stockade.policy.model.Verdict;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Locale;
+
+/**
+ * The oracle: a deliberately naive evaluator straight over the model, written from the spec and
+ * docs/semantics.md without the row product, the index or any precomputation. Every policy is
+ * scanned, every glob compiled on the spot.
+ */
+final class ReferenceEvaluator {
+
+    /** Verdict and transport (null on deny). */
+    record Outcome(Verdict verdict, Transport transport) {
+        static final Outcome DENY = new Outcome(Verdict.DENY, null);
+    }
+
+    private ReferenceEvaluator() {
+    }
+
+    static Outcome decide(List<Policy> ceiling, List<Policy> grants, EgressRequest request, boolean connection) {
+        String host = request.host().toLowerCase(Locale.ROOT);
+        if (host.endsWith(".")) {
+            host = host.substring(0, host.length() - 1);
+        }
+        boolean ip = host.matches("[0-9]{1,3}(\\.[0-9]{1,3}){3}");
+        List<DomainEntry> grantPicks = picks(grants, host, ip);
+        boolean upstream = false;
+        if (grantPicks.isEmpty()) {
+            boolean defaultAllows = !grants.isEmpty()
+                    && grants.stream().allMatch(p -> p.effectiveDefaultVerdict() == Verdict.ALLOW);
+            if (!defaultAllows) {
+                return Outcome.DENY;
+            }
+            upstream |= grants.stream().anyMatch(p -> p.effectiveDefaultTransport() == Transport.UPSTREAM);
+        }
+        if (grantPicks.stream().anyMatch(e -> e.verdict() != Verdict.ALLOW)) {
+            return Outcome.DENY;
+        }
+        List<DomainEntry> all = new ArrayList<>(grantPicks);
+        if (!ceiling.isEmpty()) {
+            List<DomainEntry> ceilingPicks = picks(ceiling, host, ip);
+            if (ceilingPicks.isEmpty()) {
+                if (!ceiling.stream().allMatch(p -> p.effectiveDefaultVerdict() == Verdict.ALLOW)) {
+                    return Outcome.DENY;
+                }
+                upstream |= ceiling.stream().anyMatch(p -> p.effectiveDefaultTransport() == Transport.UPSTREAM);
+            }
+            if (ceilingPicks.stream().anyMatch(e -> e.verdict() != Verdict.ALLOW)) {
+                return Outcome.DENY;
+            }
+            all.addAll(ceilingPicks);
+        }
+        String scheme = scheme(request);
+        for (DomainEntry e : all) {
+            if (e.scheme() != null && !e.scheme().equalsIgnoreCase(String.valueOf(scheme))) {
+                return Outcome.DENY;
+            }
+        }
+        for (DomainEntry e : all) {
+            if (e.binaries() != null && (request.caller() == null || !e.binaries().contains(request.caller()))) {
+                return Outcome.DENY;
+            }
+        }
+        for (DomainEntry e : all) {
+            upstream |= e.effectiveTransport() == Transport.UPSTREAM || e.hasRules();
+            if (!connection && e.hasRules() && !rulesAdmit(e.rules(), request)) {
+                return Outcome.DENY;
+            }
+        }
+        return new Outcome(Verdict.ALLOW, upstream ? Transport.UPSTREAM : Transport.DIRECT);
+    }
+
+    /** For each policy, its first entry matching the host (silent policies contribute nothing). */
+    private static List<DomainEntry> picks(List<Policy> policies, String host, boolean ip) {
+        List<DomainEntry> out = new ArrayList<>();
+        for (Policy p : policies) {
+            for (DomainEntry e : p.domains()) {
+                if (hostMatches(e.pattern(), host, ip)) {
+                    out.add(e);
+                    break;
+                }
+            }
+        }
+        return out;
+    }
+
+    private static boolean hostMatches(String pattern, String host, boolean ip) {
+        if (ip) {
+            return pattern.equals(host); // IP literals: exact entries only
+        }
+        GlobResult g = Glob.compile(GlobKind.DOMAIN, pattern);
+        return g.ok() && g.glob().matches(host);
+    }
+
+    private static boolean rulesAdmit(List<Rule> rules, EgressRequest request) {
+        boolean plain = false;
+        boolean graphql = false;
+        for (Rule r : rules) {
+            boolean methodOk = r.method() == null || r.method().toUpperCase(Locale.ROOT).equals(request.method());
+            boolean pathOk = r.path() == null || (safePath(request.path()) && pathMatches(r.path(), request.path()));
+            if (methodOk && pathOk) {
+                if (r.graphql() != null) {
+                    graphql = true;
+                } else {
+                    plain = true;
+                }
+            }
+        }
+        return !graphql && plain; // a matching graphql rule cannot be judged without the fence: deny
+    }
+
+    private static boolean pathMatches(String glob, String path) {
+        GlobResult g = Glob.compile(GlobKind.PATH, glob);
+        return g.ok() && g.glob().matches(path);
+    }
+
+    private static boolean safePath(String path) {
+        String lower = path.toLowerCase(Locale.ROOT);
+        if (!path.startsWith("/") || path.contains("\\") || lower.contains("%2e") || lower.contains("%2f")
+                || lower.contains("%5c") || lower.contains("%00")) {
+            return false;
+        }
+        for (String segment : path.split("/", -1)) {
+            if (segment.equals(".") || segment.equals("..")) {
+                return false;
+            }
+        }
+        return path.chars().noneMatch(c -> c < 0x21 || c == 0x7f);
+    }
+
+    private static String scheme(EgressRequest r) {
+        if (r.scheme() != null) {
+            return r.scheme();
+        }
+        if (r.sni() != null || r.port() == 443) {
+            return "https";
+        }
+        return r.port() == 80 ? "http" : null;
+    }
+}
