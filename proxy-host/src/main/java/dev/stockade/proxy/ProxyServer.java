@@ -118,6 +118,10 @@ public final class ProxyServer implements AutoCloseable {
                 bound.add(pass);
                 pport = ((InetSocketAddress) pass.localAddress()).getPort();
             }
+            java.util.Set<Integer> ports = new java.util.HashSet<>();
+            for (Channel c : bound) {
+                ports.add(((InetSocketAddress) c.localAddress()).getPort());
+            }
             ScheduledFuture<?> watch = null;
             if (config.haltFile() != null) {
                 // the file flag halts as the admin switch does: open tunnels close at once
@@ -132,6 +136,10 @@ public final class ProxyServer implements AutoCloseable {
             }
             ProxyServer[] self = new ProxyServer[1];
             HttpServer adminServer = config.adminPort() >= 0 ? admin(config.adminPort(), self) : null;
+            if (adminServer != null) {
+                ports.add(adminServer.getAddress().getPort());
+            }
+            px.ownPorts = java.util.Set.copyOf(ports);
             self[0] = new ProxyServer(px, boss, workers, blocking, ((InetSocketAddress) forward.localAddress()).getPort(),
                     pport, adminServer, watch, bound);
             return self[0];

@@ -194,6 +194,14 @@ class ForwardProxyTest {
     }
 
     @Test
+    void aRequestToTheProxyItselfIsRefusedEvenWithLoopbackAllowed() throws Exception {
+        // plain.test resolves to 127.0.0.1; its port here is the proxy's own
+        String resp = RawHttp.exchange(proxy.port(), "GET http://plain.test:" + proxy.port()
+                + "/loop HTTP/1.1\r\nHost: plain.test:" + proxy.port() + "\r\nConnection: close\r\n\r\n");
+        assertThat(resp).startsWith("HTTP/1.1 403").contains("dial-refused");
+    }
+
+    @Test
     void oversizedHeaderBlockGets431() throws Exception {
         String big = "a".repeat(40_000);
         String resp = RawHttp.exchange(proxy.port(), "GET http://plain.test:" + origins.plainPort()

@@ -275,6 +275,10 @@ public final class ForwardHandler extends ChannelInboundHandlerAdapter {
             return;
         }
         InetAddress address = ((DialGuard.Allowed) dial).address();
+        if (px.isSelf(address, port)) {
+            denyAndClose(ctx, "connect", host, port, "CONNECT", null, d, "dial-refused", "the target is this proxy", start);
+            return;
+        }
         record("connect", host, port, "CONNECT", null, "allow", d, d.reason().code(), 200, 0, 0, start);
         Tunnel t = new Tunnel(host, port, address, d);
         FullHttpResponse ok = new DefaultFullHttpResponse(HttpVersion.HTTP_1_1,
@@ -346,6 +350,10 @@ public final class ForwardHandler extends ChannelInboundHandlerAdapter {
                 return;
             }
             address = ((DialGuard.Allowed) dial).address();
+            if (px.isSelf(address, t.port)) {
+                deny(ctx, req, t, d, "dial-refused", "the target is this proxy", start);
+                return;
+            }
         }
         forward(ctx, req, t, d, out, address, start);
     }

@@ -137,7 +137,13 @@ public final class PassthroughHandler extends ChannelInboundHandlerAdapter {
             ctx.close();
             return;
         }
-        splice(ctx, host, port, ((DialGuard.Allowed) dial).address(), d, start);
+        InetAddress address = ((DialGuard.Allowed) dial).address();
+        if (px.isSelf(address, port)) {
+            audit(host, port, "deny", d, "dial-refused", start, 0, 0);
+            ctx.close();
+            return;
+        }
+        splice(ctx, host, port, address, d, start);
     }
 
     private void splice(ChannelHandlerContext ctx, String host, int port, InetAddress address, Decision d, long start) {

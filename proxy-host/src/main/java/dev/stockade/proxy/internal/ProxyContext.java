@@ -84,6 +84,22 @@ public final class ProxyContext {
         return haltsApplied;
     }
 
+    /** The ports the proxy listens on, set once bound. */
+    public volatile java.util.Set<Integer> ownPorts = java.util.Set.of();
+
+    /**
+     * Whether dialing {@code address:port} would reach this proxy itself (only possible when loopback
+     * origins are allowed for tests, or when bound to a non-loopback own address): a request loop.
+     */
+    public boolean isSelf(java.net.InetAddress address, int port) {
+        if (!ownPorts.contains(port)) {
+            return false;
+        }
+        java.net.InetAddress bind = config.bindAddress();
+        return address.isLoopbackAddress() || address.equals(bind) || bind.isAnyLocalAddress()
+                && dialGuard.forbidden(address) != null;
+    }
+
     /** Writes an audit line; a failing sink never breaks the traffic path. */
     public void record(AuditEvent e) {
         decisions.incrementAndGet();
