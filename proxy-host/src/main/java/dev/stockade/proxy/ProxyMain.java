@@ -1,0 +1,164 @@
+package dev.stockade.proxy;
+
+import java.net.InetAddress;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.Callable;
+import java.util.concurrent.CountDownLatch;
+import picocli.CommandLine;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Option;
+
+/** {@code stockade-proxy}: runs the egress proxy over policy files until stopped. */
+@Command(name = "stockade-proxy", mixinStandardHelpOptions = true, sortOptions = false,
+        description = "Egress forward proxy: decides every connection and request by the compiled policy.")
+public final class ProxyMain implements Callable<Integer> {
+
+    @Option(names = "--sandboxes", paramLabel = "FILE",
+            description = "Sandbox file (JSON): name, token, policy, ceiling per sandbox; connections authenticate with Proxy-Authorization.")
+    Path sandboxFile;
+
+    @Option(names = "--policy", paramLabel = "PATH",
+            description = "Policy file or folder (.yaml/.yml/.json) reaching the agent; repeatable, in attachment order.")
+    List<Path> policies = new ArrayList<>();
+
+    @Option(names = "--ceiling", paramLabel = "PATH", description = "Organization ceiling policy file or folder; repeatable.")
+    List<Path> ceiling = new ArrayList<>();
+
+    @Option(names = "--bind", paramLabel = "ADDR", description = "Address to listen on (default: ${DEFAULT-VALUE}).")
+    String bind = "127.0.0.1";
+
+    @Option(names = "--port", description = "Forward-proxy port (default: ${DEFAULT-VALUE}; 0 = any free port).")
+    int port = 3128;
+
+    @Option(names = "--passthrough-port", description = "SNI/Host passthrough port for direct transport (-1 = off, the default).")
+    int passthroughPort = -1;
+
+    @Option(names = "--passthrough-tls-origin-port", description = "Origin port for TLS on the passthrough port (default: ${DEFAULT-VALUE}).")
+    int passthroughTlsOriginPort = 443;
+
+    @Option(names = "--passthrough-http-origin-port", description = "Origin port for plain HTTP on the passthrough port (default: ${DEFAULT-VALUE}).")
+    int passthroughHttpOriginPort = 80;
+
+    @Option(names = "--admin-port", description = "Loopback admin port: /halt, /health, /metrics (-1 = off, the default).")
+    int adminPort = -1;
+
+    @Option(names = "--data-dir", paramLabel = "DIR", description = "Where the interception CA lives (default: ${DEFAULT-VALUE}).")
+    Path dataDir = Path.of(System.getProperty("user.home"), ".stockade", "proxy");
+
+    @Option(names = "--audit", paramLabel = "FILE", description = "Audit log file (JSON lines); '-' for standard output (default).")
+    String audit = "-";
+
+    @Option(names = "--credentials", paramLabel = "FILE", description = "Credential file (JSON) for injection.")
+    Path credentials;
+
+    @Option(names = "--extra-trust", paramLabel = "PEM", description = "Extra CA certificates trusted for origins.")
+    Path extraTrust;
+
+    @Option(names = "--allow-private-ranges", description = "Let origins in private ranges (10/8, 172.16/12, 192.168/16, 100.64/10, fc00::/7) be dialed.")
+    boolean allowPrivate;
+
+    @Option(names = "--deny-cidr", paramLabel = "CIDR", description = "Extra address range never dialed; repeatable.")
+    List<String> denyCidrs = new ArrayList<>();
+
+    @Option(names = "--resolve", paramLabel = "HOST=IP", description = "Resolve HOST to IP before DNS (the dial guard still applies); repeatable.")
+    Map<String, String> resolve = Map.of();
+
+    @Option(names = "--unsafe-allow-loopback-origins", description = "UNSAFE, for tests only: lets origins on loopback addresses be dialed.")
+    boolean unsafeLoopback;
+
+    @Option(names = "--max-header-bytes", description = "Largest request header block; larger gets 431 (default: ${DEFAULT-VALUE}).")
+    int maxHeaderBytes = 32768;
+
+    @Option(names = "--inspect-body-bytes", description = "Request body prefix inspected by the policy (default: ${DEFAULT-VALUE}).")
+    int inspectBodyBytes = 64 * 1024;
+
+    @Option(names = "--max-body-bytes", description = "Largest request body accepted; larger gets 413 (default: ${DEFAULT-VALUE}).")
+    int maxBodyBytes = 16 * 1024 * 1024;
+
+    @Option(names = "--idle-timeout", paramLabel = "SECONDS", description = "Closes idle connections (default: ${DEFAULT-VALUE}).")
+    long idleSeconds = 300;
+
+    @Option(names = "--handshake-timeout", paramLabel = "SECONDS", description = "Bound on TLS handshakes and the first record (default: ${DEFAULT-VALUE}).")
+    long handshakeSeconds = 10;
+
+    @Option(names = "--connect-timeout", paramLabel = "SECONDS", description = "Bound on dialing an origin (default: ${DEFAULT-VALUE}).")
+    long connectSeconds = 10;
+
+    @Option(names = "--request-head-timeout", paramLabel = "SECONDS", description = "Bound on a connection's first complete request (default: ${DEFAULT-VALUE}).")
+    long requestHeadSeconds = 30;
+
+    @Option(names = "--max-connections", description = "Concurrent client connections of the sandbox (0 = unbounded, the default).")
+    int maxConnections;
+
+    @Option(names = "--sandbox", description = "Sandbox name written in audit lines.")
+    String sandbox;
+
+    @Option(names = "--halt-file", paramLabel = "FILE", description = "While this file exists, every request is denied and tunnels close.")
+    Path haltFile;
+
+    @Option(names = "--no-watch", description = "Do not reload policy files when they change.")
+    boolean noWatch;
+
+    @Override
+    public Integer call() throws Exception {
+        ProxyConfig.Builder b = ProxyConfig.builder(dataDir).bindAddress(InetAddress.getByName(bind)).port(port)
+                .passthroughPort(passthroughPort).passthroughTlsOriginPort(passthroughTlsOriginPort)
+                .passthroughHttpOriginPort(passthroughHttpOriginPort).adminPort(adminPort).extraTrustPem(extraTrust)
+                .allowLoopbackOriginsUnsafe(unsafeLoopback).allowPrivateRanges(allowPrivate).extraDenyCidrs(denyCidrs)
+                .maxHeaderBytes(maxHeaderBytes).inspectBodyBytes(inspectBodyBytes).maxBodyBytes(maxBodyBytes)
+                .idleTimeout(Duration.ofSeconds(idleSeconds)).handshakeTimeout(Duration.ofSeconds(handshakeSeconds))
+                .connectTimeout(Duration.ofSeconds(connectSeconds)).requestHeadTimeout(Duration.ofSeconds(requestHeadSeconds)).maxConnectionsPerSandbox(maxConnections)
+                .sandbox(sandbox).haltFile(haltFile);
+        resolve.forEach(b::resolve);
+        if (unsafeLoopback) {
+            System.err.println("stockade-proxy: WARNING --unsafe-allow-loopback-origins is on: agents can reach loopback services");
+        }
+        CredentialStore store = credentials == null ? CredentialStore.empty() : CredentialStore.file(credentials);
+        if (policies.isEmpty() && sandboxFile == null) {
+            throw new CommandLine.ParameterException(new CommandLine(this), "give --policy or --sandboxes");
+        }
+        PolicySource source = policies.isEmpty() ? null : PolicySource.load(policies, ceiling, System.err);
+        if (source != null && !noWatch) {
+            source.watch();
+        }
+        SandboxRegistry registry = sandboxFile == null ? null : SandboxRegistry.file(sandboxFile, System.err);
+        Decider none = Decider.denyAll(dev.stockade.policy.eval.ReasonCode.POLICY_UNAVAILABLE,
+                "no policy outside the sandboxes file");
+        java.util.function.Supplier<Decider> fallback = source != null ? source : () -> none;
+        AuditSink sink = "-".equals(audit) ? AuditSink.stdout() : AuditSink.file(Path.of(audit));
+        ProxyServer server = ProxyServer.start(b.build(), fallback, sink, store, registry);
+        System.err.println("stockade-proxy: forward proxy on " + bind + ":" + server.port()
+                + (server.passthroughPort() >= 0 ? ", passthrough on " + bind + ":" + server.passthroughPort() : "")
+                + (server.adminPort() >= 0 ? ", admin on 127.0.0.1:" + server.adminPort() : ""));
+        System.err.println("stockade-proxy: interception CA certificate: " + server.caCertificate());
+        CountDownLatch stopped = new CountDownLatch(1);
+        Runtime.getRuntime().addShutdownHook(new Thread(() -> {
+            server.close();
+            if (source != null) {
+                source.close();
+            }
+            if (registry != null) {
+                registry.close();
+            }
+            sink.close();
+            stopped.countDown();
+        }, "stockade-proxy-shutdown"));
+        stopped.await();
+        return 0;
+    }
+
+    /** Entry point. */
+    public static void main(String[] args) {
+        CommandLine cl = new CommandLine(new ProxyMain());
+        cl.setExecutionExceptionHandler((e, cmd, parsed) -> {
+            // fail closed and say why, without a stack trace (messages never carry secrets)
+            cmd.getErr().println("stockade-proxy: " + e.getMessage());
+            return 2;
+        });
+        System.exit(cl.execute(args));
+    }
+}

@@ -1,0 +1,333 @@
+package dev.stockade.proxy;
+
+import com.sun.net.httpserver.HttpExchange;
+import com.sun.net.httpserver.HttpServer;
+import dev.stockade.proxy.internal.CallerResolver;
+import dev.stockade.proxy.internal.CertificateAuthority;
+import dev.stockade.proxy.internal.ConnectionInfo;
+import dev.stockade.proxy.internal.DialGuard;
+import dev.stockade.proxy.internal.ForwardHandler;
+import dev.stockade.proxy.internal.PassthroughHandler;
+import dev.stockade.proxy.internal.ProxyContext;
+import io.netty.bootstrap.ServerBootstrap;
+import io.netty.channel.Channel;
+import io.netty.channel.ChannelInitializer;
+import io.netty.channel.ChannelOption;
+import io.netty.channel.EventLoopGroup;
+import io.netty.channel.MultiThreadIoEventLoopGroup;
+import io.netty.channel.group.ChannelGroup;
+import io.netty.channel.group.DefaultChannelGroup;
+import io.netty.channel.nio.NioIoHandler;
+import io.netty.channel.socket.SocketChannel;
+import io.netty.channel.socket.nio.NioServerSocketChannel;
+import io.netty.handler.ssl.SslContext;
+import io.netty.handler.ssl.SslContextBuilder;
+import io.netty.handler.ssl.SslProvider;
+import io.netty.handler.timeout.IdleStateHandler;
+import io.netty.util.concurrent.DefaultEventExecutorGroup;
+import io.netty.util.concurrent.GlobalEventExecutor;
+import io.netty.util.concurrent.ScheduledFuture;
+import java.io.IOException;
+import java.io.InputStream;
+import java.io.OutputStream;
+import java.net.InetAddress;
+import java.net.InetSocketAddress;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.security.GeneralSecurityException;
+import java.security.KeyStore;
+import java.security.cert.CertificateFactory;
+import java.security.cert.X509Certificate;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.Executors;
+import java.util.concurrent.TimeUnit;
+import java.util.function.Supplier;
+import javax.net.ssl.TrustManagerFactory;
+import javax.net.ssl.X509TrustManager;
+
+/**
+ * The running egress proxy: the forward-proxy listener (plain HTTP and CONNECT with TLS interception),
+ * the optional passthrough listener for direct transport, and the optional loopback admin endpoint
+ * (halt, health, metrics). Start with {@link #start}; close to stop.
+ */
+public final class ProxyServer implements AutoCloseable {
+
+    private final ProxyContext px;
+    private final EventLoopGroup boss;
+    private final EventLoopGroup workers;
+    private final DefaultEventExecutorGroup blocking;
+    private final List<Channel> listeners = new ArrayList<>();
+    private final HttpServer admin;
+    private final ScheduledFuture<?> haltWatch;
+    private final int port;
+    private final int passthroughPort;
+
+    private ProxyServer(ProxyContext px, EventLoopGroup boss, EventLoopGroup workers, DefaultEventExecutorGroup blocking,
+                        int port, int passthroughPort, HttpServer admin, ScheduledFuture<?> haltWatch,
+                        List<Channel> listeners) {
+        this.px = px;
+        this.boss = boss;
+        this.workers = workers;
+        this.blocking = blocking;
+        this.port = port;
+        this.passthroughPort = passthroughPort;
+        this.admin = admin;
+        this.haltWatch = haltWatch;
+        this.listeners.addAll(listeners);
+    }
+
+    /**
+     * Starts the listeners.
+     *
+     * @param config      bindings and limits
+     * @param decider     the current decider; called for every decision so a reload swaps it atomically
+     * @param audit       where audit lines go
+     * @param credentials credentials to inject
+     */
+    public static ProxyServer start(ProxyConfig config, Supplier<Decider> decider, AuditSink audit,
+                                    CredentialStore credentials) throws IOException {
+        return start(config, decider, audit, credentials, null);
+    }
+
+    /**
+     * Starts the listeners for several sandboxes: each forward-proxy connection must name its sandbox
+     * by token in {@code Proxy-Authorization} (407 otherwise) and is decided by that sandbox's
+     * policies; {@code decider} serves the passthrough listener. The connection cap applies per sandbox.
+     */
+    public static ProxyServer start(ProxyConfig config, Supplier<Decider> decider, AuditSink audit,
+                                    CredentialStore credentials, SandboxRegistry sandboxes) throws IOException {
+        CertificateAuthority ca = CertificateAuthority.loadOrCreate(config.dataDir(), config.leafCacheSize());
+        DialGuard guard = new DialGuard(config.allowLoopbackOriginsUnsafe(), config.allowPrivateRanges(),
+                config.extraDenyCidrs(), config.resolveOverrides());
+        SslContext originTls = originTls(config.extraTrustPem());
+        EventLoopGroup boss = new MultiThreadIoEventLoopGroup(1, NioIoHandler.newFactory());
+        EventLoopGroup workers = new MultiThreadIoEventLoopGroup(NioIoHandler.newFactory());
+        DefaultEventExecutorGroup blocking = new DefaultEventExecutorGroup(32);
+        ChannelGroup channels = new DefaultChannelGroup("stockade-proxy", GlobalEventExecutor.INSTANCE);
+        ProxyContext px = new ProxyContext(config, decider, audit, credentials, ca, guard, CallerResolver.linux(),
+                originTls, channels, blocking, sandboxes);
+        List<Channel> bound = new ArrayList<>();
+        try {
+            Channel forward = bind(px, boss, workers, config.port(), false);
+            bound.add(forward);
+            int pport = -1;
+            if (config.passthroughPort() >= 0) {
+                Channel pass = bind(px, boss, workers, config.passthroughPort(), true);
+                bound.add(pass);
+                pport = ((InetSocketAddress) pass.localAddress()).getPort();
+            }
+            java.util.Set<Integer> ports = new java.util.HashSet<>();
+            for (Channel c : bound) {
+                ports.add(((InetSocketAddress) c.localAddress()).getPort());
+            }
+            ScheduledFuture<?> watch = null;
+            if (config.haltFile() != null) {
+                // the file flag halts as the admin switch does: open tunnels close at once
+                boolean[] was = {false};
+                watch = workers.next().scheduleAtFixedRate(() -> {
+                    boolean now = Files.exists(config.haltFile());
+                    if (now && !was[0]) {
+                        channels.close().addListener(f -> px.haltApplied());
+                    }
+                    was[0] = now;
+                }, 200, 200, TimeUnit.MILLISECONDS);
+            }
+            ProxyServer[] self = new ProxyServer[1];
+            HttpServer adminServer = config.adminPort() >= 0 ? admin(config.adminPort(), self) : null;
+            if (adminServer != null) {
+                ports.add(adminServer.getAddress().getPort());
+            }
+            px.ownPorts = java.util.Set.copyOf(ports);
+            self[0] = new ProxyServer(px, boss, workers, blocking, ((InetSocketAddress) forward.localAddress()).getPort(),
+                    pport, adminServer, watch, bound);
+            return self[0];
+        } catch (IOException | RuntimeException e) {
+            bound.forEach(Channel::close);
+            boss.shutdownGracefully(0, 1, TimeUnit.SECONDS);
+            workers.shutdownGracefully(0, 1, TimeUnit.SECONDS);
+            blocking.shutdownGracefully(0, 1, TimeUnit.SECONDS);
+            throw e instanceof IOException io ? io : new IOException("cannot start the proxy: " + e.getMessage(), e);
+        }
+    }
+
+    private static Channel bind(ProxyContext px, EventLoopGroup boss, EventLoopGroup workers, int port,
+                                boolean passthrough) throws IOException {
+        ServerBootstrap b = new ServerBootstrap().group(boss, workers).channel(NioServerSocketChannel.class)
+                .childOption(ChannelOption.TCP_NODELAY, true)
+                .childHandler(new ChannelInitializer<SocketChannel>() {
+                    @Override
+                    protected void initChannel(SocketChannel ch) {
+                        int cap = px.config.maxConnectionsPerSandbox();
+                        // INVARIANT: check and count in one step, so concurrent accepts cannot pass the cap
+                        long open = px.openConnections.incrementAndGet();
+                        if (cap > 0 && open > cap && px.sandboxes == null) {
+                            px.openConnections.decrementAndGet();
+                            ch.close();
+                            return;
+                        }
+                        ch.closeFuture().addListener(f -> px.openConnections.decrementAndGet());
+                        px.channels.add(ch);
+                        ConnectionInfo conn = new ConnectionInfo(px, ch);
+                        ch.pipeline().addLast("idle", new IdleStateHandler(0, 0,
+                                px.config.idleTimeout().toMillis(), TimeUnit.MILLISECONDS));
+                        if (passthrough) {
+                            ch.pipeline().addLast(px.blocking, "passthrough", new PassthroughHandler(px, conn));
+                        } else {
+                            ForwardHandler.install(px, ch.pipeline(), conn, null);
+                        }
+                    }
+                });
+        try {
+            return b.bind(new InetSocketAddress(px.config.bindAddress(), port)).sync().channel();
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new IOException("interrupted while binding port " + port, e);
+        } catch (RuntimeException e) {
+            throw new IOException("cannot bind " + px.config.bindAddress().getHostAddress() + ":" + port + ": "
+                    + e.getMessage(), e);
+        }
+    }
+
+    private static SslContext originTls(Path extraTrust) throws IOException {
+        try {
+            TrustManagerFactory defaults = TrustManagerFactory.getInstance(TrustManagerFactory.getDefaultAlgorithm());
+            defaults.init((KeyStore) null);
+            KeyStore ks = KeyStore.getInstance(KeyStore.getDefaultType());
+            ks.load(null, null);
+            int i = 0;
+            for (var tm : defaults.getTrustManagers()) {
+                if (tm instanceof X509TrustManager x) {
+                    for (X509Certificate c : x.getAcceptedIssuers()) {
+                        ks.setCertificateEntry("system-" + i++, c);
+                    }
+                }
+            }
+            if (extraTrust != null) {
+                try (InputStream in = Files.newInputStream(extraTrust)) {
+                    for (var c : CertificateFactory.getInstance("X.509").generateCertificates(in)) {
+                        ks.setCertificateEntry("extra-" + i++, c);
+                    }
+                }
+            }
+            TrustManagerFactory tmf = TrustManagerFactory.getInstance(TrustManagerFactory.getDefaultAlgorithm());
+            tmf.init(ks);
+            return SslContextBuilder.forClient().sslProvider(SslProvider.JDK).trustManager(tmf)
+                    .protocols("TLSv1.3", "TLSv1.2").build();
+        } catch (GeneralSecurityException e) {
+            throw new IOException("cannot build the origin trust store: " + e.getMessage(), e);
+        }
+    }
+
+    // ---- admin endpoint -------------------------------------------------------------------------------
+
+    private static HttpServer admin(int port, ProxyServer[] self) throws IOException {
+        HttpServer s = HttpServer.create(new InetSocketAddress(InetAddress.getLoopbackAddress(), port), 16);
+        s.setExecutor(Executors.newSingleThreadExecutor(r -> {
+            Thread t = new Thread(r, "stockade-proxy-admin");
+            t.setDaemon(true);
+            return t;
+        }));
+        s.createContext("/halt", ex -> {
+            ProxyServer p = self[0];
+            switch (ex.getRequestMethod()) {
+                case "POST" -> p.halt();
+                case "DELETE" -> p.resume();
+                case "GET" -> { }
+                default -> {
+                    reply(ex, 405, "method not allowed\n");
+                    return;
+                }
+            }
+            reply(ex, 200, "{\"halted\":" + p.halted() + "}\n");
+        });
+        s.createContext("/health", ex -> reply(ex, 200, "{\"status\":\"up\",\"halted\":" + self[0].halted() + "}\n"));
+        s.createContext("/metrics", ex -> {
+            ProxyContext px = self[0].px;
+            reply(ex, 200, "stockade_proxy_decisions_total " + px.decisions.get() + "\n"
+                    + "stockade_proxy_denials_total " + px.denials.get() + "\n"
+                    + "stockade_proxy_open_connections " + px.openConnections.get() + "\n"
+                    + "stockade_proxy_cached_leaf_certificates " + px.ca.cachedLeaves() + "\n"
+                    + "stockade_proxy_halted " + (self[0].halted() ? 1 : 0) + "\n");
+        });
+        s.start();
+        return s;
+    }
+
+    private static void reply(HttpExchange ex, int status, String body) throws IOException {
+        byte[] b = body.getBytes(StandardCharsets.UTF_8);
+        ex.getResponseHeaders().set("Content-Type", body.startsWith("{") ? "application/json" : "text/plain");
+        ex.sendResponseHeaders(status, b.length);
+        try (OutputStream out = ex.getResponseBody()) {
+            out.write(b);
+        }
+    }
+
+    // ---- control ----------------------------------------------------------------------------------------
+
+    /** Halts: every new request and connection is denied, and open connections and tunnels close now. */
+    public void halt() {
+        px.halted.set(true);
+        px.channels.close().awaitUninterruptibly(5, TimeUnit.SECONDS);
+        px.haltApplied();
+    }
+
+    /**
+     * Waits until a halt (admin or file flag) has closed the open connections more than {@code seen}
+     * times in all; returns the count. Lets operators' tooling and tests know the halt took effect.
+     */
+    public long awaitHaltApplied(long seen, long millis) throws InterruptedException {
+        return px.awaitHaltApplied(seen, millis);
+    }
+
+    /** How many times a halt has closed the open connections. */
+    public long haltsApplied() {
+        return px.haltsApplied();
+    }
+
+    /** Lifts an admin halt (the halt file, if present, still halts). */
+    public void resume() {
+        px.halted.set(false);
+    }
+
+    /** Whether the proxy is halted. */
+    public boolean halted() {
+        return px.isHalted();
+    }
+
+    /** The forward-proxy port. */
+    public int port() {
+        return port;
+    }
+
+    /** The passthrough port, -1 when disabled. */
+    public int passthroughPort() {
+        return passthroughPort;
+    }
+
+    /** The admin port, -1 when disabled. */
+    public int adminPort() {
+        return admin == null ? -1 : admin.getAddress().getPort();
+    }
+
+    /** Path of the exported interception CA certificate (PEM). */
+    public Path caCertificate() {
+        return px.ca.certificatePath();
+    }
+
+    @Override
+    public void close() {
+        if (haltWatch != null) {
+            haltWatch.cancel(false);
+        }
+        if (admin != null) {
+            admin.stop(0);
+        }
+        listeners.forEach(c -> c.close().awaitUninterruptibly());
+        px.channels.close().awaitUninterruptibly(5, TimeUnit.SECONDS);
+        boss.shutdownGracefully(0, 2, TimeUnit.SECONDS);
+        workers.shutdownGracefully(0, 2, TimeUnit.SECONDS);
+        blocking.shutdownGracefully(0, 2, TimeUnit.SECONDS);
+    }
+}

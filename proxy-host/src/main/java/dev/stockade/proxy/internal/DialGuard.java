@@ -1,0 +1,171 @@
+package dev.stockade.proxy.internal;
+
+import java.net.Inet4Address;
+import java.net.Inet6Address;
+import java.net.InetAddress;
+import java.net.NetworkInterface;
+import java.net.SocketException;
+import java.net.UnknownHostException;
+import java.util.ArrayList;
+import java.util.Collections;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+
+/**
+ * Resolves a host once and refuses addresses an agent must never reach through the proxy: loopback,
+ * link-local (cloud metadata), unspecified, multicast, broadcast, the proxy's own addresses, private
+ * ranges (unless allowed), configured extra ranges, and the IPv4-mapped, IPv4-compatible and NAT64
+ * forms of all of them. The caller connects to the address returned, never re-resolving.
+ */
+public final class DialGuard {
+
+    /** The outcome of a dial check. */
+    public sealed interface Outcome permits Allowed, Refused {
+    }
+
+    /** Dial this exact address. */
+    public record Allowed(InetAddress address) implements Outcome {
+    }
+
+    /** Do not dial; {@code why} is safe to show to the client (no secrets). */
+    public record Refused(String why) implements Outcome {
+    }
+
+    private static final List<Cidr> PRIVATE = List.of(
+            Cidr.parse("10.0.0.0/8"), Cidr.parse("172.16.0.0/12"), Cidr.parse("192.168.0.0/16"),
+            Cidr.parse("100.64.0.0/10"), Cidr.parse("fc00::/7"));
+    private static final List<Cidr> ALWAYS = List.of(
+            Cidr.parse("0.0.0.0/8"), Cidr.parse("127.0.0.0/8"), Cidr.parse("169.254.0.0/16"),
+            Cidr.parse("224.0.0.0/4"), Cidr.parse("240.0.0.0/4"), Cidr.parse("::/128"), Cidr.parse("::1/128"),
+            Cidr.parse("fe80::/10"), Cidr.parse("ff00::/8"), Cidr.parse("fec0::/10"));
+    private static final List<Cidr> LOOPBACK = List.of(Cidr.parse("127.0.0.0/8"), Cidr.parse("::1/128"));
+
+    private final boolean allowLoopbackUnsafe;
+    private final boolean allowPrivate;
+    private final List<Cidr> extraDeny;
+    private final Map<String, String> overrides;
+    private final Set<InetAddress> own;
+
+    public DialGuard(boolean allowLoopbackUnsafe, boolean allowPrivate, List<String> extraDenyCidrs,
+                     Map<String, String> overrides) {
+        this.allowLoopbackUnsafe = allowLoopbackUnsafe;
+        this.allowPrivate = allowPrivate;
+        this.extraDeny = extraDenyCidrs.stream().map(Cidr::parse).toList();
+        this.overrides = overrides;
+        this.own = ownAddresses();
+    }
+
+    /** Resolves {@code host} (a normalised name or IP literal) and checks every address it yields. */
+    public Outcome check(String host) {
+        List<InetAddress> addresses;
+        try {
+            addresses = resolve(host);
+        } catch (UnknownHostException e) {
+            return new Refused("`" + host + "` does not resolve");
+        }
+        if (addresses.isEmpty()) {
+            return new Refused("`" + host + "` does not resolve");
+        }
+        // INVARIANT: every resolved address must pass; one forbidden address refuses the host, so a
+        // name that also resolves to a metadata or loopback address is never dialed
+        for (InetAddress a : addresses) {
+            String why = forbidden(a);
+            if (why != null) {
+                return new Refused("`" + host + "` resolves to " + why + " address " + a.getHostAddress());
+            }
+        }
+        return new Allowed(addresses.get(0));
+    }
+
+    /** Why an address is forbidden, or {@code null} when it may be dialed. */
+    public String forbidden(InetAddress raw) {
+        InetAddress a = unwrap(raw);
+        if (allowLoopbackUnsafe && LOOPBACK.stream().anyMatch(c -> c.contains(a))) {
+            return null;
+        }
+        if (a.isLoopbackAddress() || LOOPBACK.stream().anyMatch(c -> c.contains(a))) {
+            return "a loopback";
+        }
+        if (a.isAnyLocalAddress()) {
+            return "an unspecified";
+        }
+        if (a.isLinkLocalAddress()) {
+            return "a link-local";
+        }
+        if (a.isMulticastAddress()) {
+            return "a multicast";
+        }
+        if (ALWAYS.stream().anyMatch(c -> c.contains(a)) || isBroadcast(a)) {
+            return "a reserved";
+        }
+        if (own.contains(a)) {
+            return "the proxy's own";
+        }
+        if (!allowPrivate && (a.isSiteLocalAddress() || PRIVATE.stream().anyMatch(c -> c.contains(a)))) {
+            return "a private";
+        }
+        if (extraDeny.stream().anyMatch(c -> c.contains(a) || c.contains(raw))) {
+            return "a denied";
+        }
+        return null;
+    }
+
+    /** The IPv4 address inside IPv4-mapped, IPv4-compatible and NAT64 (64:ff9b::/96) IPv6 forms. */
+    static InetAddress unwrap(InetAddress a) {
+        if (!(a instanceof Inet6Address)) {
+            return a;
+        }
+        byte[] b = a.getAddress();
+        boolean zero80 = true;
+        for (int i = 0; i < 10; i++) {
+            zero80 &= b[i] == 0;
+        }
+        boolean mapped = zero80 && b[10] == (byte) 0xff && b[11] == (byte) 0xff;
+        boolean compatible = zero80 && b[10] == 0 && b[11] == 0 && !(b[12] == 0 && b[13] == 0 && b[14] == 0);
+        boolean nat64 = b[0] == 0 && b[1] == 0x64 && b[2] == (byte) 0xff && b[3] == (byte) 0x9b;
+        for (int i = 4; nat64 && i < 12; i++) {
+            nat64 = b[i] == 0;
+        }
+        if (mapped || compatible || nat64) {
+            return Cidr.toAddress(new byte[] {b[12], b[13], b[14], b[15]});
+        }
+        return a;
+    }
+
+    private static boolean isBroadcast(InetAddress a) {
+        return a instanceof Inet4Address && a.getHostAddress().equals("255.255.255.255");
+    }
+
+    private List<InetAddress> resolve(String host) throws UnknownHostException {
+        String override = overrides.get(host);
+        String target = override != null ? override : host;
+        byte[] literal = IpLiterals.parse(target);
+        if (literal != null) {
+            return List.of(InetAddress.getByAddress(literal));
+        }
+        if (override != null) {
+            throw new UnknownHostException(host);
+        }
+        List<InetAddress> out = new ArrayList<>();
+        Collections.addAll(out, InetAddress.getAllByName(host));
+        return out;
+    }
+
+    private static Set<InetAddress> ownAddresses() {
+        Set<InetAddress> out = new HashSet<>();
+        try {
+            for (NetworkInterface nif : Collections.list(NetworkInterface.getNetworkInterfaces())) {
+                for (InetAddress a : Collections.list(nif.getInetAddresses())) {
+                    if (!a.isLoopbackAddress()) {
+                        out.add(unwrap(a));
+                    }
+                }
+            }
+        } catch (SocketException e) {
+            // no interface list: loopback and ranges still guard
+        }
+        return Set.copyOf(out);
+    }
+}

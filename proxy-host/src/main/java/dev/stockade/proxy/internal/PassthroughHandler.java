@@ -1,0 +1,226 @@
+package dev.stockade.proxy.internal;
+
+import dev.stockade.policy.eval.Decision;
+import dev.stockade.policy.eval.EgressRequest;
+import dev.stockade.policy.eval.ReasonCode;
+import dev.stockade.policy.model.Transport;
+import dev.stockade.proxy.AuditEvent;
+import io.netty.bootstrap.Bootstrap;
+import io.netty.buffer.ByteBuf;
+import io.netty.channel.Channel;
+import io.netty.channel.ChannelFuture;
+import io.netty.channel.ChannelFutureListener;
+import io.netty.channel.ChannelHandlerContext;
+import io.netty.channel.ChannelInboundHandlerAdapter;
+import io.netty.channel.ChannelInitializer;
+import io.netty.channel.ChannelOption;
+import io.netty.channel.socket.SocketChannel;
+import io.netty.channel.socket.nio.NioSocketChannel;
+import io.netty.handler.timeout.IdleStateEvent;
+import io.netty.handler.timeout.IdleStateHandler;
+import io.netty.util.ReferenceCountUtil;
+import java.net.InetAddress;
+import java.net.InetSocketAddress;
+import java.time.Instant;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.concurrent.atomic.AtomicLong;
+
+/**
+ * The passthrough listener for direct transport. TLS: reads the ClientHello's server name (bounded,
+ * own parser), decides the connection and splices bytes to the origin without decrypting. Plain
+ * HTTP: hands the connection to the HTTP handler, which decides every request by its Host header.
+ */
+public final class PassthroughHandler extends ChannelInboundHandlerAdapter {
+    private final ProxyContext px;
+    private final ConnectionInfo conn;
+    private ByteBuf buffered;
+    private boolean decided;
+    private boolean splicing;
+
+    @Override
+    public void channelActive(ChannelHandlerContext ctx) {
+        // a client that never finishes its first record is refused, whatever the idle timeout
+        ctx.executor().schedule(() -> {
+            if (!decided) {
+                refuse(ctx, null, "handshake-timeout", "no complete ClientHello or request in time");
+            }
+        }, px.config.handshakeTimeout().toMillis(), TimeUnit.MILLISECONDS);
+        ctx.fireChannelActive();
+    }
+
+    public PassthroughHandler(ProxyContext px, ConnectionInfo conn) {
+        this.px = px;
+        this.conn = conn;
+    }
+
+    @Override
+    public void channelRead(ChannelHandlerContext ctx, Object msg) {
+        if (splicing && buffered != null && msg instanceof ByteBuf more) {
+            buffered.writeBytes(more); // arrived while the origin was being dialed
+            more.release();
+            return;
+        }
+        if (decided || !(msg instanceof ByteBuf in)) {
+            ReferenceCountUtil.release(msg);
+            return;
+        }
+        if (buffered == null) {
+            buffered = ctx.alloc().buffer(Math.max(512, in.readableBytes()));
+        }
+        int room = ClientHello.MAX_RECORD - buffered.readableBytes();
+        buffered.writeBytes(in, in.readerIndex(), Math.min(room, in.readableBytes()));
+        boolean overflow = in.readableBytes() > room;
+        in.release();
+        if (buffered.getByte(0) != 0x16) {
+            handOverToHttp(ctx);
+            return;
+        }
+        byte[] bytes = new byte[buffered.readableBytes()];
+        buffered.getBytes(buffered.readerIndex(), bytes);
+        ClientHello.Result r = ClientHello.parse(bytes, bytes.length);
+        if (r instanceof ClientHello.NeedMore) {
+            if (overflow || bytes.length >= ClientHello.MAX_RECORD) {
+                refuse(ctx, null, "malformed-client-hello", "ClientHello larger than one record");
+            }
+            return;
+        }
+        decided = true;
+        if (r instanceof ClientHello.Malformed m) {
+            refuse(ctx, null, "malformed-client-hello", m.why());
+        } else {
+            tls(ctx, ((ClientHello.Parsed) r).sni());
+        }
+    }
+
+    private void handOverToHttp(ChannelHandlerContext ctx) {
+        decided = true;
+        ByteBuf first = buffered;
+        buffered = null;
+        ForwardHandler.install(px, ctx.pipeline(), conn, null, true);
+        ctx.pipeline().remove(this);
+        ctx.pipeline().fireChannelRead(first);
+    }
+
+    private void tls(ChannelHandlerContext ctx, String rawSni) {
+        long start = System.nanoTime();
+        int port = px.config.passthroughTlsOriginPort();
+        String host = Hosts.normalise(rawSni);
+        if (host == null || IpLiterals.isLiteral(host)) {
+            refuse(ctx, rawSni, "no-server-name", "a TLS connection on the passthrough port must name its host");
+            return;
+        }
+        Decision d;
+        if (px.isHalted()) {
+            d = Decision.deny(ReasonCode.HALTED, "the organization is halted");
+        } else {
+            try {
+                d = conn.decider().decideConnection(EgressRequest.connection("https", host, port, host, conn.caller()));
+            } catch (RuntimeException e) {
+                d = Decision.deny(ReasonCode.INTERNAL_ERROR, "the decision failed");
+            }
+        }
+        if (!d.allowed()) {
+            audit(host, port, "deny", d, d.reason().code(), start, 0, 0);
+            ctx.close();
+            return;
+        }
+        if (d.intercept() || d.transport() != Transport.DIRECT) {
+            // an upstream host must be intercepted so its rules hold: never splice it blindly
+            audit(host, port, "deny", d, "routed-upstream", start, 0, 0);
+            ctx.close();
+            return;
+        }
+        DialGuard.Outcome dial = px.dialGuard.check(host);
+        if (dial instanceof DialGuard.Refused) {
+            audit(host, port, "deny", d, "dial-refused", start, 0, 0);
+            ctx.close();
+            return;
+        }
+        InetAddress address = ((DialGuard.Allowed) dial).address();
+        if (px.isSelf(address, port)) {
+            audit(host, port, "deny", d, "dial-refused", start, 0, 0);
+            ctx.close();
+            return;
+        }
+        splice(ctx, host, port, address, d, start);
+    }
+
+    private void splice(ChannelHandlerContext ctx, String host, int port, InetAddress address, Decision d, long start) {
+        Channel client = ctx.channel();
+        client.config().setAutoRead(false);
+        splicing = true;
+        AtomicLong in = new AtomicLong();
+        AtomicLong out = new AtomicLong();
+        AtomicBoolean audited = new AtomicBoolean();
+        Runnable onClose = () -> {
+            if (audited.compareAndSet(false, true)) {
+                audit(host, port, "allow", d, d.reason().code(), start, in.get(), out.get());
+            }
+        };
+        Bootstrap b = new Bootstrap().group(client.eventLoop()).channel(NioSocketChannel.class)
+                .option(ChannelOption.CONNECT_TIMEOUT_MILLIS, (int) px.config.connectTimeout().toMillis())
+                .option(ChannelOption.AUTO_READ, false)
+                .handler(new ChannelInitializer<SocketChannel>() {
+                    @Override
+                    protected void initChannel(SocketChannel ch) {
+                        ch.pipeline().addLast(new IdleStateHandler(0, 0, px.config.idleTimeout().toMillis(),
+                                TimeUnit.MILLISECONDS));
+                        ch.pipeline().addLast(new Splice(client, out, onClose));
+                    }
+                });
+        ChannelFuture f = b.connect(new InetSocketAddress(address, port));
+        f.addListener((ChannelFutureListener) cf -> ctx.executor().execute(() -> {
+            if (!cf.isSuccess()) {
+                audited.set(true);
+                audit(host, port, "deny", d, "origin-unreachable", start, 0, 0);
+                client.close();
+                return;
+            }
+            px.channels.add(cf.channel());
+            ByteBuf first = buffered;
+            buffered = null;
+            in.addAndGet(first.readableBytes());
+            cf.channel().writeAndFlush(first);
+            client.pipeline().replace(this, "splice", new Splice(cf.channel(), in, onClose));
+        }));
+    }
+
+    private void refuse(ChannelHandlerContext ctx, String host, String reason, String detail) {
+        decided = true;
+        Decision d = Decision.deny(ReasonCode.INVALID_REQUEST, detail);
+        audit(host == null ? "-" : Responses.safe(host), px.config.passthroughTlsOriginPort(), "deny", d, reason,
+                System.nanoTime(), 0, 0);
+        ctx.close();
+    }
+
+    private void audit(String host, int port, String verdict, Decision d, String reason, long start, long in,
+                       long out) {
+        px.record(new AuditEvent(Instant.now(), "passthrough", conn.sandbox(), conn.caller(), host, port, null, null,
+                verdict, d.transport() == null ? null : d.transport().wire(), d.policy(), d.entryIndex(),
+                d.ruleIndex(), reason, 0, in, out, (System.nanoTime() - start) / 1_000_000));
+    }
+
+    @Override
+    public void userEventTriggered(ChannelHandlerContext ctx, Object evt) {
+        if (evt instanceof IdleStateEvent) {
+            ctx.close();
+        } else {
+            ctx.fireUserEventTriggered(evt);
+        }
+    }
+
+    @Override
+    public void handlerRemoved(ChannelHandlerContext ctx) {
+        if (buffered != null) {
+            buffered.release();
+            buffered = null;
+        }
+    }
+
+    @Override
+    public void exceptionCaught(ChannelHandlerContext ctx, Throwable cause) {
+        ctx.close();
+    }
+
+}

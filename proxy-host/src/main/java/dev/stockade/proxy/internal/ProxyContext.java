@@ -1,0 +1,115 @@
+package dev.stockade.proxy.internal;
+
+import dev.stockade.proxy.AuditEvent;
+import dev.stockade.proxy.AuditSink;
+import dev.stockade.proxy.CredentialStore;
+import dev.stockade.proxy.Decider;
+import dev.stockade.proxy.ProxyConfig;
+import dev.stockade.proxy.SandboxRegistry;
+import io.netty.channel.group.ChannelGroup;
+import io.netty.handler.ssl.SslContext;
+import io.netty.util.concurrent.EventExecutorGroup;
+import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.concurrent.atomic.AtomicLong;
+import java.util.function.Supplier;
+
+/**
+ * What every connection handler shares: configuration, the current decider, audit, credentials, the
+ * CA, the dial guard, caller resolution, halt state and counters. Thread-safe.
+ */
+public final class ProxyContext {
+    public final ProxyConfig config;
+    public final Supplier<Decider> decider;
+    public final AuditSink audit;
+    public final CredentialStore credentials;
+    public final CertificateAuthority ca;
+    public final DialGuard dialGuard;
+    public final CallerResolver callers;
+    public final SslContext originTls;
+    public final ChannelGroup channels;
+    public final EventExecutorGroup blocking;
+    public final AtomicBoolean halted = new AtomicBoolean();
+    public final AtomicLong decisions = new AtomicLong();
+    public final AtomicLong denials = new AtomicLong();
+    public final AtomicLong openConnections = new AtomicLong();
+    /** Sandboxes identified by Proxy-Authorization; {@code null} when the proxy serves one sandbox. */
+    public final SandboxRegistry sandboxes;
+    public final java.util.concurrent.ConcurrentHashMap<String, AtomicLong> sandboxConnections =
+            new java.util.concurrent.ConcurrentHashMap<>();
+
+    public ProxyContext(ProxyConfig config, Supplier<Decider> decider, AuditSink audit, CredentialStore credentials,
+                        CertificateAuthority ca, DialGuard dialGuard, CallerResolver callers, SslContext originTls,
+                        ChannelGroup channels, EventExecutorGroup blocking, SandboxRegistry sandboxes) {
+        this.sandboxes = sandboxes;
+        this.config = config;
+        this.decider = decider;
+        this.audit = audit;
+        this.credentials = credentials;
+        this.ca = ca;
+        this.dialGuard = dialGuard;
+        this.callers = callers;
+        this.originTls = originTls;
+        this.channels = channels;
+        this.blocking = blocking;
+    }
+
+    /** Whether the organization is halted (admin switch or the halt file). */
+    public boolean isHalted() {
+        return halted.get() || (config.haltFile() != null && java.nio.file.Files.exists(config.haltFile()));
+    }
+
+    private long haltsApplied;
+
+    /** Records that a halt closed the open connections. */
+    public synchronized void haltApplied() {
+        haltsApplied++;
+        notifyAll();
+    }
+
+    /** How many halts closed the open connections. */
+    public synchronized long haltsApplied() {
+        return haltsApplied;
+    }
+
+    /** Waits (bounded) until more than {@code seen} halts were applied. */
+    public synchronized long awaitHaltApplied(long seen, long millis) throws InterruptedException {
+        long deadline = System.nanoTime() + millis * 1_000_000;
+        while (haltsApplied <= seen) {
+            long left = (deadline - System.nanoTime()) / 1_000_000;
+            if (left <= 0) {
+                break;
+            }
+            wait(left);
+        }
+        return haltsApplied;
+    }
+
+    /** The ports the proxy listens on, set once bound. */
+    public volatile java.util.Set<Integer> ownPorts = java.util.Set.of();
+
+    /**
+     * Whether dialing {@code address:port} would reach this proxy itself (only possible when loopback
+     * origins are allowed for tests, or when bound to a non-loopback own address): a request loop.
+     */
+    public boolean isSelf(java.net.InetAddress address, int port) {
+        if (!ownPorts.contains(port)) {
+            return false;
+        }
+        java.net.InetAddress bind = config.bindAddress();
+        return address.isLoopbackAddress() || address.equals(bind) || bind.isAnyLocalAddress()
+                && dialGuard.forbidden(address) != null;
+    }
+
+    /** Writes an audit line; a failing sink never breaks the traffic path. */
+    public void record(AuditEvent e) {
+        decisions.incrementAndGet();
+        if ("deny".equals(e.verdict())) {
+            denials.incrementAndGet();
+        }
+        try {
+            audit.record(e);
+        } catch (RuntimeException ex) {
+            System.err.println("stockade-proxy: audit sink failed: " + ex.getClass().getSimpleName());
+        }
+    }
+}

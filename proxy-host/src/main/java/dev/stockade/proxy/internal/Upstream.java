@@ -1,0 +1,253 @@
+package dev.stockade.proxy.internal;
+
+import io.netty.bootstrap.Bootstrap;
+import io.netty.channel.Channel;
+import io.netty.channel.ChannelFuture;
+import io.netty.channel.ChannelFutureListener;
+import io.netty.channel.ChannelHandlerContext;
+import io.netty.channel.ChannelInboundHandlerAdapter;
+import io.netty.channel.ChannelInitializer;
+import io.netty.channel.ChannelOption;
+import io.netty.channel.socket.SocketChannel;
+import io.netty.channel.socket.nio.NioSocketChannel;
+import io.netty.handler.codec.http.FullHttpRequest;
+import io.netty.handler.codec.http.HttpClientCodec;
+import io.netty.handler.codec.http.HttpContent;
+import io.netty.handler.codec.http.HttpHeaderNames;
+import io.netty.handler.codec.http.HttpHeaderValues;
+import io.netty.handler.codec.http.HttpResponse;
+import io.netty.handler.codec.http.HttpUtil;
+import io.netty.handler.codec.http.LastHttpContent;
+import io.netty.handler.ssl.SslHandler;
+import io.netty.handler.timeout.IdleStateEvent;
+import io.netty.handler.timeout.IdleStateHandler;
+import io.netty.util.ReferenceCountUtil;
+import java.net.InetAddress;
+import java.net.InetSocketAddress;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicLong;
+import javax.net.ssl.SSLEngine;
+import javax.net.ssl.SSLParameters;
+
+/**
+ * One request to an origin: dials the address the dial guard checked (never re-resolving), speaks
+ * TLS with certificate and host name verification when asked, relays the response to the client
+ * with backpressure, and reports how it ended.
+ */
+public final class Upstream {
+
+    /** How a forwarded request ended. */
+    public interface Completion {
+        /**
+         * @param status      status sent to the client (502 when the origin failed before answering)
+         * @param bytesOut    response body bytes relayed
+         * @param closeClient whether the client connection must now close
+         * @param upgraded    the origin switched protocols and the connection is now spliced
+         */
+        void done(int status, long bytesOut, boolean closeClient, boolean upgraded);
+    }
+
+    private Upstream() {
+    }
+
+    /**
+     * Sends {@code request} (ownership passes here) to {@code address:port} and relays the answer.
+     *
+     * @return the origin channel's future, so the caller can close it if the client goes away
+     */
+    public static ChannelFuture forward(ProxyContext px, Channel client, FullHttpRequest request, String host,
+                                        InetAddress address, int port, boolean tls, boolean keepClient,
+                                        boolean upgrade, Completion completion) {
+        Relay relay = new Relay(px, client, keepClient, upgrade, request.method().name().equals("HEAD"), completion);
+        Bootstrap b = new Bootstrap().group(client.eventLoop()).channel(NioSocketChannel.class)
+                .option(ChannelOption.CONNECT_TIMEOUT_MILLIS, (int) px.config.connectTimeout().toMillis())
+                .option(ChannelOption.AUTO_READ, false)
+                .handler(new ChannelInitializer<SocketChannel>() {
+                    @Override
+                    protected void initChannel(SocketChannel ch) {
+                        if (tls) {
+                            SslHandler ssl = px.originTls.newHandler(ch.alloc(), host, port);
+                            SSLEngine engine = ssl.engine();
+                            SSLParameters params = engine.getSSLParameters();
+                            // INVARIANT: the origin's certificate must name the host the policy allowed
+                            params.setEndpointIdentificationAlgorithm("HTTPS");
+                            engine.setSSLParameters(params);
+                            ssl.setHandshakeTimeoutMillis(px.config.handshakeTimeout().toMillis());
+                            ch.pipeline().addLast("tls", ssl);
+                        }
+                        ch.pipeline().addLast("idle", new IdleStateHandler(0, 0,
+                                px.config.idleTimeout().toMillis(), TimeUnit.MILLISECONDS));
+                        ch.pipeline().addLast("http", new HttpClientCodec(8192, 65536, 8192));
+                        ch.pipeline().addLast("relay", relay);
+                    }
+                });
+        ChannelFuture f = b.connect(new InetSocketAddress(address, port));
+        f.addListener((ChannelFutureListener) cf -> {
+            if (!cf.isSuccess()) {
+                ReferenceCountUtil.release(request);
+                relay.failBeforeAnswer();
+                return;
+            }
+            px.channels.add(cf.channel());
+            cf.channel().writeAndFlush(request).addListener((ChannelFutureListener) wf -> {
+                if (wf.isSuccess()) {
+                    cf.channel().read();
+                } else {
+                    cf.channel().close();
+                }
+            });
+        });
+        return f;
+    }
+
+    private static final class Relay extends ChannelInboundHandlerAdapter {
+        private final ProxyContext px;
+        private final Channel client;
+        private final boolean keepClient;
+        private final boolean upgrade;
+        private final boolean head;
+        private final Completion completion;
+        private boolean started;
+        private boolean finished;
+        private boolean closeClient;
+        private int status;
+        private final AtomicLong bytesOut = new AtomicLong();
+        private java.util.List<Object> early;
+        // INVARIANT: touched only on the client's event loop, which the origin channel shares
+        private int pendingWrites;
+
+        @Override
+        public void channelReadComplete(ChannelHandlerContext ctx) {
+            client.flush();
+            // a read that yielded nothing for the client (a TLS record, a partial head) needs another
+            // read; otherwise the next read waits for the client to drain what was written
+            if (pendingWrites == 0 && !finished) {
+                ctx.read();
+            }
+        }
+
+        Relay(ProxyContext px, Channel client, boolean keepClient, boolean upgrade, boolean head,
+              Completion completion) {
+            this.px = px;
+            this.client = client;
+            this.keepClient = keepClient;
+            this.upgrade = upgrade;
+            this.head = head;
+            this.completion = completion;
+            this.closeClient = !keepClient;
+        }
+
+        void failBeforeAnswer() {
+            if (finished) {
+                return;
+            }
+            finished = true;
+            client.writeAndFlush(Responses.text(io.netty.handler.codec.http.HttpResponseStatus.BAD_GATEWAY,
+                    "stockade: origin unreachable or failed verification\n"));
+            completion.done(502, 0, true, false);
+        }
+
+        @Override
+        public void channelRead(ChannelHandlerContext ctx, Object msg) {
+            if (early != null && msg instanceof io.netty.buffer.ByteBuf raw) {
+                early.add(raw); // origin bytes that followed the 101 in the same read
+                return;
+            }
+            if (finished) {
+                ReferenceCountUtil.release(msg);
+                return;
+            }
+            if (msg instanceof HttpResponse r) {
+                started = true;
+                status = r.status().code();
+                if (status == 101 && upgrade) {
+                    switchProtocols(ctx, r);
+                    return;
+                }
+                sanitise(r);
+            }
+            if (msg instanceof HttpContent c) {
+                bytesOut.addAndGet(c.content().readableBytes());
+            }
+            boolean last = msg instanceof LastHttpContent;
+            pendingWrites++;
+            client.write(msg).addListener((ChannelFutureListener) f -> {
+                pendingWrites--;
+                if (!f.isSuccess()) {
+                    ctx.close();
+                } else if (pendingWrites == 0 && !finished) {
+                    ctx.read();
+                }
+            });
+            if (last) {
+                finished = true;
+                client.flush();
+                ctx.close();
+                completion.done(status, bytesOut.get(), closeClient, false);
+            }
+        }
+
+        private void sanitise(HttpResponse r) {
+            r.headers().remove(HttpHeaderNames.CONNECTION).remove(HttpHeaderNames.KEEP_ALIVE)
+                    .remove(HttpHeaderNames.PROXY_AUTHENTICATE).remove("Proxy-Connection");
+            boolean bodiless = head || status == 204 || status == 304 || status < 200;
+            if (!bodiless && !HttpUtil.isContentLengthSet(r) && !HttpUtil.isTransferEncodingChunked(r)) {
+                // a close-delimited origin body: frame it for the client so the connection can be reused
+                HttpUtil.setTransferEncodingChunked(r, true);
+            }
+            if (closeClient) {
+                r.headers().set(HttpHeaderNames.CONNECTION, HttpHeaderValues.CLOSE);
+            }
+        }
+
+        private void switchProtocols(ChannelHandlerContext ctx, HttpResponse r) {
+            finished = true;
+            early = new java.util.ArrayList<>();
+            Channel origin = ctx.channel();
+            client.writeAndFlush(r).addListener((ChannelFutureListener) f -> {
+                if (!f.isSuccess()) {
+                    origin.close();
+                    return;
+                }
+                // the client side swaps its own pipeline in done(); the origin side here
+                completion.done(101, 0, false, true);
+                origin.pipeline().replace(this, "splice", new Splice(client, bytesOut, null));
+                origin.pipeline().remove("http");
+                for (Object o : early) {
+                    client.write(o);
+                }
+                client.flush();
+                early = null;
+            });
+        }
+
+        @Override
+        public void channelInactive(ChannelHandlerContext ctx) {
+            if (!finished) {
+                if (!started) {
+                    failBeforeAnswer();
+                } else {
+                    // a stream cut short fails the response: the client must not take it as complete
+                    finished = true;
+                    client.close();
+                    completion.done(status, bytesOut.get(), true, false);
+                }
+            }
+        }
+
+        @Override
+        public void userEventTriggered(ChannelHandlerContext ctx, Object evt) {
+            if (evt instanceof IdleStateEvent) {
+                ctx.close();
+            } else {
+                ctx.fireUserEventTriggered(evt);
+            }
+        }
+
+        @Override
+        public void exceptionCaught(ChannelHandlerContext ctx, Throwable cause) {
+            ctx.close();
+        }
+
+    }
+}

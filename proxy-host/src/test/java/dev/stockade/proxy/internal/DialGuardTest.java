@@ -1,0 +1,68 @@
+package dev.stockade.proxy.internal;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import java.net.InetAddress;
+import java.util.List;
+import java.util.Map;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.ValueSource;
+
+class DialGuardTest {
+    private final DialGuard strict = new DialGuard(false, false, List.of("203.0.113.0/24"), Map.of());
+
+    @ParameterizedTest
+    @ValueSource(strings = {"127.0.0.1", "127.255.0.9", "::1", "0.0.0.0", "::", "169.254.169.254", "fe80::1",
+            "224.0.0.1", "ff02::1", "255.255.255.255", "10.0.0.1", "172.16.5.4", "192.168.1.1", "100.64.0.1",
+            "fd00::1", "::ffff:127.0.0.1", "::ffff:10.0.0.1", "::127.0.0.1", "64:ff9b::a9fe:a9fe", "203.0.113.7",
+            "::ffff:203.0.113.7", "240.0.0.1"})
+    void forbiddenAddresses(String literal) throws Exception {
+        assertThat(strict.forbidden(InetAddress.getByName(literal))).isNotNull();
+    }
+
+    @ParameterizedTest
+    @ValueSource(strings = {"93.184.215.14", "2606:4700::6810:85e5", "8.8.8.8", "172.32.0.1"})
+    void publicAddressesMayBeDialed(String literal) throws Exception {
+        assertThat(strict.forbidden(InetAddress.getByName(literal))).isNull();
+    }
+
+    @Test
+    void privateRangesAreAnOptOut() throws Exception {
+        DialGuard open = new DialGuard(false, true, List.of(), Map.of());
+        assertThat(open.forbidden(InetAddress.getByName("10.0.0.1"))).isNull();
+        assertThat(open.forbidden(InetAddress.getByName("127.0.0.1"))).isNotNull();
+        assertThat(open.forbidden(InetAddress.getByName("169.254.169.254"))).isNotNull();
+    }
+
+    @Test
+    void unsafeLoopbackSettingOpensLoopbackOnly() throws Exception {
+        DialGuard unsafe = new DialGuard(true, false, List.of(), Map.of());
+        assertThat(unsafe.forbidden(InetAddress.getByName("127.0.0.1"))).isNull();
+        assertThat(unsafe.forbidden(InetAddress.getByName("169.254.169.254"))).isNotNull();
+        assertThat(unsafe.forbidden(InetAddress.getByName("0.0.0.0"))).isNotNull();
+    }
+
+    @Test
+    void checkReturnsTheAddressItCheckedAndOverridesNeverFallBackToDns() {
+        DialGuard g = new DialGuard(false, false, List.of(), Map.of("a.test", "93.184.215.14", "b.test", "nonsense"));
+        assertThat(g.check("a.test")).isEqualTo(new DialGuard.Allowed(addr("93.184.215.14")));
+        assertThat(g.check("b.test")).isInstanceOf(DialGuard.Refused.class);
+        assertThat(g.check("127.0.0.1")).isInstanceOf(DialGuard.Refused.class);
+    }
+
+    @Test
+    void badCidrIsRefused() {
+        assertThatThrownBy(() -> Cidr.parse("10.0.0.0/33")).isInstanceOf(IllegalArgumentException.class);
+        assertThatThrownBy(() -> Cidr.parse("example.com/8")).isInstanceOf(IllegalArgumentException.class);
+    }
+
+    private static InetAddress addr(String s) {
+        try {
+            return InetAddress.getByName(s);
+        } catch (Exception e) {
+            throw new AssertionError(e);
+        }
+    }
+}
