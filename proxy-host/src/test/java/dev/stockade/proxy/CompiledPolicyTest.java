@@ -126,6 +126,10 @@ class CompiledPolicyTest {
         String get = curl("--cacert", proxy.caCertificate().toString(), "-i", url + "?query=%7Bviewer%7Bid%7D%7D");
         assertThat(get).contains("403").contains("X-Stockade-Deny: no-rule-matched; policy=agent; entry=3");
         assertThat(origins.seen).noneMatch(s -> s.contains("/graphql"));
+        String query = curl("--cacert", proxy.caCertificate().toString(), "-o", "/dev/null", "-w", "%{http_code}",
+                "-H", "Content-Type: application/json", "--data-binary", "{\"query\":\"query { viewer { login } }\"}", url);
+        assertThat(query).isEqualTo("200");
+        assertThat(origins.seen).anyMatch(s -> s.contains("/graphql"));
     }
 
     @Test
