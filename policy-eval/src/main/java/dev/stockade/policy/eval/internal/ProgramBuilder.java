@@ -89,7 +89,10 @@ public final class ProgramBuilder {
             }
             boolean primary = !primaryTaken && !c.source().ceiling();
             primaryTaken |= primary;
-            fences.add(fence(c, primary, transport, intercept));
+            DomainEntry d = c.entry();
+            if (d.scheme() != null || d.binaries() != null || d.hasRules()) {
+                fences.add(fence(c, primary, transport, intercept));
+            }
         }
         return new Row(null, allow, allow, fences.toArray(new Fence[0]));
     }
@@ -99,12 +102,12 @@ public final class ProgramBuilder {
         EntryRef src = c.source();
         String where = where(src);
         String scheme = e.scheme() == null ? null : e.scheme().toLowerCase(Locale.ROOT);
-        Decision schemeDeny = deny(ReasonCode.SCHEME_MISMATCH, src, -1, "the request scheme is not `"
-                + scheme + "` required by entry" + where);
-        Decision callerDeny = deny(ReasonCode.CALLER_NOT_LISTED, src, -1,
+        Decision schemeDeny = scheme == null ? null : deny(ReasonCode.SCHEME_MISMATCH, src, -1,
+                "the request scheme is not `" + scheme + "` required by entry" + where);
+        Decision callerDeny = e.binaries() == null ? null : deny(ReasonCode.CALLER_NOT_LISTED, src, -1,
                 "the caller is not listed by entry" + where);
-        Decision noRule = deny(ReasonCode.NO_RULE_MATCHED, src, -1, "no rule of entry" + where
-                + " admits the request");
+        Decision noRule = !e.hasRules() ? null : deny(ReasonCode.NO_RULE_MATCHED, src, -1, "no rule of entry"
+                + where + " admits the request");
         List<Rule> rules = e.hasRules() ? e.rules() : null;
         if (rules == null) {
             return new Fence(scheme, e.binaries() == null ? null : new HashSet<>(e.binaries()), null, null, null,
