@@ -31,6 +31,26 @@ final class DomainIndex {
     /** The host is a dotted-quad IPv4 literal. */
     static final int IPV4 = -3;
 
+    private static final byte LETTER = 1;
+    private static final byte DIGIT = 2;
+    private static final byte DOT = 3;
+    private static final byte UPPER = 4;
+    /** Character classes of ASCII, so the scan decides each character with one load; 0 is invalid. */
+    private static final byte[] CLASS = new byte[128];
+
+    static {
+        for (char c = 'a'; c <= 'z'; c++) {
+            CLASS[c] = LETTER;
+            CLASS[c - 32] = UPPER;
+        }
+        for (char c = '0'; c <= '9'; c++) {
+            CLASS[c] = DIGIT;
+        }
+        CLASS['-'] = LETTER;
+        CLASS['_'] = LETTER;
+        CLASS['.'] = DOT;
+    }
+
     /** Rows anchored at one literal suffix. */
     private static final class Suffix {
         final String text;
@@ -183,20 +203,17 @@ final class DomainIndex {
         boolean digitsAndDots = true;
         for (int i = n - 1; i >= 0; i--) {
             char c = host.charAt(i);
-            if (c == '.') {
+            byte kind = c < 128 ? CLASS[c] : UPPER;
+            if (kind == LETTER) {
+                digitsAndDots = false;
+            } else if (kind == DOT) {
                 if (i == labelEnd - 1 || labelEnd - i - 1 > 63 || i == 0) {
                     return INVALID;
                 }
                 best = probe(host, i + 1, h, best);
                 labelEnd = i;
-            } else if ((c >= 'a' && c <= 'z') || c == '-' || c == '_') {
-                digitsAndDots = false;
-            } else if (c >= '0' && c <= '9') {
-                // digits keep an IPv4 literal possible
-            } else if ((c >= 'A' && c <= 'Z') || c >= 0x80) {
-                return NOT_NORMAL;
-            } else {
-                return INVALID;
+            } else if (kind != DIGIT) {
+                return kind == UPPER ? NOT_NORMAL : INVALID;
             }
             h = 31 * h + c;
         }
