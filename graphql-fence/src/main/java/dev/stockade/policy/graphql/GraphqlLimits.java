@@ -1,0 +1,30 @@
+package dev.stockade.policy.graphql;
+
+/**
+ * Bounds on what a fence set inspects. Going past any of them denies with {@code graphql-limit}; a request
+ * is never passed uninspected.
+ *
+ * @param maxBodyBytes        body (or websocket frame) size inspected; a longer or truncated body is denied
+ * @param maxCharacters       characters of query text the parser reads (stops huge documents)
+ * @param maxTokens           grammar tokens of the query text (stops token floods that exhaust the CPU)
+ * @param maxWhitespaceTokens whitespace and comment tokens (stops padding attacks)
+ * @param maxRuleDepth        grammar rule nesting, also the JSON nesting bound (stops stack exhaustion)
+ */
+public record GraphqlLimits(int maxBodyBytes, int maxCharacters, int maxTokens, int maxWhitespaceTokens,
+                            int maxRuleDepth) {
+
+    public GraphqlLimits {
+        if (maxBodyBytes <= 0 || maxCharacters <= 0 || maxTokens <= 0 || maxWhitespaceTokens <= 0
+                || maxRuleDepth <= 0) {
+            throw new IllegalArgumentException("graphql limits must be positive");
+        }
+    }
+
+    /**
+     * Defaults sized for real clients of large APIs (GitHub, Shopify): 1 MiB bodies, 1,000,000 characters,
+     * 15,000 tokens, 200,000 whitespace tokens, rule depth 500 (graphql-java's own defaults for the parser).
+     */
+    public static GraphqlLimits defaults() {
+        return new GraphqlLimits(1 << 20, 1_000_000, 15_000, 200_000, 500);
+    }
+}

@@ -1,0 +1,148 @@
+package dev.stockade.policy.graphql.internal;
+
+import com.github.benmanes.caffeine.cache.Cache;
+import com.github.benmanes.caffeine.cache.Caffeine;
+import dev.stockade.policy.graphql.GraphqlLimits;
+import graphql.language.Definition;
+import graphql.language.Document;
+import graphql.language.Field;
+import graphql.language.FragmentDefinition;
+import graphql.language.OperationDefinition;
+import graphql.language.Value;
+import graphql.language.VariableDefinition;
+import graphql.parser.InvalidSyntaxException;
+import graphql.parser.ParserEnvironment;
+import graphql.parser.exceptions.ParseCancelledException;
+import graphql.parser.exceptions.ParseCancelledTooDeepException;
+import graphql.parser.exceptions.ParseCancelledTooManyCharsException;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+
+/**
+ * Everything a fence needs from query text that does not depend on the variables or the operation name:
+ * the operations with their root fields (fragments expanded) and variable definitions, or the deny that
+ * parsing or checking the document produced. Immutable; cached by query text, because clients send the
+ * same text again and again with other variables.
+ */
+final class DocumentAnalysis {
+
+    /**
+     * Parsed documents by (limits, query text), bounded by an estimate of the memory they keep: about 64 MB.
+     * A kept syntax tree is weighed at 32 bytes per character of text plus 1 KB (measured allocation while
+     * parsing is 160-300 bytes per character, most of it short-lived parser state); a kept deny at the
+     * text alone. The key is the full text, compared with equals: no hash can collide into another
+     * document's verdict.
+     */
+    private static final Cache<Key, DocumentAnalysis> CACHE = Caffeine.newBuilder()
+            .maximumWeight(64L << 20)
+            .weigher((Key key, DocumentAnalysis value) -> value.failure != null
+                    ? key.query().length() + 64
+                    : (int) Math.min(Integer.MAX_VALUE, 32L * key.query().length() + 1024))
+            .executor(Runnable::run) // maintenance on the caller's thread: no work handed to the common pool
+            .build();
+
+    private record Key(GraphqlLimits limits, String query) {
+    }
+
+    /** One operation of the document, as far as it is known without the request's variables. */
+    record Operation(OperationDefinition definition, String type, List<Field> rootFields, Set<String> declared,
+                     Map<String, Value<?>> defaults) {
+    }
+
+    private final List<Operation> operations;
+    private final Denied failure;
+
+    private DocumentAnalysis(List<Operation> operations, Denied failure) {
+        this.operations = operations;
+        this.failure = failure;
+    }
+
+    /** The analysis of {@code query} under the setup's limits, from the cache when the text was seen. */
+    static DocumentAnalysis of(String query, ParserSetup setup) {
+        return CACHE.get(new Key(setup.limits(), query), key -> analyse(query, setup));
+    }
+
+    /** The operations, or the cached deny. */
+    List<Operation> operations() throws Denied {
+        if (failure != null) {
+            throw failure;
+        }
+        return operations;
+    }
+
+    static DocumentAnalysis analyse(String query, ParserSetup setup) {
+        try {
+            return new DocumentAnalysis(readOperations(parse(query, setup)), null);
+        } catch (Denied denied) {
+            return new DocumentAnalysis(List.of(), denied);
+        }
+    }
+
+    private static Document parse(String query, ParserSetup setup) throws Denied {
+        ParserEnvironment environment = ParserEnvironment.newParserEnvironment()
+                .document(query)
+                .parserOptions(setup.parserOptions())
+                .build();
+        try {
+            return new RawNumberParser().parseDocument(environment);
+        } catch (ParseCancelledTooManyCharsException | ParseCancelledTooDeepException
+                 | ParseCancelledException e) {
+            throw new Denied(Reason.LIMIT, "query text exceeds a parser limit");
+        } catch (InvalidSyntaxException e) {
+            throw new Denied(Reason.UNPARSEABLE, "query text is not valid graphql");
+        } catch (RuntimeException | StackOverflowError e) {
+            // Fail closed on anything the parser did not foresee.
+            throw new Denied(Reason.UNPARSEABLE, "query text could not be read");
+        }
+    }
+
+    private static List<Operation> readOperations(Document document) throws Denied {
+        List<OperationDefinition> definitions = new ArrayList<>();
+        Map<String, FragmentDefinition> fragments = new HashMap<>();
+        for (Definition<?> definition : document.getDefinitions()) {
+            if (definition instanceof OperationDefinition operation) {
+                definitions.add(operation);
+            } else if (definition instanceof FragmentDefinition fragment) {
+                if (fragments.put(fragment.getName(), fragment) != null) {
+                    throw new Denied(Reason.UNPARSEABLE, "fragment `" + fragment.getName() + "` is defined twice");
+                }
+            } else {
+                throw new Denied(Reason.UNPARSEABLE, "document holds a type system definition");
+            }
+        }
+        if (definitions.isEmpty()) {
+            throw new Denied(Reason.UNPARSEABLE, "document holds no operation");
+        }
+        FragmentCheck.check(definitions, fragments);
+        List<Operation> operations = new ArrayList<>(definitions.size());
+        for (OperationDefinition definition : definitions) {
+            operations.add(operation(definition, fragments));
+        }
+        return List.copyOf(operations);
+    }
+
+    private static Operation operation(OperationDefinition definition, Map<String, FragmentDefinition> fragments)
+            throws Denied {
+        Map<String, Value<?>> defaults = new HashMap<>();
+        Set<String> declared = new HashSet<>();
+        for (VariableDefinition variable : definition.getVariableDefinitions()) {
+            if (!declared.add(variable.getName())) {
+                throw new Denied(Reason.UNPARSEABLE, "variable `$" + variable.getName() + "` is declared twice");
+            }
+            if (variable.getDefaultValue() != null) {
+                defaults.put(variable.getName(), variable.getDefaultValue());
+            }
+        }
+        String type = switch (definition.getOperation()) {
+            case QUERY -> "query"; // a shorthand `{ ... }` parses as a query
+            case MUTATION -> "mutation";
+            case SUBSCRIPTION -> "subscription";
+        };
+        return new Operation(definition, type, List.copyOf(DocumentReader.rootFields(definition.getSelectionSet(),
+                fragments)), Set.copyOf(declared), Map.copyOf(defaults));
+    }
+}
