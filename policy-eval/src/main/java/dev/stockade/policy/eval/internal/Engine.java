@@ -84,9 +84,10 @@ public final class Engine {
             return row.requestAllow;
         }
         Decision allow = row.requestAllow;
+        Fence.GraphqlRequest graphql = row.anyGraphql ? new Fence.GraphqlRequest() : null;
         for (Fence f : row.fences) {
             if (f.hasRules()) {
-                Decision d = f.judge(request);
+                Decision d = f.judge(request, graphql);
                 if (!d.allowed()) {
                     return d;
                 }

@@ -2,7 +2,12 @@ package dev.stockade.policy.eval.internal;
 
 import dev.stockade.policy.eval.Decision;
 import dev.stockade.policy.eval.EgressRequest;
+import dev.stockade.policy.eval.ReasonCode;
 import dev.stockade.policy.glob.Glob;
+import dev.stockade.policy.graphql.FenceResult;
+import dev.stockade.policy.graphql.GraphqlExchange;
+import dev.stockade.policy.graphql.GraphqlFenceSet;
+import dev.stockade.policy.model.Verdict;
 import java.util.Set;
 
 /**
@@ -20,6 +25,8 @@ final class Fence {
     /** Rules whose path glob did not compile: they never match. */
     final boolean[] broken;
     final boolean[] graphql;
+    /** Compiled fence of each graphql rule; null where the rule has none or it failed to compile. */
+    final GraphqlFenceSet[] graphqlFences;
     final boolean primary;
 
     final Decision schemeDeny;
@@ -29,7 +36,7 @@ final class Fence {
     final Decision[] graphqlUnsupported;
 
     Fence(String scheme, Set<String> callers, String[] methods, Glob[] paths, boolean[] broken, boolean[] graphql,
-            boolean primary, Decision schemeDeny, Decision callerDeny, Decision noRuleDeny, Decision[] ruleAllow,
+            GraphqlFenceSet[] graphqlFences, boolean primary, Decision schemeDeny, Decision callerDeny, Decision noRuleDeny, Decision[] ruleAllow,
             Decision[] graphqlUnsupported) {
         this.scheme = scheme;
         this.callers = callers;
@@ -37,6 +44,7 @@ final class Fence {
         this.paths = paths;
         this.broken = broken;
         this.graphql = graphql;
+        this.graphqlFences = graphqlFences;
         this.primary = primary;
         this.schemeDeny = schemeDeny;
         this.callerDeny = callerDeny;
@@ -51,14 +59,16 @@ final class Fence {
 
     /**
      * The entry's rules judged against a request: the first admitting rule, or a deny. Once a rule with a
-     * graphql block matches (method and path), only a graphql rule can admit (spec GraphQL rule 6).
+     * graphql block matches (method and path), only a graphql rule can admit (spec GraphQL rule 6); the
+     * GraphQL payload is parsed at most once per request, whatever the number of fences.
      */
-    Decision judge(EgressRequest request) {
+    Decision judge(EgressRequest request, GraphqlRequest exchange) {
         String method = request.method();
         String path = request.path() == null || request.path().isEmpty() ? "/" : request.path();
         boolean pathSafe = PathCheck.safe(path);
         int plain = -1;
-        int firstGraphql = -1;
+        boolean anyGraphql = false;
+        Decision graphqlDeny = null;
         for (int i = 0; i < methods.length; i++) {
             if (broken[i] || (methods[i] != null && !methods[i].equals(method))) {
                 continue;
@@ -66,18 +76,53 @@ final class Fence {
             if (paths[i] != null && (!pathSafe || !paths[i].matches(path))) {
                 continue;
             }
-            if (graphql[i]) {
-                if (firstGraphql < 0) {
-                    firstGraphql = i;
+            if (!graphql[i]) {
+                if (plain < 0) {
+                    plain = i;
                 }
-            } else if (plain < 0) {
-                plain = i;
+                continue;
+            }
+            anyGraphql = true;
+            if (graphqlFences[i] == null) {
+                graphqlDeny = graphqlDeny == null ? graphqlUnsupported[i] : graphqlDeny;
+                continue;
+            }
+            FenceResult result = graphqlFences[i].judge(exchange.get(request));
+            if (result.allowed()) {
+                return ruleAllow[i];
+            }
+            if (graphqlDeny == null) {
+                graphqlDeny = graphqlDenial(i, result);
             }
         }
-        if (firstGraphql >= 0) {
-            // Until the GraphQL fence is wired in, a request a graphql rule covers cannot be judged: deny.
-            return graphqlUnsupported[firstGraphql];
+        if (anyGraphql) {
+            return graphqlDeny;
         }
         return plain >= 0 ? ruleAllow[plain] : noRuleDeny;
+    }
+
+    private Decision graphqlDenial(int rule, FenceResult result) {
+        ReasonCode code = ReasonCode.fromCode(result.reasonCode());
+        if (code == null || !code.code().startsWith("graphql-")) {
+            code = ReasonCode.GRAPHQL_UNPARSEABLE;
+        }
+        Decision template = noRuleDeny;
+        String detail = result.detail() == null ? code.code() : result.detail();
+        return new Decision(Verdict.DENY, null, false, code, template.policy(), template.entryIndex(), rule, detail);
+    }
+
+    /** The GraphQL view of one request, built on first use and shared by every fence of the decision. */
+    static final class GraphqlRequest {
+        private GraphqlExchange exchange;
+
+        GraphqlExchange get(EgressRequest request) {
+            if (exchange == null) {
+                String upgrade = request.headers() == null ? null : request.header("upgrade");
+                exchange = GraphqlExchange.of(request.method(), request.headers() == null ? null
+                        : request.header("content-type"), request.query(), request.body(), request.bodyTruncated(),
+                        upgrade != null && upgrade.trim().equalsIgnoreCase("websocket"));
+            }
+            return exchange;
+        }
     }
 }

@@ -14,6 +14,7 @@ final class Row {
     final boolean anySchemeFence;
     final boolean anyCallerFence;
     final boolean anyRules;
+    final boolean anyGraphql;
 
     Row(Decision deny, Decision connectionAllow, Decision requestAllow, Fence[] fences) {
         this.deny = deny;
@@ -23,11 +24,18 @@ final class Row {
         boolean s = false;
         boolean c = false;
         boolean r = false;
+        boolean g = false;
         for (Fence f : fences) {
             s |= f.scheme != null;
             c |= f.callers != null;
             r |= f.hasRules();
+            if (f.hasRules()) {
+                for (boolean b : f.graphql) {
+                    g |= b;
+                }
+            }
         }
+        anyGraphql = g;
         anySchemeFence = s;
         anyCallerFence = c;
         anyRules = r;
