@@ -81,6 +81,9 @@ public class CedarBaselineBenchmark {
         for (int i = 0; i < Workload.REQUESTS; i++) {
             Map<String, Value> context = Map.of("host", new PrimString(workload.hosts[i]));
             cedarRequests[i] = new AuthorizationRequest(principal, action, hostType.of(workload.hosts[i]), context);
+            if (i >= 64) {
+                continue; // at 10,000 policies one call takes tens of milliseconds: check a sample
+            }
             AuthorizationResponse r = cedar.isAuthorized(cedarRequests[i], cedarPolicies, cedarEntities);
             if (r.success.map(s -> s.isAllowed()).orElse(false) != workload.expectAllow[i]) {
                 throw new IllegalStateException("Cedar disagrees on " + workload.hosts[i]);
