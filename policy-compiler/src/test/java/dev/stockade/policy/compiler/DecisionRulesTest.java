@@ -195,15 +195,53 @@ class DecisionRulesTest {
         assertThat(p.decide(get("http://x.com/other")).reason()).isEqualTo(ReasonCode.ENTRY_DENY);
     }
 
+    private static EgressRequest graphql(String query, Map<String, List<String>> headers) {
+        String body = "{\"query\": \"" + query.replace("\"", "\\\"") + "\"}";
+        Map<String, List<String>> h = new java.util.HashMap<>(headers);
+        h.put("content-type", List.of("application/json"));
+        return new EgressRequest("https", "api.github.com", 443, null, null, "POST", "/graphql", null, h,
+                body.getBytes(java.nio.charset.StandardCharsets.UTF_8), false);
+    }
+
     @Test
     void graphqlRuleSixPlainRulesCannotBypassAGraphqlRule() {
-        Rule graphql = new Rule("POST", "/graphql", new GraphqlFence(OperationType.QUERY, null, null, null));
-        DecisionProgram p = program(policy("p", rules("api.github.com", graphql, Rule.of("POST", "/**"))));
-        Decision d = p.decide(request("POST", "https://api.github.com/graphql", null));
-        assertThat(d.allowed()).isFalse();
-        assertThat(d.reason()).isEqualTo(ReasonCode.GRAPHQL_UNPARSEABLE);
-        assertThat(d.ruleIndex()).isZero();
+        Rule query = new Rule("POST", "/graphql", new GraphqlFence(OperationType.QUERY, null, null, null));
+        DecisionProgram p = program(policy("p", rules("api.github.com", query, Rule.of("POST", "/**"))));
+        Decision ok = p.decide(graphql("query { viewer { login } }", Map.of()));
+        assertThat(ok.reason()).isEqualTo(ReasonCode.RULE_ALLOW);
+        assertThat(ok.ruleIndex()).isZero();
+        Decision mutation = p.decide(graphql("mutation { deleteRepository(id: 1) { id } }", Map.of()));
+        assertThat(mutation.allowed()).isFalse();
+        assertThat(mutation.reason()).isEqualTo(ReasonCode.GRAPHQL_OPERATION_DENIED);
+        assertThat(mutation.ruleIndex()).isZero();
+        assertThat(p.decide(request("POST", "https://api.github.com/graphql", null)).allowed()).isFalse();
         assertThat(p.decide(request("POST", "https://api.github.com/repos", null)).allowed()).isTrue();
+    }
+
+    @Test
+    void graphqlFencesOfSeveralPoliciesAreConjoined() {
+        Rule any = new Rule("POST", "/graphql", new GraphqlFence(OperationType.ANY, null, List.of("viewer", "repository"),
+                null));
+        Rule viewerOnly = new Rule("POST", "/graphql", new GraphqlFence(OperationType.QUERY, null, List.of("viewer"),
+                null));
+        DecisionProgram p = program(policy("a", rules("api.github.com", any)), policy("b", rules("api.github.com",
+                viewerOnly)));
+        assertThat(p.decide(graphql("query { viewer { login } }", Map.of())).allowed()).isTrue();
+        Decision repo = p.decide(graphql("query { repository(owner: \"a\", name: \"b\") { id } }", Map.of()));
+        assertThat(repo.reason()).isEqualTo(ReasonCode.GRAPHQL_FIELD_DENIED);
+        assertThat(repo.policy()).isEqualTo("b");
+    }
+
+    @Test
+    void websocketUpgradesFollowTheGraphqlRule() {
+        Map<String, List<String>> upgrade = Map.of("upgrade", List.of("websocket"));
+        Rule query = new Rule(null, "/graphql", new GraphqlFence(OperationType.QUERY, null, null, null));
+        Rule subscription = new Rule(null, "/graphql", new GraphqlFence(OperationType.SUBSCRIPTION, null, null, null));
+        EgressRequest ws = new EgressRequest("https", "api.github.com", 443, null, null, "GET", "/graphql", null,
+                upgrade, null, false);
+        assertThat(program(policy("p", rules("api.github.com", query, Rule.of("GET", "/**")))).decide(ws).reason())
+                .isEqualTo(ReasonCode.GRAPHQL_WEBSOCKET_DENIED);
+        assertThat(program(policy("p", rules("api.github.com", subscription))).decide(ws).allowed()).isTrue();
     }
 
     @Test

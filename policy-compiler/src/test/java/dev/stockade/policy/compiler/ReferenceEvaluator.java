@@ -117,7 +117,7 @@ final class ReferenceEvaluator {
                 }
             }
         }
-        return !graphql && plain; // a matching graphql rule cannot be judged without the fence: deny
+        return !graphql && plain; // the generated requests carry no GraphQL payload: a graphql fence denies
     }
 
     private static boolean pathMatches(String glob, String path) {

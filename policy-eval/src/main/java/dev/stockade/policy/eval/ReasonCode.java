@@ -38,6 +38,8 @@ public enum ReasonCode {
     GRAPHQL_OPERATION_UNKNOWN("graphql-operation-unknown"),
     /** A WebSocket upgrade on a GraphQL-fenced path without a subscription or * fence. */
     GRAPHQL_WEBSOCKET_DENIED("graphql-websocket-denied"),
+    /** A GraphQL rule covered the request but its fence could not be compiled: denied (fail closed). */
+    GRAPHQL_UNSUPPORTED("graphql-unsupported"),
     /** The request could not be understood (bad host, bad URL). */
     INVALID_REQUEST("invalid-request"),
     /** The policy could not be compiled or loaded: nothing is allowed. */
@@ -51,6 +53,16 @@ public enum ReasonCode {
 
     ReasonCode(String code) {
         this.code = code;
+    }
+
+    /** The reason whose wire form is {@code code}, or {@code null}. */
+    public static ReasonCode fromCode(String code) {
+        for (ReasonCode r : values()) {
+            if (r.code.equals(code)) {
+                return r;
+            }
+        }
+        return null;
     }
 
     /** The stable wire form, e.g. {@code default-deny}. */

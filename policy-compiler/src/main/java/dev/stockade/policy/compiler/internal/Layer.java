@@ -16,7 +16,10 @@ final class Layer {
     final List<DomainEntry> entries;
     final List<DomainPattern> patterns;
     private final Map<String, Integer> exactFirst = new HashMap<>();
-    private final List<Integer> nonExact = new ArrayList<>();
+    /** {@code *.suffix} entries: suffix to the lowest index ({@code ""} for a bare {@code *}). */
+    private final Map<String, Integer> suffixFirst = new HashMap<>();
+    /** Entries with {@code *} inside a label (or invalid), scanned in order. */
+    private final List<Integer> general = new ArrayList<>();
 
     Layer(Policy policy, boolean ceiling) {
         this.policy = policy;
@@ -28,10 +31,17 @@ final class Layer {
             patterns.add(p);
             if (p.kind() == DomainPattern.Kind.EXACT) {
                 exactFirst.putIfAbsent(p.literal(), i);
-            } else {
-                nonExact.add(i);
+            } else if (p.kind() == DomainPattern.Kind.SUFFIX) {
+                suffixFirst.putIfAbsent(p.literal(), i);
+            } else if (p.kind() == DomainPattern.Kind.GENERAL) {
+                general.add(i);
             }
         }
+    }
+
+    private int suffixCandidate(String suffix) {
+        Integer i = suffixFirst.get(suffix);
+        return i == null ? Integer.MAX_VALUE : i;
     }
 
     EntryRef ref(int index) {
@@ -42,7 +52,17 @@ final class Layer {
     int firstMatch(String host) {
         Integer exact = exactFirst.get(host);
         int best = exact == null ? Integer.MAX_VALUE : exact;
-        for (int i : nonExact) {
+        if (!suffixFirst.isEmpty() && patterns.size() > 0) {
+            // Every proper suffix of the host (and "" for a bare *) may name a wildcard entry.
+            best = Math.min(best, suffixCandidate(""));
+            for (int dot = host.indexOf('.'); dot >= 0; dot = host.indexOf('.', dot + 1)) {
+                best = Math.min(best, suffixCandidate(host.substring(dot + 1)));
+            }
+            if (best != Integer.MAX_VALUE && !patterns.get(best).matches(host)) {
+                best = exact == null ? Integer.MAX_VALUE : exact; // e.g. an IP literal: wildcards never match
+            }
+        }
+        for (int i : general) {
             if (i >= best) {
                 break;
             }

@@ -2,68 +2,121 @@ package dev.stockade.policy.eval.internal;
 
 import java.util.ArrayList;
 import java.util.Arrays;
+import java.util.HashMap;
 import java.util.List;
+import java.util.Map;
 
 /**
- * Finds the first row (lowest index) whose patterns match a host: an exact-name table whose answers
- * are precomputed at compile time (so a hit costs one lookup), and a trie over reversed labels for
- * wildcard rows, walked from the rightmost label.
+ * Finds the first row (lowest index) whose patterns match a host.
  *
- * <p>INVARIANT: every row index held at a trie node, in {@code exact} or in {@code ipExact} is the
- * lowest index among the rows of that kind matching it, so the first match is a minimum over candidates.
+ * <ul>
+ *   <li>Exact names: a {@code HashMap} from the normalised name to its precomputed answer (wildcards
+ *       that come earlier already compared at compile time), so a hit costs the host's cached hash code
+ *       and one intrinsic {@code equals}.</li>
+ *   <li>Wildcards: one right-to-left pass over the host computes, at each dot, the hash of the suffix
+ *       to its right and probes a table of wildcard suffixes ({@code *.suffix} rows, and rows with
+ *       {@code *} inside a label anchored at their literal suffix), confirming a hit with
+ *       {@code regionMatches}. The same pass validates the host.</li>
+ * </ul>
+ *
+ * <p>INVARIANT: every row index stored is the lowest among the rows of its kind and key, so the first
+ * match is a minimum over candidates; nothing here allocates for a host already in normal form.
  */
 final class DomainIndex {
     static final int NONE = Integer.MAX_VALUE;
+    /** The host is not a valid name. */
+    static final int INVALID = -1;
+    /** The host holds upper case, non-ASCII or a trailing dot: normalise first. */
+    static final int NOT_NORMAL = -2;
+    /** The host is a dotted-quad IPv4 literal. */
+    static final int IPV4 = -3;
 
-    private static final class Node {
-        final FoldedTable<Node> children = new FoldedTable<>();
-        /** Lowest index of a {@code *.suffix} row whose suffix ends at this node. */
-        int wildRow = NONE;
-        /** Rows with a {@code *} inside a label (or several patterns) anchored here, ascending. */
-        int[] generalRows = new int[0];
+    private static final byte LETTER = 1;
+    private static final byte DIGIT = 2;
+    private static final byte DOT = 3;
+    private static final byte UPPER = 4;
+    /** Character classes of ASCII, so the scan decides each character with one load; 0 is invalid. */
+    private static final byte[] CLASS = new byte[128];
+
+    static {
+        for (char c = 'a'; c <= 'z'; c++) {
+            CLASS[c] = LETTER;
+            CLASS[c - 32] = UPPER;
+        }
+        for (char c = '0'; c <= '9'; c++) {
+            CLASS[c] = DIGIT;
+        }
+        CLASS['-'] = LETTER;
+        CLASS['_'] = LETTER;
+        CLASS['.'] = DOT;
     }
 
-    private final Node root = new Node();
-    /** Exact host name to the first row matching it (exact rows and wildcards already compared). */
-    private final FoldedTable<Integer> exact = new FoldedTable<>();
-    /** IP literal to the first exact row naming it: wildcards never match an IP literal. */
-    private final FoldedTable<Integer> ipExact = new FoldedTable<>();
+    /** Rows anchored at one literal suffix. */
+    private static final class Suffix {
+        final String text;
+        final int hash;
+        int wildRow = NONE;
+        int[] generalRows = new int[0];
+        Suffix next;
+
+        Suffix(String text, int hash) {
+            this.text = text;
+            this.hash = hash;
+        }
+    }
+
+    private final Map<String, Integer> exact;
+    private final Map<String, Integer> ipExact = new HashMap<>();
+    private final Suffix root = new Suffix("", 0);
+    private Suffix[] table = new Suffix[16];
+    private int suffixes;
     private final List<DomainPattern>[] rowPatterns;
 
     @SuppressWarnings("unchecked")
     DomainIndex(List<List<DomainPattern>> rows) {
         rowPatterns = rows.toArray(new List[0]);
-        List<String> exactNames = new ArrayList<>();
-        List<Integer> exactRows = new ArrayList<>();
+        List<String> exactNames = new ArrayList<>(rows.size());
+        List<Integer> exactRows = new ArrayList<>(rows.size());
         for (int i = 0; i < rows.size(); i++) {
             List<DomainPattern> patterns = rows.get(i);
             DomainPattern head = patterns.get(0);
+            if (!valid(patterns)) {
+                continue; // an invalid pattern matches nothing: the row is left out of the index
+            }
             if (patterns.size() == 1 && head.kind() == DomainPattern.Kind.EXACT) {
                 exactNames.add(head.literal());
                 exactRows.add(i);
             } else if (patterns.size() == 1 && head.kind() == DomainPattern.Kind.SUFFIX) {
-                Node node = nodeFor(head.literalSuffixInternal());
-                node.wildRow = Math.min(node.wildRow, i);
-            } else if (patterns.stream().noneMatch(p -> p.kind() == DomainPattern.Kind.INVALID)) {
-                Node node = nodeFor(longestSuffix(patterns));
-                int[] g = Arrays.copyOf(node.generalRows, node.generalRows.length + 1);
+                Suffix s = suffix(head.literal());
+                s.wildRow = Math.min(s.wildRow, i);
+            } else {
+                Suffix s = suffix(String.join(".", longestSuffix(patterns)));
+                int[] g = Arrays.copyOf(s.generalRows, s.generalRows.length + 1);
                 g[g.length - 1] = i;
-                node.generalRows = g;
+                s.generalRows = g;
             }
-            // INVALID patterns match nothing: the row is left out of the index.
         }
+        exact = new HashMap<>(Math.max(16, exactNames.size() * 2));
         for (int k = 0; k < exactNames.size(); k++) {
             String name = exactNames.get(k);
             int row = exactRows.get(k);
             boolean ip = HostName.isIpv4(name, name.length()) || HostName.isIpv6(name);
-            FoldedTable<Integer> table = ip ? ipExact : exact;
-            Integer prior = table.get(name);
-            if (prior != null) {
+            Map<String, Integer> map = ip ? ipExact : exact;
+            if (map.containsKey(name)) {
                 continue; // an earlier exact row for the same name wins
             }
-            int wild = ip ? NONE : walk(name, 0, name.length());
-            table.put(name, Math.min(row, wild));
+            int wild = ip ? NONE : scan(name);
+            map.put(name, wild >= 0 ? Math.min(row, wild) : row);
         }
+    }
+
+    private static boolean valid(List<DomainPattern> patterns) {
+        for (DomainPattern p : patterns) {
+            if (p.kind() == DomainPattern.Kind.INVALID) {
+                return false;
+            }
+        }
+        return true;
     }
 
     private static String[] longestSuffix(List<DomainPattern> patterns) {
@@ -77,92 +130,128 @@ final class DomainIndex {
         return best;
     }
 
-    private Node nodeFor(String[] labelsLeftmostFirst) {
-        Node node = root;
-        for (int i = labelsLeftmostFirst.length - 1; i >= 0; i--) {
-            String label = labelsLeftmostFirst[i];
-            Node child = node.children.get(label);
-            if (child == null) {
-                child = new Node();
-                node.children.put(label, child);
-            }
-            node = child;
+    /** Hash of {@code s[from, to)} read right to left, as {@link #scan} computes it. */
+    private static int suffixHash(String s, int from, int to) {
+        int h = 0;
+        for (int i = to - 1; i >= from; i--) {
+            h = 31 * h + s.charAt(i);
         }
-        return node;
+        return h;
     }
 
-    /** First row matching the ASCII name {@code host[0, end)}, or {@link #NONE}. */
-    int lookupName(String host, int end) {
-        Integer hit = exact.get(host, 0, end);
-        if (hit != null) {
-            return hit;
+    private Suffix suffix(String text) {
+        if (text.isEmpty()) {
+            return root;
         }
-        return walk(host, 0, end);
+        int hash = suffixHash(text, 0, text.length());
+        for (Suffix s = table[hash & (table.length - 1)]; s != null; s = s.next) {
+            if (s.hash == hash && s.text.equals(text)) {
+                return s;
+            }
+        }
+        if (++suffixes * 2 > table.length) {
+            grow();
+        }
+        Suffix s = new Suffix(text, hash);
+        int slot = hash & (table.length - 1);
+        s.next = table[slot];
+        table[slot] = s;
+        return s;
+    }
+
+    private void grow() {
+        Suffix[] old = table;
+        table = new Suffix[old.length * 2];
+        for (Suffix head : old) {
+            for (Suffix s = head; s != null;) {
+                Suffix next = s.next;
+                int slot = s.hash & (table.length - 1);
+                s.next = table[slot];
+                table[slot] = s;
+                s = next;
+            }
+        }
+    }
+
+    /** First exact row for a normalised, valid name; {@code null} when none names it. */
+    Integer exact(String host) {
+        return exact.get(host);
     }
 
     /** First exact row naming the IP literal {@code key}, or {@link #NONE}. */
-    int lookupIp(String key, int end) {
-        Integer hit = ipExact.get(key, 0, end);
+    int ip(String key) {
+        Integer hit = ipExact.get(key);
         return hit == null ? NONE : hit;
     }
 
-    /** The lowest wildcard or general row matching {@code host[from, to)}. */
-    private int walk(String host, int from, int to) {
-        Node node = root;
-        int best = NONE;
-        best = Math.min(best, node.wildRow);
-        best = general(node, host, from, to, best);
-        int end = to;
-        while (true) {
-            int dot = host.lastIndexOf('.', end - 1);
-            int start = dot < from ? from : dot + 1;
-            Node child = node.children.get(host, start, end);
-            if (child == null) {
-                return best;
-            }
-            node = child;
-            boolean more = start > from;
-            if (more && node.wildRow < best) {
-                best = node.wildRow;
-            }
-            best = general(node, host, from, to, best);
-            if (!more) {
-                return best;
-            }
-            end = start - 1;
+    /**
+     * Validates {@code host} and finds the lowest wildcard or general row matching it: the row,
+     * {@link #NONE}, {@link #INVALID}, {@link #NOT_NORMAL} or {@link #IPV4}.
+     */
+    int scan(String host) {
+        int n = host.length();
+        if (n == 0 || n > 253) {
+            return n == 0 ? INVALID : NOT_NORMAL;
         }
+        if (host.charAt(n - 1) == '.') {
+            return NOT_NORMAL;
+        }
+        int best = root.wildRow;
+        best = general(root, host, best);
+        int h = 0;
+        int labelEnd = n;
+        boolean digitsAndDots = true;
+        for (int i = n - 1; i >= 0; i--) {
+            char c = host.charAt(i);
+            byte kind = c < 128 ? CLASS[c] : UPPER;
+            if (kind == LETTER) {
+                digitsAndDots = false;
+            } else if (kind == DOT) {
+                if (i == labelEnd - 1 || labelEnd - i - 1 > 63 || i == 0) {
+                    return INVALID;
+                }
+                best = probe(host, i + 1, h, best);
+                labelEnd = i;
+            } else if (kind != DIGIT) {
+                return kind == UPPER ? NOT_NORMAL : INVALID;
+            }
+            h = 31 * h + c;
+        }
+        if (labelEnd > 63) {
+            return INVALID;
+        }
+        if (digitsAndDots && HostName.isIpv4(host, n)) {
+            return IPV4;
+        }
+        return best;
     }
 
-    private int general(Node node, String host, int from, int to, int best) {
-        int[] rows = node.generalRows;
-        if (rows.length == 0) {
-            return best;
+    private int probe(String host, int from, int hash, int best) {
+        for (Suffix s = table[hash & (table.length - 1)]; s != null; s = s.next) {
+            if (s.hash == hash && s.text.length() == host.length() - from
+                    && host.regionMatches(from, s.text, 0, s.text.length())) {
+                if (s.wildRow < best) {
+                    best = s.wildRow;
+                }
+                return general(s, host, best);
+            }
         }
-        CharSequence normal = normalised(host, from, to);
-        for (int row : rows) {
+        return best;
+    }
+
+    private int general(Suffix s, String host, int best) {
+        for (int row : s.generalRows) {
             if (row >= best) {
                 return best;
             }
-            if (matchesAll(rowPatterns[row], normal)) {
+            if (matchesAll(rowPatterns[row], host)) {
                 return row;
             }
         }
         return best;
     }
 
-    private static CharSequence normalised(String host, int from, int to) {
-        boolean lower = true;
-        for (int i = from; i < to && lower; i++) {
-            char c = host.charAt(i);
-            lower = !(c >= 'A' && c <= 'Z');
-        }
-        if (lower && from == 0 && to == host.length()) {
-            return host;
-        }
-        return host.substring(from, to).toLowerCase(java.util.Locale.ROOT);
-    }
-
-    private static boolean matchesAll(List<DomainPattern> patterns, CharSequence host) {
+    private static boolean matchesAll(List<DomainPattern> patterns, String host) {
         for (DomainPattern p : patterns) {
             if (!p.matches(host)) {
                 return false;

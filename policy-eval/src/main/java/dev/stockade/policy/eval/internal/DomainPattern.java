@@ -4,7 +4,6 @@ import dev.stockade.policy.glob.Glob;
 import dev.stockade.policy.glob.GlobKind;
 import dev.stockade.policy.glob.GlobResult;
 import java.util.ArrayList;
-import java.util.Arrays;
 import java.util.List;
 import java.util.Locale;
 
@@ -39,16 +38,16 @@ public final class DomainPattern {
         if (text == null || text.isEmpty()) {
             return new DomainPattern(String.valueOf(text), Kind.INVALID, null, new String[0], null);
         }
-        List<String> labels = fastLabels(text);
-        Glob glob = null;
-        if (labels == null) {
-            GlobResult result = Glob.compile(GlobKind.DOMAIN, text);
-            if (!result.ok() || result.glob() == null) {
-                return new DomainPattern(text, Kind.INVALID, null, new String[0], null);
-            }
-            glob = result.glob();
-            labels = glob.labels();
+        DomainPattern fast = fast(text);
+        if (fast != null) {
+            return fast;
         }
+        GlobResult result = Glob.compile(GlobKind.DOMAIN, text);
+        if (!result.ok() || result.glob() == null) {
+            return new DomainPattern(text, Kind.INVALID, null, new String[0], null);
+        }
+        Glob glob = result.glob();
+        List<String> labels = glob.labels();
         int lastStar = -1;
         for (int i = 0; i < labels.size(); i++) {
             if (labels.get(i).indexOf('*') >= 0) {
@@ -63,45 +62,44 @@ public final class DomainPattern {
         if (lastStar == 0 && labels.get(0).equals("*")) {
             return new DomainPattern(text, Kind.SUFFIX, joinedSuffix, suffix, glob);
         }
-        if (glob == null) {
-            GlobResult result = Glob.compile(GlobKind.DOMAIN, text);
-            if (!result.ok() || result.glob() == null) {
-                return new DomainPattern(text, Kind.INVALID, null, new String[0], null);
-            }
-            glob = result.glob();
-        }
         return new DomainPattern(text, Kind.GENERAL, null, suffix, glob);
     }
 
     /**
-     * Labels of a plain ASCII letter-digit-hyphen pattern, optionally led by {@code *.}, lower-cased; null
-     * when the pattern needs the glob compiler (IDNA, {@code *} inside a label, anything unusual).
+     * A plain lower-case ASCII name or {@code *.name} without building label lists through the glob
+     * compiler (the common case, kept cheap for policies of many entries); null otherwise.
      */
-    private static List<String> fastLabels(String text) {
-        int start = 0;
-        if (text.equals("*")) {
-            return List.of("*");
-        }
-        if (text.startsWith("*.")) {
-            start = 2;
-        }
-        if (start >= text.length() || text.endsWith(".")) {
+    private static DomainPattern fast(String text) {
+        int start = text.startsWith("*.") ? 2 : 0;
+        int n = text.length();
+        if (start >= n || text.charAt(n - 1) == '.') {
             return null;
         }
-        for (int i = start; i < text.length(); i++) {
+        int labels = 1;
+        for (int i = start; i < n; i++) {
             char c = text.charAt(i);
-            boolean ok = (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9')
-                    || c == '-' || c == '.';
-            if (!ok || (c == '.' && (i == start || text.charAt(i - 1) == '.'))) {
+            if (c == '.') {
+                if (i == start || text.charAt(i - 1) == '.' || i - start > 253) {
+                    return null;
+                }
+                labels++;
+            } else if (!((c >= 'a' && c <= 'z') || (c >= '0' && c <= '9') || c == '-')) {
                 return null;
             }
         }
-        List<String> labels = new ArrayList<>();
-        if (start == 2) {
-            labels.add("*");
+        String name = start == 0 ? text : text.substring(start);
+        String[] suffix = new String[labels];
+        int from = 0;
+        for (int k = 0; k < labels; k++) {
+            int dot = name.indexOf('.', from);
+            int to = dot < 0 ? name.length() : dot;
+            if (to - from > 63) {
+                return null;
+            }
+            suffix[k] = name.substring(from, to);
+            from = to + 1;
         }
-        labels.addAll(Arrays.asList(text.substring(start).toLowerCase(Locale.ROOT).split("\\.")));
-        return labels;
+        return new DomainPattern(text, start == 0 ? Kind.EXACT : Kind.SUFFIX, name, suffix, null);
     }
 
     /** The pattern as written. */

@@ -84,7 +84,7 @@ public final class Engine {
             return row.requestAllow;
         }
         Decision allow = row.requestAllow;
-        GraphqlInput graphql = row.anyGraphql ? new GraphqlInput(request) : null;
+        Fence.GraphqlRequest graphql = row.anyGraphql ? new Fence.GraphqlRequest() : null;
         for (Fence f : row.fences) {
             if (f.hasRules()) {
                 Decision d = f.judge(request, graphql);
@@ -101,22 +101,34 @@ public final class Engine {
 
     /** The first row for {@code host}, {@link DomainIndex#NONE}, or {@link HostName#INVALID}. */
     private int find(String host) {
-        int end = HostName.nameEnd(host);
-        if (end == HostName.NON_ASCII) {
-            host = HostName.toAscii(host);
+        if (host == null) {
+            return HostName.INVALID;
+        }
+        Integer hit = index.exact(host);
+        if (hit != null) {
+            return hit; // a name some exact row holds is valid and normal by construction
+        }
+        int found = index.scan(host);
+        if (found == DomainIndex.NOT_NORMAL) {
+            // Upper case, a trailing dot or a non-ASCII name: normalise once (this path allocates).
+            host = HostName.normalise(host);
             if (host == null) {
                 return HostName.INVALID;
             }
-            end = HostName.nameEnd(host);
+            hit = index.exact(host);
+            if (hit != null) {
+                return hit;
+            }
+            found = index.scan(host);
         }
-        if (end < 0) {
+        if (found == DomainIndex.IPV4) {
+            return index.ip(host);
+        }
+        if (found == DomainIndex.INVALID || found == DomainIndex.NOT_NORMAL) {
             String ip = HostName.isIpv6(host) ? HostName.ipv6Key(host) : null;
-            return ip == null ? HostName.INVALID : index.lookupIp(ip, ip.length());
+            return ip == null ? HostName.INVALID : index.ip(ip);
         }
-        if (HostName.isIpv4(host, end)) {
-            return index.lookupIp(host, end);
-        }
-        return index.lookupName(host, end);
+        return found;
     }
 
     private String scheme(EgressRequest request) {

@@ -5,13 +5,10 @@ import dev.stockade.policy.eval.EgressRequest;
 import dev.stockade.policy.eval.ReasonCode;
 import dev.stockade.policy.glob.Glob;
 import dev.stockade.policy.graphql.FenceResult;
+import dev.stockade.policy.graphql.GraphqlExchange;
 import dev.stockade.policy.graphql.GraphqlFenceSet;
 import dev.stockade.policy.model.Verdict;
-import java.util.Arrays;
-import java.util.Map;
 import java.util.Set;
-import java.util.function.Function;
-import java.util.stream.Collectors;
 
 /**
  * The fences one policy entry puts on an allowed row: scheme, caller fence and rule table, with every
@@ -27,52 +24,51 @@ final class Fence {
     final Glob[] paths;
     /** Rules whose path glob did not compile: they never match. */
     final boolean[] broken;
-    /** The compiled GraphQL fence of each rule, null for a rule without one. */
-    final GraphqlFenceSet[] graphql;
+    final boolean[] graphql;
+    /** Compiled fence of each graphql rule; null where the rule has none or it failed to compile. */
+    final GraphqlFenceSet[] graphqlFences;
     final boolean primary;
 
     final Decision schemeDeny;
     final Decision callerDeny;
     final Decision noRuleDeny;
     final Decision[] ruleAllow;
+    final Decision[] graphqlUnsupported;
 
-    private static final Map<String, ReasonCode> REASONS = Arrays.stream(ReasonCode.values())
-            .collect(Collectors.toUnmodifiableMap(ReasonCode::code, Function.identity()));
-
-    Fence(String scheme, Set<String> callers, String[] methods, Glob[] paths, boolean[] broken,
-            GraphqlFenceSet[] graphql, boolean primary, Decision schemeDeny, Decision callerDeny, Decision noRuleDeny,
-            Decision[] ruleAllow) {
+    Fence(String scheme, Set<String> callers, String[] methods, Glob[] paths, boolean[] broken, boolean[] graphql,
+            GraphqlFenceSet[] graphqlFences, boolean primary, Decision schemeDeny, Decision callerDeny, Decision noRuleDeny, Decision[] ruleAllow,
+            Decision[] graphqlUnsupported) {
         this.scheme = scheme;
         this.callers = callers;
         this.methods = methods;
         this.paths = paths;
         this.broken = broken;
         this.graphql = graphql;
+        this.graphqlFences = graphqlFences;
         this.primary = primary;
         this.schemeDeny = schemeDeny;
         this.callerDeny = callerDeny;
         this.noRuleDeny = noRuleDeny;
         this.ruleAllow = ruleAllow;
+        this.graphqlUnsupported = graphqlUnsupported;
     }
 
     boolean hasRules() {
         return methods != null;
     }
 
-    boolean hasGraphql() {
-        return graphql != null && Arrays.stream(graphql).anyMatch(g -> g != null);
-    }
-
     /**
      * The entry's rules judged against a request: the first admitting rule, or a deny. Once a rule with a
-     * graphql block matches (method and path), only a graphql rule can admit (spec GraphQL rule 6).
+     * graphql block matches (method and path), only a graphql rule can admit (spec GraphQL rule 6); the
+     * GraphQL payload is parsed at most once per request, whatever the number of fences.
      */
-    Decision judge(EgressRequest request, GraphqlInput input) {
+    Decision judge(EgressRequest request, GraphqlRequest exchange) {
         String method = request.method();
         String path = request.path() == null || request.path().isEmpty() ? "/" : request.path();
         boolean pathSafe = PathCheck.safe(path);
         int plain = -1;
-        int firstGraphql = -1;
+        boolean anyGraphql = false;
+        Decision graphqlDeny = null;
         for (int i = 0; i < methods.length; i++) {
             if (broken[i] || (methods[i] != null && !methods[i].equals(method))) {
                 continue;
@@ -80,50 +76,53 @@ final class Fence {
             if (paths[i] != null && (!pathSafe || !paths[i].matches(path))) {
                 continue;
             }
-            if (graphql[i] != null) {
-                if (firstGraphql < 0) {
-                    firstGraphql = i;
+            if (!graphql[i]) {
+                if (plain < 0) {
+                    plain = i;
                 }
-            } else if (plain < 0) {
-                plain = i;
+                continue;
+            }
+            anyGraphql = true;
+            if (graphqlFences[i] == null) {
+                graphqlDeny = graphqlDeny == null ? graphqlUnsupported[i] : graphqlDeny;
+                continue;
+            }
+            FenceResult result = graphqlFences[i].judge(exchange.get(request));
+            if (result.allowed()) {
+                return ruleAllow[i];
+            }
+            if (graphqlDeny == null) {
+                graphqlDeny = graphqlDenial(i, result);
             }
         }
-        if (firstGraphql >= 0) {
-            return judgeGraphql(request, input, firstGraphql);
+        if (anyGraphql) {
+            return graphqlDeny;
         }
         return plain >= 0 ? ruleAllow[plain] : noRuleDeny;
     }
 
-    /**
-     * Spec GraphQL rule 6: a graphql rule matched the method and path, so only a graphql rule may admit.
-     * The first whose fence admits the operation decides; otherwise the first refusal is reported.
-     */
-    private Decision judgeGraphql(EgressRequest request, GraphqlInput input, int first) {
-        String method = request.method();
-        String path = request.path() == null || request.path().isEmpty() ? "/" : request.path();
-        boolean pathSafe = PathCheck.safe(path);
-        FenceResult refusal = null;
-        int refusedBy = first;
-        for (int i = first; i < methods.length; i++) {
-            boolean matches = graphql[i] != null && !broken[i]
-                    && (methods[i] == null || methods[i].equals(method))
-                    && (paths[i] == null || (pathSafe && paths[i].matches(path)));
-            if (!matches) {
-                continue;
-            }
-            FenceResult result = graphql[i].judge(input.exchange());
-            if (result.allowed()) {
-                return ruleAllow[i];
-            }
-            if (refusal == null) {
-                refusal = result;
-                refusedBy = i;
-            }
+    private Decision graphqlDenial(int rule, FenceResult result) {
+        ReasonCode code = ReasonCode.fromCode(result.reasonCode());
+        if (code == null || !code.code().startsWith("graphql-")) {
+            code = ReasonCode.GRAPHQL_UNPARSEABLE;
         }
-        Decision where = ruleAllow[refusedBy];
-        ReasonCode reason = REASONS.getOrDefault(refusal.reasonCode(), ReasonCode.GRAPHQL_UNPARSEABLE);
-        return new Decision(Verdict.DENY, null, false, reason, where.policy(), where.entryIndex(), refusedBy,
-                refusal.detail() + " (rule " + refusedBy + " of entry " + where.entryIndex() + " of policy `"
-                        + where.policy() + "`)");
+        Decision template = noRuleDeny;
+        String detail = result.detail() == null ? code.code() : result.detail();
+        return new Decision(Verdict.DENY, null, false, code, template.policy(), template.entryIndex(), rule, detail);
+    }
+
+    /** The GraphQL view of one request, built on first use and shared by every fence of the decision. */
+    static final class GraphqlRequest {
+        private GraphqlExchange exchange;
+
+        GraphqlExchange get(EgressRequest request) {
+            if (exchange == null) {
+                String upgrade = request.headers() == null ? null : request.header("upgrade");
+                exchange = GraphqlExchange.of(request.method(), request.headers() == null ? null
+                        : request.header("content-type"), request.query(), request.body(), request.bodyTruncated(),
+                        upgrade != null && upgrade.trim().equalsIgnoreCase("websocket"));
+            }
+            return exchange;
+        }
     }
 }

@@ -101,6 +101,22 @@ final class HostName {
         return h.toLowerCase(Locale.ROOT);
     }
 
+    /**
+     * The normal form of a host name: IDNA to ASCII, lower case, one trailing dot dropped; null when it
+     * is not a plausible name (the caller then tries it as an IPv6 literal).
+     */
+    static String normalise(String host) {
+        if (isIpv6(host)) {
+            return host;
+        }
+        String h = host.endsWith(".") ? host.substring(0, host.length() - 1) : host;
+        int end = nameEnd(h);
+        if (end == NON_ASCII) {
+            return toAscii(h);
+        }
+        return end < 0 ? null : h.toLowerCase(Locale.ROOT);
+    }
+
     /** The ASCII (punycode) form of an internationalised name, lower-cased; null when IDNA refuses it. */
     static String toAscii(String host) {
         try {

@@ -9,10 +9,9 @@ import dev.stockade.policy.eval.EffectivePolicy;
 import dev.stockade.policy.eval.EntryRef;
 import dev.stockade.policy.eval.ReasonCode;
 import dev.stockade.policy.glob.Glob;
-import dev.stockade.policy.graphql.GraphqlFenceSet;
-import dev.stockade.policy.graphql.GraphqlLimits;
 import dev.stockade.policy.glob.GlobKind;
 import dev.stockade.policy.glob.GlobResult;
+import dev.stockade.policy.graphql.GraphqlFenceSet;
 import dev.stockade.policy.model.DomainEntry;
 import dev.stockade.policy.model.Rule;
 import dev.stockade.policy.model.Transport;
@@ -45,7 +44,7 @@ public final class ProgramBuilder {
                 parsed.add(DomainPattern.parse(null));
             }
             patterns.add(parsed);
-            rows[i] = row(entry);
+            rows[i] = row(entry, options);
         }
         Decision fallback = defaultDecision(effective);
         Engine engine = new Engine(rows, new DomainIndex(patterns), fallback, options.inferSchemeFromConnection());
@@ -65,7 +64,7 @@ public final class ProgramBuilder {
         return Decision.deny(reason, detail);
     }
 
-    private static Row row(EffectiveEntry entry) {
+    private static Row row(EffectiveEntry entry, CompileOptions options) {
         EntryRef by = entry.decidedBy();
         String policy = by == null ? null : by.policy();
         int index = by == null ? -1 : by.entryIndex();
@@ -91,33 +90,39 @@ public final class ProgramBuilder {
             }
             boolean primary = !primaryTaken && !c.source().ceiling();
             primaryTaken |= primary;
-            fences.add(fence(c, primary, transport, intercept));
+            DomainEntry d = c.entry();
+            if (d.scheme() != null || d.binaries() != null || d.hasRules()) {
+                fences.add(fence(c, primary, transport, intercept, options));
+            }
         }
         return new Row(null, allow, allow, fences.toArray(new Fence[0]));
     }
 
-    private static Fence fence(EffectiveComponent c, boolean primary, Transport transport, boolean intercept) {
+    private static Fence fence(EffectiveComponent c, boolean primary, Transport transport, boolean intercept,
+            CompileOptions options) {
         DomainEntry e = c.entry();
         EntryRef src = c.source();
         String where = where(src);
         String scheme = e.scheme() == null ? null : e.scheme().toLowerCase(Locale.ROOT);
-        Decision schemeDeny = deny(ReasonCode.SCHEME_MISMATCH, src, -1, "the request scheme is not `"
-                + scheme + "` required by entry" + where);
-        Decision callerDeny = deny(ReasonCode.CALLER_NOT_LISTED, src, -1,
+        Decision schemeDeny = scheme == null ? null : deny(ReasonCode.SCHEME_MISMATCH, src, -1,
+                "the request scheme is not `" + scheme + "` required by entry" + where);
+        Decision callerDeny = e.binaries() == null ? null : deny(ReasonCode.CALLER_NOT_LISTED, src, -1,
                 "the caller is not listed by entry" + where);
-        Decision noRule = deny(ReasonCode.NO_RULE_MATCHED, src, -1, "no rule of entry" + where
-                + " admits the request");
+        Decision noRule = !e.hasRules() ? null : deny(ReasonCode.NO_RULE_MATCHED, src, -1, "no rule of entry"
+                + where + " admits the request");
         List<Rule> rules = e.hasRules() ? e.rules() : null;
         if (rules == null) {
             return new Fence(scheme, e.binaries() == null ? null : new HashSet<>(e.binaries()), null, null, null,
-                    null, primary, schemeDeny, callerDeny, noRule, new Decision[0]);
+                    null, null, primary, schemeDeny, callerDeny, noRule, new Decision[0], new Decision[0]);
         }
         int n = rules.size();
         String[] methods = new String[n];
         Glob[] paths = new Glob[n];
         boolean[] broken = new boolean[n];
-        GraphqlFenceSet[] graphql = new GraphqlFenceSet[n];
+        boolean[] graphql = new boolean[n];
+        GraphqlFenceSet[] graphqlFences = new GraphqlFenceSet[n];
         Decision[] allow = new Decision[n];
+        Decision[] unsupported = new Decision[n];
         for (int i = 0; i < n; i++) {
             Rule r = rules.get(i);
             methods[i] = r.method() == null ? null : r.method().toUpperCase(Locale.ROOT);
@@ -126,12 +131,26 @@ public final class ProgramBuilder {
                 paths[i] = g.glob();
                 broken[i] = !g.ok() || g.glob() == null;
             }
-            graphql[i] = r.graphql() == null ? null : GraphqlFenceSet.allOf(List.of(r.graphql()), GraphqlLimits.defaults());
+            graphql[i] = r.graphql() != null;
+            if (graphql[i]) {
+                graphqlFences[i] = graphqlFence(r, options);
+            }
             allow[i] = new Decision(Verdict.ALLOW, transport, intercept, ReasonCode.RULE_ALLOW, src.policy(),
                     src.entryIndex(), i, "allowed by rule " + i + " of entry" + where);
+            unsupported[i] = deny(ReasonCode.GRAPHQL_UNSUPPORTED, src, i, "the graphql fence of rule " + i
+                    + " of entry" + where + " could not be compiled: denied");
         }
         return new Fence(scheme, e.binaries() == null ? null : new HashSet<>(e.binaries()), methods, paths, broken,
-                graphql, primary, schemeDeny, callerDeny, noRule, allow);
+                graphql, graphqlFences, primary, schemeDeny, callerDeny, noRule, allow, unsupported);
+    }
+
+    /** The rule's fence compiled, or null when it cannot be (the rule then denies: fail closed). */
+    private static GraphqlFenceSet graphqlFence(Rule rule, CompileOptions options) {
+        try {
+            return GraphqlFenceSet.allOf(List.of(rule.graphql()), options.graphqlLimits());
+        } catch (RuntimeException e) {
+            return null;
+        }
     }
 
     private static Decision deny(ReasonCode reason, EntryRef src, int rule, String detail) {

@@ -14,7 +14,6 @@ final class Row {
     final boolean anySchemeFence;
     final boolean anyCallerFence;
     final boolean anyRules;
-    /** Whether some rule carries a GraphQL fence (the request's GraphQL view is then built once). */
     final boolean anyGraphql;
 
     Row(Decision deny, Decision connectionAllow, Decision requestAllow, Fence[] fences) {
@@ -27,14 +26,18 @@ final class Row {
         boolean r = false;
         boolean g = false;
         for (Fence f : fences) {
-            g |= f.hasGraphql();
             s |= f.scheme != null;
             c |= f.callers != null;
             r |= f.hasRules();
+            if (f.hasRules()) {
+                for (boolean b : f.graphql) {
+                    g |= b;
+                }
+            }
         }
+        anyGraphql = g;
         anySchemeFence = s;
         anyCallerFence = c;
         anyRules = r;
-        anyGraphql = g;
     }
 }

@@ -1,0 +1,92 @@
+package dev.stockade.bench;
+
+import com.cedarpolicy.BasicAuthorizationEngine;
+import com.cedarpolicy.model.AuthorizationRequest;
+import com.cedarpolicy.model.AuthorizationResponse;
+import com.cedarpolicy.model.entity.Entities;
+import com.cedarpolicy.model.policy.PolicySet;
+import com.cedarpolicy.value.EntityTypeName;
+import com.cedarpolicy.value.EntityUID;
+import com.cedarpolicy.value.PrimString;
+import com.cedarpolicy.value.Value;
+import dev.cel.common.CelAbstractSyntaxTree;
+import dev.cel.common.types.MapType;
+import dev.cel.common.types.ListType;
+import dev.cel.common.types.SimpleType;
+import dev.cel.compiler.CelCompiler;
+import dev.cel.compiler.CelCompilerFactory;
+import dev.cel.parser.CelStandardMacro;
+import dev.cel.runtime.CelRuntime;
+import dev.cel.runtime.CelRuntimeFactory;
+import dev.stockade.policy.compiler.InstallFacts;
+import dev.stockade.policy.compiler.PolicyCompiler;
+import dev.stockade.policy.compiler.Resolver;
+import dev.stockade.policy.eval.CompileOptions;
+import dev.stockade.policy.eval.Decision;
+import dev.stockade.policy.eval.DecisionProgram;
+import dev.stockade.policy.eval.EgressRequest;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.TimeUnit;
+import java.util.regex.Pattern;
+import org.openjdk.jmh.annotations.Benchmark;
+import org.openjdk.jmh.annotations.BenchmarkMode;
+import org.openjdk.jmh.annotations.Level;
+import org.openjdk.jmh.annotations.Mode;
+import org.openjdk.jmh.annotations.OutputTimeUnit;
+import org.openjdk.jmh.annotations.Param;
+import org.openjdk.jmh.annotations.Scope;
+import org.openjdk.jmh.annotations.Setup;
+import org.openjdk.jmh.annotations.State;
+
+/**
+ * Connection-level domain decisions on policies of 10, 1,000 and 10,000 entries (80% exact names, 20%
+ * leading-label wildcards; requests 40% exact hits, 30% wildcard hits, 30% misses), beside the floor:
+ * a HashMap lookup of the exact host. Baselines on the same workload: {@link RegexBaselineBenchmark},
+ * {@link CelBaselineBenchmark}, {@link CedarBaselineBenchmark}.
+ */
+@BenchmarkMode(Mode.AverageTime)
+@OutputTimeUnit(TimeUnit.NANOSECONDS)
+@State(Scope.Benchmark)
+public class DomainDecisionBenchmark {
+    @Param({"10", "1000", "10000"})
+    public int size;
+
+    private Workload workload;
+    private DecisionProgram program;
+    private EgressRequest[] connections;
+    private Map<String, Boolean> exactFloor;
+    private int next;
+
+    @Setup(Level.Trial)
+    public void setUp() {
+        workload = new Workload(size, false);
+        program = PolicyCompiler.compile(Resolver.resolve(InstallFacts.defaults(), List.of(),
+                List.of(workload.policy())), CompileOptions.defaults());
+        connections = workload.connections();
+        for (int i = 0; i < connections.length; i++) {
+            Decision d = program.decideConnection(connections[i]);
+            if (d.allowed() != workload.expectAllow[i]) {
+                throw new IllegalStateException("workload and program disagree on " + workload.hosts[i]);
+            }
+        }
+        exactFloor = workload.exactMap();
+    }
+
+    private int nextIndex() {
+        int i = next;
+        next = (i + 1) & (Workload.REQUESTS - 1);
+        return i;
+    }
+
+    @Benchmark
+    public Decision stockade() {
+        return program.decideConnection(connections[nextIndex()]);
+    }
+
+    @Benchmark
+    public Boolean hashMapFloor() {
+        return exactFloor.get(workload.hosts[nextIndex()]);
+    }
+}
