@@ -38,7 +38,8 @@ final class LintCommand implements Callable<Integer> {
     List<Path> files;
 
     @Option(names = "--format", defaultValue = "text",
-            description = "text (default), json, or sarif (SARIF 2.1.0 for code scanning).")
+            description = "text (default), json (problems, and RFC 9457 problem details per invalid file),"
+                    + " or sarif (SARIF 2.1.0 for code scanning).")
     OutputFormat format;
 
     @Option(names = "--strict", description = "Warnings fail the lint too.")
@@ -111,8 +112,12 @@ final class LintCommand implements Callable<Integer> {
         ObjectNode root = JSON.createObjectNode();
         ArrayNode files = root.putArray("files");
         byFile.forEach((file, problems) -> {
-            ObjectNode node = files.addObject().put("file", file)
-                    .put("valid", problems.stream().noneMatch(p -> p.severity() == Severity.ERROR));
+            boolean valid = problems.stream().noneMatch(p -> p.severity() == Severity.ERROR);
+            ObjectNode node = files.addObject().put("file", file).put("valid", valid);
+            if (!valid) {
+                // The same RFC 9457 body the API answers a refused write with (status 422).
+                node.set("problemDetails", ProblemRenderer.problemDetails(problems, file + " is not a valid policy", 422));
+            }
             ArrayNode list = node.putArray("problems");
             for (Problem p : problems) {
                 ObjectNode item = list.addObject().put("code", p.code())

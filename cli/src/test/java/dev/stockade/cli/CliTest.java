@@ -96,6 +96,10 @@ class CliTest {
         JsonNode file = new ObjectMapper().readTree(run.out()).path("files").get(0);
         assertThat(file.path("valid").asBoolean()).isFalse();
         assertThat(file.path("problems").get(0).path("pointer").asText()).isEqualTo("/allowedDomains/0/binaries/0");
+        JsonNode details = file.path("problemDetails");
+        assertThat(details.path("type").asText()).startsWith("https://stockade.dev/problems/");
+        assertThat(details.path("status").asInt()).isEqualTo(422);
+        assertThat(details.path("errors").get(0).path("pointer").asText()).isEqualTo("/allowedDomains/0/binaries/0");
     }
 
     @Test
