@@ -54,11 +54,10 @@ public class CelBaselineBenchmark {
 
     private Workload workload;
     private CelRuntime.Program cel;
-    private Map<String, Object>[] celActivations;
+    private List<Map<String, Object>> celActivations;
     private int next;
 
     @Setup(Level.Trial)
-    @SuppressWarnings("unchecked")
     public void setUp() throws Exception {
         workload = new Workload(size, false);
         Map<String, Boolean> exactFloor = workload.exactMap();
@@ -72,10 +71,10 @@ public class CelBaselineBenchmark {
                 "host in exact || suffixes.exists(s, host.endsWith(s))").getAst();
         cel = CelRuntimeFactory.standardCelRuntimeBuilder().build().createProgram(ast);
         List<String> dotted = workload.suffixes.stream().map(s -> "." + s).toList();
-        celActivations = new Map[Workload.REQUESTS];
+        celActivations = new java.util.ArrayList<>(Workload.REQUESTS);
         for (int i = 0; i < Workload.REQUESTS; i++) {
-            celActivations[i] = Map.of("host", workload.hosts[i], "exact", exactFloor, "suffixes", dotted);
-            if (Boolean.TRUE.equals(cel.eval(celActivations[i])) != workload.expectAllow[i]) {
+            celActivations.add(Map.of("host", workload.hosts[i], "exact", exactFloor, "suffixes", dotted));
+            if (Boolean.TRUE.equals(cel.eval(celActivations.get(i))) != workload.expectAllow[i]) {
                 throw new IllegalStateException("CEL disagrees on " + workload.hosts[i]);
             }
         }
@@ -86,6 +85,6 @@ public class CelBaselineBenchmark {
     public Object cel() throws Exception {
         int i = next;
         next = (i + 1) & (Workload.REQUESTS - 1);
-        return cel.eval(celActivations[i]);
+        return cel.eval(celActivations.get(i));
     }
 }

@@ -70,11 +70,10 @@ final class DomainIndex {
     private final Suffix root = new Suffix("", 0);
     private Suffix[] table = new Suffix[16];
     private int suffixes;
-    private final List<DomainPattern>[] rowPatterns;
+    private final List<List<DomainPattern>> rowPatterns;
 
-    @SuppressWarnings("unchecked")
     DomainIndex(List<List<DomainPattern>> rows) {
-        rowPatterns = rows.toArray(new List[0]);
+        rowPatterns = List.copyOf(rows);
         List<String> exactNames = new ArrayList<>(rows.size());
         List<Integer> exactRows = new ArrayList<>(rows.size());
         for (int i = 0; i < rows.size(); i++) {
@@ -244,7 +243,7 @@ final class DomainIndex {
             if (row >= best) {
                 return best;
             }
-            if (matchesAll(rowPatterns[row], host)) {
+            if (matchesAll(rowPatterns.get(row), host)) {
                 return row;
             }
         }
