@@ -23,7 +23,7 @@ import org.junit.jupiter.api.io.TempDir;
  * The proxy over the real compiled decision program: policy files read, resolved, compiled and
  * hot-reloaded, with a caller fence resolved from the kernel.
  */
-@Timeout(value = 30, unit = TimeUnit.SECONDS)
+@Timeout(value = 90, unit = TimeUnit.SECONDS)
 @TestMethodOrder(MethodOrderer.OrderAnnotation.class)
 class CompiledPolicyTest {
     @TempDir
@@ -87,12 +87,12 @@ class CompiledPolicyTest {
     }
 
     static String curl(String... args) throws Exception {
-        List<String> cmd = new java.util.ArrayList<>(List.of("curl", "-sS", "--max-time", "10", "-x",
+        List<String> cmd = new java.util.ArrayList<>(List.of("curl", "-sS", "--max-time", "30", "-x",
                 "http://127.0.0.1:" + proxy.port()));
         cmd.addAll(List.of(args));
         Process p = new ProcessBuilder(cmd).redirectErrorStream(true).start();
         String out = new String(p.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
-        assertThat(p.waitFor(15, TimeUnit.SECONDS)).isTrue();
+        assertThat(p.waitFor(40, TimeUnit.SECONDS)).isTrue();
         return out;
     }
 
@@ -178,7 +178,7 @@ class CompiledPolicyTest {
 
     /** A write may reach the watcher as several events: wait until a valid load follows {@code gen}. */
     private static void awaitValidLoadAfter(long gen) throws InterruptedException {
-        long deadline = System.nanoTime() + Duration.ofSeconds(10).toNanos();
+        long deadline = System.nanoTime() + Duration.ofSeconds(30).toNanos();
         PolicySource.Load l = source.awaitLoadAfter(gen, 10_000);
         while (!l.valid() && System.nanoTime() < deadline) {
             l = source.awaitLoadAfter(l.generation(), 10_000);

@@ -31,7 +31,7 @@ import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.api.io.TempDir;
 
 /** The forward proxy against real origins on loopback, driven by the JDK client, raw sockets and curl. */
-@Timeout(value = 20, unit = TimeUnit.SECONDS)
+@Timeout(value = 90, unit = TimeUnit.SECONDS)
 class ForwardProxyTest {
     static final String SECRET = "s3cr3t-token-value-XYZ";
     static final UUID CRED_ID = UUID.fromString("6f1c2b7e-3f0a-4b4e-9d61-2b5c0c1a7e11");
@@ -92,7 +92,7 @@ class ForwardProxyTest {
         };
         proxy = ProxyServer.start(config, decider, both, CredentialStore.of(List.of(cred, bound)));
         client = HttpClient.newBuilder().proxy(ProxySelector.of(new InetSocketAddress("127.0.0.1", proxy.port())))
-                .sslContext(trusting(proxy.caCertificate())).connectTimeout(Duration.ofSeconds(5)).build();
+                .sslContext(trusting(proxy.caCertificate())).connectTimeout(Duration.ofSeconds(30)).build();
     }
 
     @AfterAll
@@ -119,7 +119,7 @@ class ForwardProxyTest {
     }
 
     static HttpResponse<String> get(String url, String... headers) throws Exception {
-        HttpRequest.Builder b = HttpRequest.newBuilder(URI.create(url)).timeout(Duration.ofSeconds(10));
+        HttpRequest.Builder b = HttpRequest.newBuilder(URI.create(url)).timeout(Duration.ofSeconds(30));
         for (int i = 0; i < headers.length; i += 2) {
             b.header(headers[i], headers[i + 1]);
         }
@@ -127,7 +127,7 @@ class ForwardProxyTest {
     }
 
     static List<AuditEvent> auditFor(String host, String path) throws InterruptedException {
-        audit.await(e -> host.equals(e.host()) && (path == null || path.equals(e.path())), Duration.ofSeconds(5));
+        audit.await(e -> host.equals(e.host()) && (path == null || path.equals(e.path())), Duration.ofSeconds(30));
         List<AuditEvent> out = new ArrayList<>();
         for (AuditEvent e : audit.all()) {
             if (host.equals(e.host()) && (path == null || path.equals(e.path()))) {
@@ -166,7 +166,7 @@ class ForwardProxyTest {
     @Test
     void plainHttpRequestRuleDenies() throws Exception {
         HttpResponse<String> r = client.send(HttpRequest.newBuilder(URI.create("http://plain.test:" + origins.plainPort()
-                + "/thing")).DELETE().timeout(Duration.ofSeconds(10)).build(), HttpResponse.BodyHandlers.ofString());
+                + "/thing")).DELETE().timeout(Duration.ofSeconds(30)).build(), HttpResponse.BodyHandlers.ofString());
         assertThat(r.statusCode()).isEqualTo(403);
         assertThat(r.headers().firstValue("x-stockade-deny"))
                 .hasValue("no-rule-matched; policy=test-policy; entry=1; rule=-1");
@@ -215,7 +215,7 @@ class ForwardProxyTest {
         String resp = RawHttp.exchange(proxy.port(), "POST http://plain.test:" + origins.plainPort()
                 + "/upload HTTP/1.1\r\nHost: plain.test:" + origins.plainPort() + "\r\nContent-Length: 2000000\r\n\r\n");
         assertThat(resp).startsWith("HTTP/1.1 413");
-        audit.await(e -> "body-too-large".equals(e.reason()) && e.status() == 413, Duration.ofSeconds(5));
+        audit.await(e -> "body-too-large".equals(e.reason()) && e.status() == 413, Duration.ofSeconds(30));
         assertThat(origins.seen).noneMatch(s -> s.startsWith("POST /upload"));
     }
 
@@ -228,7 +228,7 @@ class ForwardProxyTest {
         assertThat(ok.statusCode()).isEqualTo(200);
         assertThat(ok.body()).startsWith("GET /v1/items\n");
         HttpResponse<String> no = client.send(HttpRequest.newBuilder(URI.create(base + "/admin")).DELETE()
-                .timeout(Duration.ofSeconds(10)).build(), HttpResponse.BodyHandlers.ofString());
+                .timeout(Duration.ofSeconds(30)).build(), HttpResponse.BodyHandlers.ofString());
         assertThat(no.statusCode()).isEqualTo(403);
         assertThat(no.headers().firstValue("x-stockade-deny")).hasValueSatisfying(v -> v.startsWith("no-rule-matched"));
         assertThat(auditFor("api.test", "/v1/items")).anySatisfy(e -> {
@@ -240,22 +240,22 @@ class ForwardProxyTest {
 
     @Test
     void curlThroughTheProxyWithTheExportedCa() throws Exception {
-        Process p = new ProcessBuilder("curl", "-sS", "--max-time", "10", "-x", "http://127.0.0.1:" + proxy.port(),
+        Process p = new ProcessBuilder("curl", "-sS", "--max-time", "30", "-x", "http://127.0.0.1:" + proxy.port(),
                 "--cacert", proxy.caCertificate().toString(), "-H", "X-Curl: yes",
                 "https://api.test:" + origins.tlsPort() + "/curl/path").redirectErrorStream(true).start();
         String out = new String(p.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
-        assertThat(p.waitFor(15, TimeUnit.SECONDS)).isTrue();
+        assertThat(p.waitFor(40, TimeUnit.SECONDS)).isTrue();
         assertThat(out).startsWith("GET /curl/path\n").contains("x-curl: yes");
         assertThat(p.exitValue()).isZero();
     }
 
     @Test
     void curlPostBodyIsForwarded() throws Exception {
-        Process p = new ProcessBuilder("curl", "-sS", "--max-time", "10", "-x", "http://127.0.0.1:" + proxy.port(),
+        Process p = new ProcessBuilder("curl", "-sS", "--max-time", "30", "-x", "http://127.0.0.1:" + proxy.port(),
                 "--cacert", proxy.caCertificate().toString(), "--data-binary", "{\"query\":\"{ a }\"}",
                 "https://api.test:" + origins.tlsPort() + "/graphql").redirectErrorStream(true).start();
         String out = new String(p.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
-        assertThat(p.waitFor(15, TimeUnit.SECONDS)).isTrue();
+        assertThat(p.waitFor(40, TimeUnit.SECONDS)).isTrue();
         assertThat(out).startsWith("POST /graphql\n").contains("body-bytes: 17");
     }
 
@@ -289,11 +289,11 @@ class ForwardProxyTest {
                 "X-Ignored", "1");
         assertThat(r.statusCode()).isEqualTo(200);
         // the JDK client cannot forge Host; curl can: Host names another (allowed) host than the tunnel
-        Process p = new ProcessBuilder("curl", "-sS", "--max-time", "10", "-x", "http://127.0.0.1:" + proxy.port(),
+        Process p = new ProcessBuilder("curl", "-sS", "--max-time", "30", "-x", "http://127.0.0.1:" + proxy.port(),
                 "--cacert", proxy.caCertificate().toString(), "-H", "Host: other.test", "-o", "/dev/null",
                 "-w", "%{http_code}", "https://api.test:" + origins.tlsPort() + "/x").redirectErrorStream(true).start();
         String out = new String(p.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
-        assertThat(p.waitFor(15, TimeUnit.SECONDS)).isTrue();
+        assertThat(p.waitFor(40, TimeUnit.SECONDS)).isTrue();
         assertThat(out).isEqualTo("403");
     }
 
@@ -310,12 +310,12 @@ class ForwardProxyTest {
     @Test
     void sentinelToAnotherDomainIsDeniedAndAuditedWithoutTheSecret() throws Exception {
         // other.test is allowed by policy but not covered by the credential
-        Process p = new ProcessBuilder("curl", "-sS", "--max-time", "10", "-x", "http://127.0.0.1:" + proxy.port(),
+        Process p = new ProcessBuilder("curl", "-sS", "--max-time", "30", "-x", "http://127.0.0.1:" + proxy.port(),
                 "--resolve", "other.test:" + origins.tlsPort() + ":127.0.0.1", "-k",
                 "-H", "Authorization: Bearer __platform_cred:" + CRED_ID + "__",
                 "https://other.test:" + origins.tlsPort() + "/steal").redirectErrorStream(true).start();
         String out = new String(p.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
-        assertThat(p.waitFor(15, TimeUnit.SECONDS)).isTrue();
+        assertThat(p.waitFor(40, TimeUnit.SECONDS)).isTrue();
         assertThat(out).contains("credential-not-allowed").doesNotContain(SECRET);
         assertThat(auditFor("other.test", "/steal")).singleElement()
                 .satisfies(e -> assertThat(e.reason()).isEqualTo("credential-not-allowed"));

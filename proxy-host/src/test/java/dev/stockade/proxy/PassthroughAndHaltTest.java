@@ -23,7 +23,7 @@ import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.api.io.TempDir;
 
 /** The passthrough listener for direct transport, and halt through the admin endpoint and the file flag. */
-@Timeout(value = 20, unit = TimeUnit.SECONDS)
+@Timeout(value = 90, unit = TimeUnit.SECONDS)
 class PassthroughAndHaltTest {
     @TempDir
     static Path dir;
@@ -69,11 +69,11 @@ class PassthroughAndHaltTest {
         cmd[0] = "curl";
         cmd[1] = "-sS";
         cmd[2] = "--max-time";
-        cmd[3] = "10";
+        cmd[3] = "30";
         System.arraycopy(args, 0, cmd, 4, args.length);
         Process p = new ProcessBuilder(cmd).redirectErrorStream(true).start();
         String out = new String(p.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
-        assertThat(p.waitFor(15, TimeUnit.SECONDS)).isTrue();
+        assertThat(p.waitFor(40, TimeUnit.SECONDS)).isTrue();
         return out;
     }
 
@@ -85,11 +85,11 @@ class PassthroughAndHaltTest {
                 "-o", "/dev/null", "-w", "%{http_code}", "https://api.test/");
         // api.test is routed upstream: the passthrough port refuses to splice it
         assertThat(out).doesNotStartWith("200");
-        audit.await(e -> "api.test".equals(e.host()) && "routed-upstream".equals(e.reason()), Duration.ofSeconds(5));
+        audit.await(e -> "api.test".equals(e.host()) && "routed-upstream".equals(e.reason()), Duration.ofSeconds(30));
         String direct = curl("-k", "--connect-to", "direct.test:443:127.0.0.1:" + proxy.passthroughPort(),
                 "https://direct.test/spliced");
         assertThat(direct).startsWith("GET /spliced\n");
-        AuditEvent line = audit.await(e -> "direct.test".equals(e.host()), Duration.ofSeconds(5));
+        AuditEvent line = audit.await(e -> "direct.test".equals(e.host()), Duration.ofSeconds(30));
         assertThat(line.listener()).isEqualTo("passthrough");
         assertThat(line.verdict()).isEqualTo("allow");
         assertThat(line.transport()).isEqualTo("direct");
@@ -103,18 +103,18 @@ class PassthroughAndHaltTest {
                 "-o", "/dev/null", "-w", "%{http_code}", "https://evil.test/");
         assertThat(out).endsWith("000");
         audit.await(e -> "evil.test".equals(e.host()) && "default-deny".equals(e.reason())
-                && "passthrough".equals(e.listener()), Duration.ofSeconds(5));
+                && "passthrough".equals(e.listener()), Duration.ofSeconds(30));
     }
 
     @Test
     void malformedClientHelloIsClosedAndAudited() throws Exception {
         try (Socket s = new Socket(InetAddress.getLoopbackAddress(), proxy.passthroughPort())) {
-            s.setSoTimeout(5000);
+            s.setSoTimeout(30_000);
             s.getOutputStream().write(new byte[] {0x16, 3, 1, 0, 10, 1, 0, 0, 6, 3, 3, 1, 2, 3, 4});
             s.getOutputStream().flush();
             assertThat(readToEnd(s.getInputStream())).isEqualTo(-1);
         }
-        audit.await(e -> "malformed-client-hello".equals(e.reason()), Duration.ofSeconds(5));
+        audit.await(e -> "malformed-client-hello".equals(e.reason()), Duration.ofSeconds(30));
     }
 
     @Test
@@ -130,7 +130,7 @@ class PassthroughAndHaltTest {
         HttpClient admin = HttpClient.newHttpClient();
         URI halt = URI.create("http://127.0.0.1:" + proxy.adminPort() + "/halt");
         try (Socket s = new Socket(InetAddress.getLoopbackAddress(), proxy.port())) {
-            s.setSoTimeout(5000);
+            s.setSoTimeout(30_000);
             OutputStream out = s.getOutputStream();
             out.write(("GET http://plain.test:" + origins.plainPort() + "/before HTTP/1.1\r\nHost: plain.test:"
                     + origins.plainPort() + "\r\n\r\n").getBytes(StandardCharsets.ISO_8859_1));
@@ -158,7 +158,7 @@ class PassthroughAndHaltTest {
         long before = proxy.haltsApplied();
         Files.writeString(haltFile, "halted by operator\n");
         try {
-            assertThat(proxy.awaitHaltApplied(before, 5000)).isGreaterThan(before);
+            assertThat(proxy.awaitHaltApplied(before, 30_000)).isGreaterThan(before);
             String denied = RawHttp.exchange(proxy.port(), "GET http://plain.test:" + origins.plainPort()
                     + "/flag HTTP/1.1\r\nHost: plain.test:" + origins.plainPort() + "\r\n\r\n");
             assertThat(denied).startsWith("HTTP/1.1 403").contains("halted");

@@ -19,7 +19,7 @@ final class RawHttp {
 
     static String exchange(int port, byte[] request) throws IOException {
         try (Socket s = new Socket(InetAddress.getLoopbackAddress(), port)) {
-            s.setSoTimeout(5000);
+            s.setSoTimeout(30_000);
             s.getOutputStream().write(request);
             s.getOutputStream().flush();
             return readHead(s.getInputStream());
