@@ -99,19 +99,52 @@ final class Fence {
      * The first whose fence admits the operation decides; otherwise the first refusal is reported.
      */
     private Decision judgeGraphql(EgressRequest request, GraphqlInput input, int first) {
+        return judgeGraphqlRules(request, first, set -> set.judge(input.exchange()));
+    }
+
+    /**
+     * One client text frame of a websocket this entry admitted, judged by the graphql rules matching the
+     * upgrade's method and path (the same rule-6 order as a request); {@code null} when no graphql rule
+     * matches, so the entry has nothing to police on this socket.
+     */
+    Decision judgeFrame(EgressRequest upgrade, String subprotocol, String textFrame) {
+        int first = firstGraphql(upgrade);
+        return first < 0 ? null : judgeGraphqlRules(upgrade, first, set -> set.judgeFrame(subprotocol, textFrame));
+    }
+
+    /** Whether a graphql rule of this entry matches the request's method and path. */
+    boolean graphqlFenced(EgressRequest request) {
+        return hasRules() && firstGraphql(request) >= 0;
+    }
+
+    private int firstGraphql(EgressRequest request) {
+        String method = request.method();
+        String path = request.path() == null || request.path().isEmpty() ? "/" : request.path();
+        boolean pathSafe = PathCheck.safe(path);
+        for (int i = 0; i < methods.length; i++) {
+            if (graphql[i] != null && matches(i, method, path, pathSafe)) {
+                return i;
+            }
+        }
+        return -1;
+    }
+
+    private boolean matches(int i, String method, String path, boolean pathSafe) {
+        return !broken[i] && (methods[i] == null || methods[i].equals(method))
+                && (paths[i] == null || (pathSafe && paths[i].matches(path)));
+    }
+
+    private Decision judgeGraphqlRules(EgressRequest request, int first, Function<GraphqlFenceSet, FenceResult> judge) {
         String method = request.method();
         String path = request.path() == null || request.path().isEmpty() ? "/" : request.path();
         boolean pathSafe = PathCheck.safe(path);
         FenceResult refusal = null;
         int refusedBy = first;
         for (int i = first; i < methods.length; i++) {
-            boolean matches = graphql[i] != null && !broken[i]
-                    && (methods[i] == null || methods[i].equals(method))
-                    && (paths[i] == null || (pathSafe && paths[i].matches(path)));
-            if (!matches) {
+            if (graphql[i] == null || !matches(i, method, path, pathSafe)) {
                 continue;
             }
-            FenceResult result = graphql[i].judge(input.exchange());
+            FenceResult result = judge.apply(graphql[i]);
             if (result.allowed()) {
                 return ruleAllow[i];
             }
