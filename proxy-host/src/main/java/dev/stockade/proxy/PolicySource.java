@@ -287,5 +287,15 @@ public final class PolicySource implements Supplier<Decider>, AutoCloseable {
         public Decision decide(EgressRequest request) {
             return program.decide(request);
         }
+
+        @Override
+        public boolean graphqlFenced(EgressRequest upgrade) {
+            return program.graphqlFenced(upgrade);
+        }
+
+        @Override
+        public Decision decideFrame(EgressRequest upgrade, String subprotocol, String textFrame) {
+            return program.decideFrame(upgrade, subprotocol, textFrame);
+        }
     }
 }
