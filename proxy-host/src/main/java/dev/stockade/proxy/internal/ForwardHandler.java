@@ -399,6 +399,7 @@ public final class ForwardHandler extends ChannelInboundHandlerAdapter {
         FullHttpRequest outbound = new DefaultFullHttpRequest(HttpVersion.HTTP_1_1, req.method(), uri,
                 req.content().retainedDuplicate(), out, req.trailingHeaders().copy());
         long bytesIn = req.content().readableBytes();
+        px.metrics.bytesIn(bytesIn);
         if (bytesIn > 0 || !(req.method().equals(HttpMethod.GET) || req.method().equals(HttpMethod.HEAD))) {
             HttpUtil.setContentLength(outbound, bytesIn);
         }
@@ -422,7 +423,7 @@ public final class ForwardHandler extends ChannelInboundHandlerAdapter {
         Channel o = origin.channel();
         p.remove("forward");
         p.remove("aggregate");
-        p.replace("http", "splice", new Splice(o, new java.util.concurrent.atomic.AtomicLong(), null));
+        p.replace("http", "splice", new Splice(o, new java.util.concurrent.atomic.AtomicLong(), px.metrics::bytesIn, null));
     }
 
     /** Judges every client text message of a GraphQL websocket; origin bytes stay spliced. */
@@ -433,7 +434,7 @@ public final class ForwardHandler extends ChannelInboundHandlerAdapter {
         p.remove("aggregate");
         long opened = System.nanoTime();
         WebSocketFence.install(px, p, conn, o, upgrade, subprotocol, new AtomicLong(),
-                (decision, reason, closeCode) -> record(listener(), t.host, t.port, upgrade.method(), t.path, "deny", decision,
+                (decision, reason, closeCode) -> record("websocket", t.host, t.port, upgrade.method(), t.path, "deny", decision,
                         reason, closeCode, 0, 0, opened));
     }
 
@@ -610,20 +611,26 @@ public final class ForwardHandler extends ChannelInboundHandlerAdapter {
         if (px.isHalted()) {
             return Decision.deny(ReasonCode.HALTED, "the organization is halted");
         }
+        long start = System.nanoTime();
         try {
             Decision d = conn.decider().decideConnection(r);
             return d == null ? Decision.deny(ReasonCode.INTERNAL_ERROR, "no decision") : d;
         } catch (RuntimeException e) {
             return Decision.deny(ReasonCode.INTERNAL_ERROR, "the decision failed");
+        } finally {
+            px.metrics.decided("connection", start);
         }
     }
 
     private Decision requestDecision(EgressRequest r) {
+        long start = System.nanoTime();
         try {
             Decision d = conn.decider().decide(r);
             return d == null ? Decision.deny(ReasonCode.INTERNAL_ERROR, "no decision") : d;
         } catch (RuntimeException e) {
             return Decision.deny(ReasonCode.INTERNAL_ERROR, "the decision failed");
+        } finally {
+            px.metrics.decided("request", start);
         }
     }
 

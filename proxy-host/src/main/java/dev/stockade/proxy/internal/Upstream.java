@@ -175,6 +175,7 @@ public final class Upstream {
             }
             if (msg instanceof HttpContent c) {
                 bytesOut.addAndGet(c.content().readableBytes());
+                px.metrics.bytesOut(c.content().readableBytes());
             }
             boolean last = msg instanceof LastHttpContent;
             pendingWrites++;
@@ -219,7 +220,7 @@ public final class Upstream {
                 }
                 // the origin side is swapped here, before done() swaps the client side, so that no client
                 // frame can reach the origin pipeline while it still speaks HTTP
-                origin.pipeline().replace(this, "splice", new Splice(client, bytesOut, null));
+                origin.pipeline().replace(this, "splice", new Splice(client, bytesOut, px.metrics::bytesOut, null));
                 origin.pipeline().remove("http");
                 if (frames) {
                     origin.pipeline().addBefore("splice", "ws-encoder", new WebSocket08FrameEncoder(true));

@@ -145,6 +145,7 @@ public final class WebSocketFence extends ChannelInboundHandlerAdapter {
             deny(ctx, d, d.reason().code());
             return;
         }
+        px.metrics.decision("websocket", "allow", d.reason().code());
         for (WebSocketFrame f : message) {
             forward(ctx, f);
         }
@@ -165,16 +166,20 @@ public final class WebSocketFence extends ChannelInboundHandlerAdapter {
         } catch (CharacterCodingException e) {
             return Decision.deny(ReasonCode.GRAPHQL_UNPARSEABLE, "websocket text message is not valid utf-8");
         }
+        long start = System.nanoTime();
         try {
             Decision d = conn.decider().decideFrame(upgrade, subprotocol, decoded);
             return d == null ? Decision.deny(ReasonCode.INTERNAL_ERROR, "no decision") : d;
         } catch (RuntimeException e) {
             return Decision.deny(ReasonCode.INTERNAL_ERROR, "the decision failed");
+        } finally {
+            px.metrics.decided("frame", start);
         }
     }
 
     private void forward(ChannelHandlerContext ctx, WebSocketFrame frame) {
         bytesIn.addAndGet(frame.content().readableBytes());
+        px.metrics.bytesIn(frame.content().readableBytes());
         pendingWrites++;
         origin.write(frame).addListener((ChannelFutureListener) f -> {
             pendingWrites--;
