@@ -150,6 +150,7 @@ class GraphqlWebSocketTest {
         }
         AuditEvent line = audit.await(e -> "graphql-field-denied".equals(e.reason()), Duration.ofSeconds(5));
         assertThat(line.status()).isEqualTo(1008);
+        assertThat(line.listener()).isEqualTo("websocket");
         assertThat(line.verdict()).isEqualTo("deny");
         assertThat(line.path()).isEqualTo("/graphql");
         assertThat(line.policy()).isEqualTo("ws-policy");
