@@ -18,6 +18,9 @@ import java.util.function.ToDoubleFunction;
  * map lookup and an add.
  */
 public final class ProxyMetrics {
+    // one HELP text for both series of a name: Prometheus keeps only one
+    private static final String BYTES =
+            "bytes relayed, in: client to origin, out: origin to client (bodies, websocket frames, spliced bytes)";
     private final PrometheusMeterRegistry registry = new PrometheusMeterRegistry(PrometheusConfig.DEFAULT);
     private final ConcurrentHashMap<String, Counter> decisions = new ConcurrentHashMap<>();
     private final ConcurrentHashMap<String, Timer> latency = new ConcurrentHashMap<>();
@@ -44,9 +47,9 @@ public final class ProxyMetrics {
                         (ToDoubleFunction<java.util.function.LongSupplier>) java.util.function.LongSupplier::getAsLong)
                 .description("interception leaf certificates cached").strongReference(true).register(registry);
         bytesIn = Counter.builder("stockade.proxy.bytes").tag("direction", "in").baseUnit("bytes")
-                .description("bytes relayed client to origin (bodies, websocket frames, spliced bytes)").register(registry);
+                .description(BYTES).register(registry);
         bytesOut = Counter.builder("stockade.proxy.bytes").tag("direction", "out").baseUnit("bytes")
-                .description("bytes relayed origin to client (bodies, spliced bytes)").register(registry);
+                .description(BYTES).register(registry);
         reloadsValid = Counter.builder("stockade.proxy.policy.reloads").tag("outcome", "valid")
                 .description("policy reloads after start").register(registry);
         reloadsInvalid = Counter.builder("stockade.proxy.policy.reloads").tag("outcome", "invalid")
