@@ -17,6 +17,23 @@ public interface Decider {
     /** Decides one request seen in the clear (plain HTTP or inside an intercepted tunnel). */
     Decision decide(EgressRequest request);
 
+    /**
+     * Whether a websocket opened by {@code upgrade} must have each client frame judged with
+     * {@link #decideFrame} (a graphql rule covers its path). Defaults to true: a decider that cannot say
+     * has its sockets policed, and {@link #decideFrame}'s default denies (fail closed).
+     */
+    default boolean graphqlFenced(EgressRequest upgrade) {
+        return true;
+    }
+
+    /**
+     * Judges one client-to-origin text message of a websocket opened by {@code upgrade}, with the
+     * negotiated subprotocol ({@code Sec-WebSocket-Protocol} of the 101 answer, {@code null} if none).
+     */
+    default Decision decideFrame(EgressRequest upgrade, String subprotocol, String textFrame) {
+        return Decision.deny(ReasonCode.INTERNAL_ERROR, "this decider cannot judge websocket frames");
+    }
+
     /** Names of the credentials the effective policy binds; the proxy sets their header. */
     default Set<String> boundCredentials() {
         return Set.of();

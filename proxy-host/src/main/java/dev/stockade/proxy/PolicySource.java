@@ -53,6 +53,7 @@ public final class PolicySource implements Supplier<Decider>, AutoCloseable {
     private final AtomicReference<Load> last = new AtomicReference<>(new Load(0, false, List.of("not loaded")));
     private final AtomicLong generation = new AtomicLong();
     private final Object loadLock = new Object();
+    private final List<java.util.function.Consumer<Load>> reloadListeners = new java.util.concurrent.CopyOnWriteArrayList<>();
     private WatchService watcher;
     private final Set<Path> watchedFiles = new java.util.concurrent.CopyOnWriteArraySet<>();
     private final Set<Path> watchedFolders = new java.util.concurrent.CopyOnWriteArraySet<>();
@@ -74,6 +75,14 @@ public final class PolicySource implements Supplier<Decider>, AutoCloseable {
     @Override
     public Decider get() {
         return current.get();
+    }
+
+    /**
+     * Calls {@code listener} after every later load (valid or not), on the loading thread; a failing
+     * listener never stops a reload.
+     */
+    public void onReload(java.util.function.Consumer<Load> listener) {
+        reloadListeners.add(listener);
     }
 
     /** The last load's outcome. */
@@ -113,6 +122,13 @@ public final class PolicySource implements Supplier<Decider>, AutoCloseable {
                 }
             }
             last.set(load);
+            for (java.util.function.Consumer<Load> l : reloadListeners) {
+                try {
+                    l.accept(load);
+                } catch (RuntimeException e) {
+                    log.println("stockade-proxy: reload listener failed: " + e.getClass().getSimpleName());
+                }
+            }
             loadLock.notifyAll();
             return load;
         }
@@ -286,6 +302,16 @@ public final class PolicySource implements Supplier<Decider>, AutoCloseable {
         @Override
         public Decision decide(EgressRequest request) {
             return program.decide(request);
+        }
+
+        @Override
+        public boolean graphqlFenced(EgressRequest upgrade) {
+            return program.graphqlFenced(upgrade);
+        }
+
+        @Override
+        public Decision decideFrame(EgressRequest upgrade, String subprotocol, String textFrame) {
+            return program.decideFrame(upgrade, subprotocol, textFrame);
         }
     }
 }

@@ -108,6 +108,13 @@ public final class ProxyServer implements AutoCloseable {
         ChannelGroup channels = new DefaultChannelGroup("stockade-proxy", GlobalEventExecutor.INSTANCE);
         ProxyContext px = new ProxyContext(config, decider, audit, credentials, ca, guard, CallerResolver.linux(),
                 originTls, channels, blocking, sandboxes);
+        // reloads after start are counted wherever policies come from files (the sandboxes' too)
+        if (decider instanceof PolicySource source) {
+            source.onReload(load -> px.metrics.reload(load.valid()));
+        }
+        if (sandboxes != null) {
+            sandboxes.policySources().forEach(source -> source.onReload(load -> px.metrics.reload(load.valid())));
+        }
         List<Channel> bound = new ArrayList<>();
         try {
             Channel forward = bind(px, boss, workers, config.port(), false);
@@ -244,12 +251,16 @@ public final class ProxyServer implements AutoCloseable {
         });
         s.createContext("/health", ex -> reply(ex, 200, "{\"status\":\"up\",\"halted\":" + self[0].halted() + "}\n"));
         s.createContext("/metrics", ex -> {
-            ProxyContext px = self[0].px;
-            reply(ex, 200, "stockade_proxy_decisions_total " + px.decisions.get() + "\n"
-                    + "stockade_proxy_denials_total " + px.denials.get() + "\n"
-                    + "stockade_proxy_open_connections " + px.openConnections.get() + "\n"
-                    + "stockade_proxy_cached_leaf_certificates " + px.ca.cachedLeaves() + "\n"
-                    + "stockade_proxy_halted " + (self[0].halted() ? 1 : 0) + "\n");
+            if (!"GET".equals(ex.getRequestMethod())) {
+                reply(ex, 405, "method not allowed\n");
+                return;
+            }
+            byte[] b = self[0].px.metrics.scrape().getBytes(StandardCharsets.UTF_8);
+            ex.getResponseHeaders().set("Content-Type", "text/plain; version=0.0.4; charset=utf-8");
+            ex.sendResponseHeaders(200, b.length);
+            try (OutputStream out = ex.getResponseBody()) {
+                out.write(b);
+            }
         });
         s.start();
         return s;

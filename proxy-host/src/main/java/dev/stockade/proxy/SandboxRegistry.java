@@ -83,6 +83,11 @@ public final class SandboxRegistry implements AutoCloseable {
         return new SandboxRegistry(m, owned);
     }
 
+    /** The policy sources of the sandboxes read from a file (none for {@link #of}), e.g. to count reloads. */
+    public List<PolicySource> policySources() {
+        return owned.stream().filter(PolicySource.class::isInstance).map(PolicySource.class::cast).toList();
+    }
+
     /** The sandbox a {@code Proxy-Authorization} value identifies (Basic with the token as password, or Bearer). */
     public Optional<Sandbox> identify(String proxyAuthorization) {
         if (proxyAuthorization == null) {

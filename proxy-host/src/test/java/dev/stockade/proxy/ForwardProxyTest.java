@@ -380,6 +380,6 @@ class ForwardProxyTest {
         HttpResponse<String> m = plain.send(HttpRequest.newBuilder(
                 URI.create("http://127.0.0.1:" + proxy.adminPort() + "/metrics")).build(),
                 HttpResponse.BodyHandlers.ofString());
-        assertThat(m.body()).contains("stockade_proxy_decisions_total");
+        assertThat(m.body()).contains("# TYPE stockade_proxy_connections_open gauge");
     }
 }

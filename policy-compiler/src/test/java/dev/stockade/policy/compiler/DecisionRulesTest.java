@@ -218,6 +218,81 @@ class DecisionRulesTest {
         assertThat(p.decide(request("POST", "https://api.github.com/repos", null)).allowed()).isTrue();
     }
 
+    private static EgressRequest upgrade(String url) {
+        EgressRequest get = get(url);
+        return new EgressRequest(get.scheme(), get.host(), get.port(), null, null, "GET", get.path(), null,
+                Map.of("upgrade", List.of("websocket"), "connection", List.of("Upgrade")), null, false);
+    }
+
+    private static final String TWS = "graphql-transport-ws";
+
+    @Test
+    void graphqlWebsocketFramesAreJudgedByTheRulesOfTheUpgradePath() {
+        Rule subscriptions = new Rule("GET", "/graphql",
+                new GraphqlFence(OperationType.SUBSCRIPTION, null, List.of("issueUpdated"), null));
+        DecisionProgram p = program(policy("p", rules("api.x.com", subscriptions, Rule.of("GET", "/plain"))));
+        EgressRequest ws = upgrade("https://api.x.com/graphql");
+        assertThat(p.decide(ws).allowed()).isTrue();
+        assertThat(p.graphqlFenced(ws)).isTrue();
+
+        assertThat(p.decideFrame(ws, TWS, "{\"type\":\"connection_init\"}").allowed()).isTrue();
+        assertThat(p.decideFrame(ws, TWS, "{\"type\":\"ping\"}").allowed()).isTrue();
+        Decision ok = p.decideFrame(ws, TWS,
+                "{\"type\":\"subscribe\",\"id\":\"1\",\"payload\":{\"query\":\"subscription { issueUpdated { id } }\"}}");
+        assertThat(ok.allowed()).isTrue();
+        assertThat(ok.reason()).isEqualTo(ReasonCode.RULE_ALLOW);
+        assertThat(ok.ruleIndex()).isZero();
+
+        Decision outside = p.decideFrame(ws, TWS,
+                "{\"type\":\"subscribe\",\"id\":\"2\",\"payload\":{\"query\":\"subscription { repoDeleted { id } }\"}}");
+        assertThat(outside.allowed()).isFalse();
+        assertThat(outside.reason()).isEqualTo(ReasonCode.GRAPHQL_FIELD_DENIED);
+        assertThat(outside.policy()).isEqualTo("p");
+        assertThat(outside.ruleIndex()).isZero();
+        assertThat(p.decideFrame(ws, TWS, "not json").reason()).isEqualTo(ReasonCode.GRAPHQL_UNPARSEABLE);
+        assertThat(p.decideFrame(ws, "chat", "{\"type\":\"ping\"}").reason())
+                .isEqualTo(ReasonCode.GRAPHQL_WEBSOCKET_DENIED);
+        assertThat(p.decideFrame(ws, null, null).allowed()).isFalse();
+    }
+
+    @Test
+    void theFirstAdmittingGraphqlRuleDecidesAFrameAndPlainPathsAreNotPoliced() {
+        Rule issues = new Rule("GET", "/graphql",
+                new GraphqlFence(OperationType.SUBSCRIPTION, null, List.of("issueUpdated"), null));
+        Rule anything = new Rule("GET", "/graphql", new GraphqlFence(OperationType.ANY, null, null, null));
+        DecisionProgram p = program(policy("p", rules("api.x.com", issues, anything, Rule.of("GET", "/feed"))));
+        EgressRequest ws = upgrade("https://api.x.com/graphql");
+        Decision second = p.decideFrame(ws, "graphql-ws",
+                "{\"type\":\"start\",\"id\":\"1\",\"payload\":{\"query\":\"subscription { repoDeleted { id } }\"}}");
+        assertThat(second.allowed()).isTrue();
+        assertThat(second.ruleIndex()).isEqualTo(1);
+
+        EgressRequest feed = upgrade("https://api.x.com/feed");
+        assertThat(p.graphqlFenced(feed)).isFalse();
+        assertThat(p.decideFrame(feed, null, "anything at all").allowed()).isTrue();
+        assertThat(p.decideFrame(upgrade("https://api.x.com/other"), TWS, "{\"type\":\"ping\"}").reason())
+                .as("the upgrade itself is judged again").isEqualTo(ReasonCode.NO_RULE_MATCHED);
+        assertThat(p.graphqlFenced(EgressRequest.connection("https", "api.x.com", 443, null, null))).isFalse();
+        assertThat(p.decideFrame(null, TWS, "{}").allowed()).isFalse();
+    }
+
+    @Test
+    void everyComponentFencingTheUpgradeMustAdmitTheFrame() {
+        Rule orgRule = new Rule("GET", "/graphql",
+                new GraphqlFence(OperationType.SUBSCRIPTION, null, List.of("issueUpdated"), null));
+        Rule projRule = new Rule("GET", "/graphql", new GraphqlFence(OperationType.ANY, null, null, null));
+        DecisionProgram p = program(List.of(policy("org", rules("api.x.com", orgRule))),
+                policy("proj", rules("api.x.com", projRule)));
+        EgressRequest ws = upgrade("https://api.x.com/graphql");
+        Decision clipped = p.decideFrame(ws, TWS,
+                "{\"type\":\"subscribe\",\"id\":\"1\",\"payload\":{\"query\":\"subscription { repoDeleted { id } }\"}}");
+        assertThat(clipped.reason()).isEqualTo(ReasonCode.GRAPHQL_FIELD_DENIED);
+        assertThat(clipped.policy()).isEqualTo("org");
+        assertThat(p.decideFrame(ws, TWS,
+                "{\"type\":\"subscribe\",\"id\":\"1\",\"payload\":{\"query\":\"subscription { issueUpdated { id } }\"}}")
+                .allowed()).isTrue();
+    }
+
     @Test
     void graphqlFencesOfSeveralPoliciesAreConjoined() {
         Rule any = new Rule("POST", "/graphql", new GraphqlFence(OperationType.ANY, null, List.of("viewer", "repository"),

@@ -40,6 +40,26 @@ public final class DecisionProgram {
         return engine.decide(request, false);
     }
 
+    /**
+     * Judges one client-to-origin text frame of a websocket opened by {@code upgrade} (its host, path and
+     * headers place the frame under the same entries and rules): the upgrade is decided again, then the
+     * graphql rules matching it judge the frame with the negotiated {@code subprotocol}
+     * ({@code graphql-transport-ws} or {@code graphql-ws}) as spec GraphQL rule 6 judges a request: the
+     * first matching graphql rule whose fence admits the frame decides. No graphql rule on the path: the
+     * upgrade's decision (nothing to police). Never throws; errors deny.
+     */
+    public Decision decideFrame(EgressRequest upgrade, String subprotocol, String textFrame) {
+        return engine.decideFrame(upgrade, subprotocol, textFrame);
+    }
+
+    /**
+     * Whether a graphql rule covers the request's method and path: a websocket this request opens must then
+     * have each client frame judged with {@link #decideFrame}. False for a connection-level request.
+     */
+    public boolean graphqlFenced(EgressRequest request) {
+        return engine.graphqlFenced(request);
+    }
+
     /** Number of effective rows compiled in. */
     public int size() {
         return engine.size();

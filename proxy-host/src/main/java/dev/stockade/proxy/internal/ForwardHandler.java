@@ -355,14 +355,38 @@ public final class ForwardHandler extends ChannelInboundHandlerAdapter {
                 return;
             }
         }
-        forward(ctx, req, t, d, out, address, start);
-    }
-
-    private void forward(ChannelHandlerContext ctx, FullHttpRequest req, Target t, Decision d, HttpHeaders out,
-                         InetAddress address, long start) {
-        boolean keepClient = HttpUtil.isKeepAlive(req);
         boolean upgrade = req.headers().contains(HttpHeaderNames.UPGRADE)
                 && req.headers().containsValue(HttpHeaderNames.CONNECTION, HttpHeaderValues.UPGRADE, true);
+        boolean police = false;
+        if (upgrade) {
+            police = graphqlFenced(er);
+            if (police && !"websocket".equalsIgnoreCase(req.headers().get(HttpHeaderNames.UPGRADE, "").strip())) {
+                // only websocket frames can be judged: any other protocol on a GraphQL path would be blind
+                deny(ctx, req, t, d, ReasonCode.GRAPHQL_WEBSOCKET_DENIED.code(),
+                        "only websocket upgrades are admitted on a graphql-fenced path", start);
+                return;
+            }
+        }
+        if (police) {
+            // INVARIANT: no extension is negotiated on a policed socket, so every frame is plain text the
+            // fence can read (permessage-deflate would hide the operation)
+            out.remove(HttpHeaderNames.SEC_WEBSOCKET_EXTENSIONS);
+        }
+        forward(ctx, req, t, d, out, address, upgrade, police ? er : null, start);
+    }
+
+    private boolean graphqlFenced(EgressRequest er) {
+        try {
+            return conn.decider().graphqlFenced(er);
+        } catch (RuntimeException e) {
+            return true; // fail closed: police the socket, whose frames the failing decider then denies
+        }
+    }
+
+    /** {@code policed}: the upgrade request whose websocket frames are judged one by one, else {@code null}. */
+    private void forward(ChannelHandlerContext ctx, FullHttpRequest req, Target t, Decision d, HttpHeaders out,
+                         InetAddress address, boolean upgrade, EgressRequest policed, long start) {
+        boolean keepClient = HttpUtil.isKeepAlive(req);
         stripHopByHop(out);
         out.set(HttpHeaderNames.HOST, Hosts.authority(t.host, t.port, tunnel == null ? 80 : 443));
         if (upgrade) {
@@ -375,15 +399,18 @@ public final class ForwardHandler extends ChannelInboundHandlerAdapter {
         FullHttpRequest outbound = new DefaultFullHttpRequest(HttpVersion.HTTP_1_1, req.method(), uri,
                 req.content().retainedDuplicate(), out, req.trailingHeaders().copy());
         long bytesIn = req.content().readableBytes();
+        px.metrics.bytesIn(bytesIn);
         if (bytesIn > 0 || !(req.method().equals(HttpMethod.GET) || req.method().equals(HttpMethod.HEAD))) {
             HttpUtil.setContentLength(outbound, bytesIn);
         }
         Channel client = ctx.channel();
         origin = Upstream.forward(px, client, outbound, t.host, address, t.port, tunnel != null, keepClient, upgrade,
-                (status, bytesOut, closeClient, upgraded) -> {
+                policed != null, (status, bytesOut, closeClient, upgraded, subprotocol) -> {
                     record(listener(), t.host, t.port, req.method().name(), t.path, "allow", d,
                             d.reason().code(), status, bytesIn, bytesOut, start);
-                    if (upgraded) {
+                    if (upgraded && policed != null) {
+                        policeClient(client, policed, subprotocol, t);
+                    } else if (upgraded) {
                         spliceClient(client);
                     } else {
                         ctx.executor().execute(() -> next(ctx, closeClient));
@@ -396,7 +423,19 @@ public final class ForwardHandler extends ChannelInboundHandlerAdapter {
         Channel o = origin.channel();
         p.remove("forward");
         p.remove("aggregate");
-        p.replace("http", "splice", new Splice(o, new java.util.concurrent.atomic.AtomicLong(), null));
+        p.replace("http", "splice", new Splice(o, new java.util.concurrent.atomic.AtomicLong(), px.metrics::bytesIn, null));
+    }
+
+    /** Judges every client text message of a GraphQL websocket; origin bytes stay spliced. */
+    private void policeClient(Channel client, EgressRequest upgrade, String subprotocol, Target t) {
+        ChannelPipeline p = client.pipeline();
+        Channel o = origin.channel();
+        p.remove("forward");
+        p.remove("aggregate");
+        long opened = System.nanoTime();
+        WebSocketFence.install(px, p, conn, o, upgrade, subprotocol, new AtomicLong(),
+                (decision, reason, closeCode) -> record("websocket", t.host, t.port, upgrade.method(), t.path, "deny", decision,
+                        reason, closeCode, 0, 0, opened));
     }
 
     // ---- credentials -------------------------------------------------------------------------------
@@ -572,20 +611,26 @@ public final class ForwardHandler extends ChannelInboundHandlerAdapter {
         if (px.isHalted()) {
             return Decision.deny(ReasonCode.HALTED, "the organization is halted");
         }
+        long start = System.nanoTime();
         try {
             Decision d = conn.decider().decideConnection(r);
             return d == null ? Decision.deny(ReasonCode.INTERNAL_ERROR, "no decision") : d;
         } catch (RuntimeException e) {
             return Decision.deny(ReasonCode.INTERNAL_ERROR, "the decision failed");
+        } finally {
+            px.metrics.decided("connection", start);
         }
     }
 
     private Decision requestDecision(EgressRequest r) {
+        long start = System.nanoTime();
         try {
             Decision d = conn.decider().decide(r);
             return d == null ? Decision.deny(ReasonCode.INTERNAL_ERROR, "no decision") : d;
         } catch (RuntimeException e) {
             return Decision.deny(ReasonCode.INTERNAL_ERROR, "the decision failed");
+        } finally {
+            px.metrics.decided("request", start);
         }
     }
 

@@ -114,11 +114,13 @@ public final class PassthroughHandler extends ChannelInboundHandlerAdapter {
         if (px.isHalted()) {
             d = Decision.deny(ReasonCode.HALTED, "the organization is halted");
         } else {
+            long deciding = System.nanoTime();
             try {
                 d = conn.decider().decideConnection(EgressRequest.connection("https", host, port, host, conn.caller()));
             } catch (RuntimeException e) {
                 d = Decision.deny(ReasonCode.INTERNAL_ERROR, "the decision failed");
             }
+            px.metrics.decided("connection", deciding);
         }
         if (!d.allowed()) {
             audit(host, port, "deny", d, d.reason().code(), start, 0, 0);
@@ -166,7 +168,7 @@ public final class PassthroughHandler extends ChannelInboundHandlerAdapter {
                     protected void initChannel(SocketChannel ch) {
                         ch.pipeline().addLast(new IdleStateHandler(0, 0, px.config.idleTimeout().toMillis(),
                                 TimeUnit.MILLISECONDS));
-                        ch.pipeline().addLast(new Splice(client, out, onClose));
+                        ch.pipeline().addLast(new Splice(client, out, px.metrics::bytesOut, onClose));
                     }
                 });
         ChannelFuture f = b.connect(new InetSocketAddress(address, port));
@@ -181,8 +183,9 @@ public final class PassthroughHandler extends ChannelInboundHandlerAdapter {
             ByteBuf first = buffered;
             buffered = null;
             in.addAndGet(first.readableBytes());
+            px.metrics.bytesIn(first.readableBytes());
             cf.channel().writeAndFlush(first);
-            client.pipeline().replace(this, "splice", new Splice(cf.channel(), in, onClose));
+            client.pipeline().replace(this, "splice", new Splice(cf.channel(), in, px.metrics::bytesIn, onClose));
         }));
     }
 

@@ -29,9 +29,9 @@ public final class ProxyContext {
     public final ChannelGroup channels;
     public final EventExecutorGroup blocking;
     public final AtomicBoolean halted = new AtomicBoolean();
-    public final AtomicLong decisions = new AtomicLong();
-    public final AtomicLong denials = new AtomicLong();
     public final AtomicLong openConnections = new AtomicLong();
+    /** Decisions, latency, bytes, connections, reloads and halts, served on the admin {@code /metrics}. */
+    public final ProxyMetrics metrics;
     /** Sandboxes identified by Proxy-Authorization; {@code null} when the proxy serves one sandbox. */
     public final SandboxRegistry sandboxes;
     public final java.util.concurrent.ConcurrentHashMap<String, AtomicLong> sandboxConnections =
@@ -51,6 +51,7 @@ public final class ProxyContext {
         this.originTls = originTls;
         this.channels = channels;
         this.blocking = blocking;
+        this.metrics = new ProxyMetrics(openConnections, this::isHalted, ca::cachedLeaves);
     }
 
     /** Whether the organization is halted (admin switch or the halt file). */
@@ -63,6 +64,7 @@ public final class ProxyContext {
     /** Records that a halt closed the open connections. */
     public synchronized void haltApplied() {
         haltsApplied++;
+        metrics.halt();
         notifyAll();
     }
 
@@ -102,10 +104,7 @@ public final class ProxyContext {
 
     /** Writes an audit line; a failing sink never breaks the traffic path. */
     public void record(AuditEvent e) {
-        decisions.incrementAndGet();
-        if ("deny".equals(e.verdict())) {
-            denials.incrementAndGet();
-        }
+        metrics.decision(e.listener(), e.verdict(), e.reason());
         try {
             audit.record(e);
         } catch (RuntimeException ex) {

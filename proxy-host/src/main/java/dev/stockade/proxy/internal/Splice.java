@@ -9,6 +9,7 @@ import io.netty.channel.ChannelInboundHandlerAdapter;
 import io.netty.handler.timeout.IdleStateEvent;
 import io.netty.util.ReferenceCountUtil;
 import java.util.concurrent.atomic.AtomicLong;
+import java.util.function.LongConsumer;
 
 /**
  * Copies bytes from one channel to its peer without looking at them, one read at a time so a slow
@@ -17,17 +18,20 @@ import java.util.concurrent.atomic.AtomicLong;
 public final class Splice extends ChannelInboundHandlerAdapter {
     private final Channel peer;
     private final AtomicLong counter;
+    private final LongConsumer metric;
     private final Runnable onClose;
     private boolean forwarded;
 
     /**
      * @param peer    where bytes read here are written
      * @param counter bytes copied, for the audit line
+     * @param metric  bytes copied, for the proxy's byte counter of this direction
      * @param onClose run once when this side closes; may be {@code null}
      */
-    public Splice(Channel peer, AtomicLong counter, Runnable onClose) {
+    public Splice(Channel peer, AtomicLong counter, LongConsumer metric, Runnable onClose) {
         this.peer = peer;
         this.counter = counter;
+        this.metric = metric;
         this.onClose = onClose;
     }
 
@@ -53,6 +57,7 @@ public final class Splice extends ChannelInboundHandlerAdapter {
         }
         forwarded = true;
         counter.addAndGet(buf.readableBytes());
+        metric.accept(buf.readableBytes());
         peer.writeAndFlush(buf).addListener((ChannelFutureListener) f -> {
             if (f.isSuccess()) {
                 ctx.read();

@@ -18,6 +18,7 @@ import io.netty.handler.codec.http.HttpHeaderValues;
 import io.netty.handler.codec.http.HttpResponse;
 import io.netty.handler.codec.http.HttpUtil;
 import io.netty.handler.codec.http.LastHttpContent;
+import io.netty.handler.codec.http.websocketx.WebSocket08FrameEncoder;
 import io.netty.handler.ssl.SslHandler;
 import io.netty.handler.timeout.IdleStateEvent;
 import io.netty.handler.timeout.IdleStateHandler;
@@ -43,8 +44,9 @@ public final class Upstream {
          * @param bytesOut    response body bytes relayed
          * @param closeClient whether the client connection must now close
          * @param upgraded    the origin switched protocols and the connection is now spliced
+         * @param subprotocol the {@code Sec-WebSocket-Protocol} the origin chose on a 101, else {@code null}
          */
-        void done(int status, long bytesOut, boolean closeClient, boolean upgraded);
+        void done(int status, long bytesOut, boolean closeClient, boolean upgraded, String subprotocol);
     }
 
     private Upstream() {
@@ -52,13 +54,16 @@ public final class Upstream {
 
     /**
      * Sends {@code request} (ownership passes here) to {@code address:port} and relays the answer.
+     * With {@code frames}, a 101 leaves a websocket frame encoder (masking, as a client must) on the
+     * origin side, so that judged client frames can be written to it as frames.
      *
      * @return the origin channel's future, so the caller can close it if the client goes away
      */
     public static ChannelFuture forward(ProxyContext px, Channel client, FullHttpRequest request, String host,
                                         InetAddress address, int port, boolean tls, boolean keepClient,
-                                        boolean upgrade, Completion completion) {
-        Relay relay = new Relay(px, client, keepClient, upgrade, request.method().name().equals("HEAD"), completion);
+                                        boolean upgrade, boolean frames, Completion completion) {
+        Relay relay = new Relay(px, client, keepClient, upgrade, frames, request.method().name().equals("HEAD"),
+                completion);
         Bootstrap b = new Bootstrap().group(client.eventLoop()).channel(NioSocketChannel.class)
                 .option(ChannelOption.CONNECT_TIMEOUT_MILLIS, (int) px.config.connectTimeout().toMillis())
                 .option(ChannelOption.AUTO_READ, false)
@@ -105,6 +110,7 @@ public final class Upstream {
         private final Channel client;
         private final boolean keepClient;
         private final boolean upgrade;
+        private final boolean frames;
         private final boolean head;
         private final Completion completion;
         private boolean started;
@@ -126,9 +132,10 @@ public final class Upstream {
             }
         }
 
-        Relay(ProxyContext px, Channel client, boolean keepClient, boolean upgrade, boolean head,
+        Relay(ProxyContext px, Channel client, boolean keepClient, boolean upgrade, boolean frames, boolean head,
               Completion completion) {
             this.px = px;
+            this.frames = frames;
             this.client = client;
             this.keepClient = keepClient;
             this.upgrade = upgrade;
@@ -144,7 +151,7 @@ public final class Upstream {
             finished = true;
             client.writeAndFlush(Responses.text(io.netty.handler.codec.http.HttpResponseStatus.BAD_GATEWAY,
                     "stockade: origin unreachable or failed verification\n"));
-            completion.done(502, 0, true, false);
+            completion.done(502, 0, true, false, null);
         }
 
         @Override
@@ -168,6 +175,7 @@ public final class Upstream {
             }
             if (msg instanceof HttpContent c) {
                 bytesOut.addAndGet(c.content().readableBytes());
+                px.metrics.bytesOut(c.content().readableBytes());
             }
             boolean last = msg instanceof LastHttpContent;
             pendingWrites++;
@@ -183,7 +191,7 @@ public final class Upstream {
                 finished = true;
                 client.flush();
                 ctx.close();
-                completion.done(status, bytesOut.get(), closeClient, false);
+                completion.done(status, bytesOut.get(), closeClient, false, null);
             }
         }
 
@@ -204,15 +212,20 @@ public final class Upstream {
             finished = true;
             early = new java.util.ArrayList<>();
             Channel origin = ctx.channel();
+            String subprotocol = r.headers().get(HttpHeaderNames.SEC_WEBSOCKET_PROTOCOL);
             client.writeAndFlush(r).addListener((ChannelFutureListener) f -> {
                 if (!f.isSuccess()) {
                     origin.close();
                     return;
                 }
-                // the client side swaps its own pipeline in done(); the origin side here
-                completion.done(101, 0, false, true);
-                origin.pipeline().replace(this, "splice", new Splice(client, bytesOut, null));
+                // the origin side is swapped here, before done() swaps the client side, so that no client
+                // frame can reach the origin pipeline while it still speaks HTTP
+                origin.pipeline().replace(this, "splice", new Splice(client, bytesOut, px.metrics::bytesOut, null));
                 origin.pipeline().remove("http");
+                if (frames) {
+                    origin.pipeline().addBefore("splice", "ws-encoder", new WebSocket08FrameEncoder(true));
+                }
+                completion.done(101, 0, false, true, subprotocol);
                 for (Object o : early) {
                     client.write(o);
                 }
@@ -230,7 +243,7 @@ public final class Upstream {
                     // a stream cut short fails the response: the client must not take it as complete
                     finished = true;
                     client.close();
-                    completion.done(status, bytesOut.get(), true, false);
+                    completion.done(status, bytesOut.get(), true, false, null);
                 }
             }
         }

@@ -99,6 +99,66 @@ public final class Engine {
         return allow;
     }
 
+    /**
+     * Judges one client text frame of a websocket opened by {@code upgrade}: the upgrade is decided again
+     * (a reload or halt since it was admitted applies to its frames), then every entry of the row with a
+     * graphql rule on the upgrade's method and path judges the frame (spec GraphQL rule 6); an entry
+     * without one has nothing to police. Never throws.
+     */
+    public Decision decideFrame(EgressRequest upgrade, String subprotocol, String textFrame) {
+        try {
+            Decision upgradeDecision = decideUnchecked(upgrade, false);
+            if (!upgradeDecision.allowed()) {
+                return upgradeDecision;
+            }
+            Row row = rowOf(upgrade);
+            if (row == null || !row.anyGraphql) {
+                return upgradeDecision;
+            }
+            Decision allow = upgradeDecision;
+            for (Fence f : row.fences) {
+                Decision d = f.hasGraphql() ? f.judgeFrame(upgrade, subprotocol, textFrame) : null;
+                if (d == null) {
+                    continue;
+                }
+                if (!d.allowed()) {
+                    return d;
+                }
+                if (f.primary) {
+                    allow = d;
+                }
+            }
+            return allow;
+        } catch (RuntimeException | StackOverflowError e) {
+            return INTERNAL;
+        }
+    }
+
+    /** Whether a graphql rule applies to the request's method and path, so a websocket it opens is judged per frame. */
+    public boolean graphqlFenced(EgressRequest request) {
+        try {
+            Row row = request == null || request.isConnection() ? null : rowOf(request);
+            if (row == null || row.deny != null || !row.anyGraphql) {
+                return false;
+            }
+            for (Fence f : row.fences) {
+                if (f.hasGraphql() && f.graphqlFenced(request)) {
+                    return true;
+                }
+            }
+            return false;
+        } catch (RuntimeException e) {
+            // INVARIANT: fail closed; a request that cannot be placed is treated as fenced, so its frames are
+            // judged (and the judging denies).
+            return true;
+        }
+    }
+
+    private Row rowOf(EgressRequest request) {
+        int found = find(request.host());
+        return found == HostName.INVALID || found == DomainIndex.NONE ? null : rows[found];
+    }
+
     /** The first row for {@code host}, {@link DomainIndex#NONE}, or {@link HostName#INVALID}. */
     private int find(String host) {
         if (host == null) {

@@ -9,6 +9,7 @@ import dev.stockade.policy.graphql.GraphqlExchange;
 import dev.stockade.policy.graphql.GraphqlFenceSet;
 import dev.stockade.policy.model.Verdict;
 import java.util.Set;
+import java.util.function.Function;
 
 /**
  * The fences one policy entry puts on an allowed row: scheme, caller fence and rule table, with every
@@ -55,6 +56,77 @@ final class Fence {
 
     boolean hasRules() {
         return methods != null;
+    }
+
+    /** Whether some rule of this entry carries a GraphQL fence. */
+    boolean hasGraphql() {
+        if (graphql == null) {
+            return false;
+        }
+        for (boolean g : graphql) {
+            if (g) {
+                return true;
+            }
+        }
+        return false;
+    }
+
+    /**
+     * One client text frame of a websocket this entry admitted, judged by the graphql rules matching the
+     * upgrade's method and path (the same rule-6 order as a request); {@code null} when no graphql rule
+     * matches, so the entry has nothing to police on this socket.
+     */
+    Decision judgeFrame(EgressRequest upgrade, String subprotocol, String textFrame) {
+        if (!graphqlFenced(upgrade)) {
+            return null;
+        }
+        return judgeGraphqlRules(upgrade, set -> set.judgeFrame(subprotocol, textFrame));
+    }
+
+    /** Whether a graphql rule of this entry matches the request's method and path. */
+    boolean graphqlFenced(EgressRequest request) {
+        if (!hasRules()) {
+            return false;
+        }
+        String method = request.method();
+        String path = request.path() == null || request.path().isEmpty() ? "/" : request.path();
+        boolean pathSafe = PathCheck.safe(path);
+        for (int i = 0; i < methods.length; i++) {
+            if (graphql[i] && matches(i, method, path, pathSafe)) {
+                return true;
+            }
+        }
+        return false;
+    }
+
+    private boolean matches(int i, String method, String path, boolean pathSafe) {
+        return !broken[i] && (methods[i] == null || methods[i].equals(method))
+                && (paths[i] == null || (pathSafe && paths[i].matches(path)));
+    }
+
+    /** Rule 6 for frames: the first matching graphql rule whose fence admits decides, else the first refusal. */
+    private Decision judgeGraphqlRules(EgressRequest request, Function<GraphqlFenceSet, FenceResult> judge) {
+        String method = request.method();
+        String path = request.path() == null || request.path().isEmpty() ? "/" : request.path();
+        boolean pathSafe = PathCheck.safe(path);
+        Decision deny = null;
+        for (int i = 0; i < methods.length; i++) {
+            if (!graphql[i] || !matches(i, method, path, pathSafe)) {
+                continue;
+            }
+            if (graphqlFences[i] == null) {
+                deny = deny == null ? graphqlUnsupported[i] : deny;
+                continue;
+            }
+            FenceResult result = judge.apply(graphqlFences[i]);
+            if (result.allowed()) {
+                return ruleAllow[i];
+            }
+            if (deny == null) {
+                deny = graphqlDenial(i, result);
+            }
+        }
+        return deny;
     }
 
     /**
