@@ -64,12 +64,12 @@ class CallerFenceTest {
     static Run run(List<String> command) throws Exception {
         Process p = new ProcessBuilder(command).redirectErrorStream(true).start();
         String out = new String(p.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
-        assertThat(p.waitFor(20, TimeUnit.SECONDS)).as("%s finished", command.get(0)).isTrue();
+        assertThat(p.waitFor(40, TimeUnit.SECONDS)).as("%s finished", command.get(0)).isTrue();
         return new Run(p.exitValue(), out);
     }
 
     static Run curl(String url) throws Exception {
-        return run(List.of(CURL, "-sS", "--max-time", "10", "-x", "http://127.0.0.1:" + proxy.port(),
+        return run(List.of(CURL, "-sS", "--max-time", "30", "-x", "http://127.0.0.1:" + proxy.port(),
                 "--cacert", proxy.caCertificate().toString(), url));
     }
 
@@ -84,7 +84,7 @@ class CallerFenceTest {
         Run r = curl("https://api.test:" + origins.tlsPort() + "/by-curl");
         assertThat(r.output()).startsWith("GET /by-curl\n");
         assertThat(r.exit()).isZero();
-        AuditEvent line = audit.await(e -> "/by-curl".equals(e.path()), Duration.ofSeconds(5));
+        AuditEvent line = audit.await(e -> "/by-curl".equals(e.path()), Duration.ofSeconds(30));
         assertThat(line.caller()).isEqualTo(CURL);
         assertThat(line.verdict()).isEqualTo("allow");
     }
@@ -95,13 +95,13 @@ class CallerFenceTest {
         assertThat(open.output()).as("wget works through the proxy where no caller fence applies")
                 .startsWith("GET /by-wget-open\n");
         assertThat(open.exit()).isZero();
-        assertThat(audit.await(e -> "/by-wget-open".equals(e.path()), Duration.ofSeconds(5)).caller())
+        assertThat(audit.await(e -> "/by-wget-open".equals(e.path()), Duration.ofSeconds(30)).caller())
                 .isEqualTo(WGET);
 
         Run denied = wget("https://api.test:" + origins.tlsPort() + "/by-wget");
         assertThat(denied.exit()).isNotZero();
         AuditEvent line = audit.await(e -> "caller-not-listed".equals(e.reason()) && "api.test".equals(e.host()),
-                Duration.ofSeconds(5));
+                Duration.ofSeconds(30));
         assertThat(line.caller()).isEqualTo(WGET);
         assertThat(line.listener()).isEqualTo("connect");
         assertThat(line.status()).isEqualTo(403);

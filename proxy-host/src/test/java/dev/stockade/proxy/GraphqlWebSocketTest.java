@@ -148,7 +148,7 @@ class GraphqlWebSocketTest {
             assertThat(close.closeReason()).isEqualTo("stockade: graphql-field-denied");
             assertThat(ws.atEnd()).isTrue();
         }
-        AuditEvent line = audit.await(e -> "graphql-field-denied".equals(e.reason()), Duration.ofSeconds(5));
+        AuditEvent line = audit.await(e -> "graphql-field-denied".equals(e.reason()), Duration.ofSeconds(30));
         assertThat(line.status()).isEqualTo(1008);
         assertThat(line.listener()).isEqualTo("websocket");
         assertThat(line.verdict()).isEqualTo("deny");
@@ -193,7 +193,7 @@ class GraphqlWebSocketTest {
             ws.send(Ws.TEXT, true, "{\"type\":\"ping\"}" + " ".repeat(INSPECT + 1)); // one frame, too long
             assertThat(ws.read().closeCode()).isEqualTo(1008);
         }
-        audit.await(e -> "graphql-limit".equals(e.reason()) && e.status() == 1008, Duration.ofSeconds(5));
+        audit.await(e -> "graphql-limit".equals(e.reason()) && e.status() == 1008, Duration.ofSeconds(30));
     }
 
     @Test
@@ -261,7 +261,7 @@ class GraphqlWebSocketTest {
         static Ws open(String subprotocol) throws Exception {
             int port = ((InetSocketAddress) wsOrigin.localAddress()).getPort();
             Socket raw = new Socket(InetAddress.getLoopbackAddress(), proxy.port());
-            raw.setSoTimeout(5000);
+            raw.setSoTimeout(30_000);
             raw.getOutputStream().write(("CONNECT ws.test:" + port + " HTTP/1.1\r\nHost: ws.test:" + port + "\r\n\r\n")
                     .getBytes(StandardCharsets.US_ASCII));
             assertThat(RawHttp.readHead(raw.getInputStream())).startsWith("HTTP/1.1 200");

@@ -112,7 +112,7 @@ class MetricsTest {
                 HttpResponse.BodyHandlers.ofString());
         String halted;
         try {
-            assertThat(proxy.awaitHaltApplied(halts, 5000)).isGreaterThan(halts);
+            assertThat(proxy.awaitHaltApplied(halts, 30_000)).isGreaterThan(halts);
             halted = scrape();
         } finally {
             admin.send(HttpRequest.newBuilder(halt).DELETE().build(), HttpResponse.BodyHandlers.ofString());

@@ -57,7 +57,7 @@ class UpgradeAndLimitsTest {
                 """);
         ProxyConfig config = ProxyConfig.builder(dir.resolve("data")).port(0).allowLoopbackOriginsUnsafe(true)
                 .extraTrustPem(origins.originCaPem).resolve("ws.test", "127.0.0.1").resolve("plain.test", "127.0.0.1")
-                .idleTimeout(Duration.ofMillis(400)).sandbox("sb-1").build();
+                .idleTimeout(Duration.ofSeconds(30)).sandbox("sb-1").build();
         proxy = ProxyServer.start(config, decider, audit, CredentialStore.empty());
     }
 
@@ -140,7 +140,11 @@ class UpgradeAndLimitsTest {
 
     @Test
     void idleConnectionsAreClosed() throws Exception {
-        try (Socket raw = new Socket(InetAddress.getLoopbackAddress(), proxy.port())) {
+        // its own proxy with a short idle timeout, so that a slow TLS handshake elsewhere is never cut off
+        ProxyConfig config = ProxyConfig.builder(dir.resolve("data")).port(0).idleTimeout(Duration.ofMillis(400)).build();
+        Decider none = Decider.denyAll(dev.stockade.policy.eval.ReasonCode.DEFAULT_DENY, "none");
+        try (ProxyServer idle = ProxyServer.start(config, () -> none, new AuditCollector(), CredentialStore.empty());
+             Socket raw = new Socket(InetAddress.getLoopbackAddress(), idle.port())) {
             raw.setSoTimeout(30_000);
             // send nothing: the proxy closes after the idle timeout, well before the read timeout
             assertThat(readEnd(raw.getInputStream())).isEqualTo(-1);
