@@ -12,6 +12,7 @@ CONNS=${CONNS:-8}           # concurrent connections for the rate tests
 ROUNDS=${ROUNDS:-2}         # the bulk and rate matrix runs this many times
 IDLE_COUNT=${IDLE_COUNT:-10000}
 IDLE_HOLD=${IDLE_HOLD:-10}  # seconds the idle tunnels are held
+IDLE_OPEN_SECONDS=${IDLE_OPEN_SECONDS:-150}  # bound on opening them (Stockade opens ~15/s here, see docs)
 BIG_MB=${BIG_MB:-100}
 ORIGIN_HTTP=18080 ORIGIN_HTTPS=18443 PROXY=13128 PASS=13129 SQUID=13130 SQUID_BUMP=13131 TINY=13132
 JAR="$ROOT/proxy-host/target/stockade-proxy.jar"
@@ -241,14 +242,17 @@ rss() { awk '/VmRSS/{printf "%.0f MiB", $2/1024}' "/proc/$1/status"; }
 idle() { # label pid ProxyLoad-idle-args...
   local label=$1 pid=$2; shift 2
   local before; before=$(rss "$pid")
-  java -Xmx3g "$LOAD" idle --count "$IDLE_COUNT" --threads 16 --hold "$IDLE_HOLD" "$@" >"$W/idle.out" 2>"$W/idle.err" &
+  java -Xmx3g "$LOAD" idle --count "$IDLE_COUNT" --threads 16 --hold "$IDLE_HOLD" --open-seconds "$IDLE_OPEN_SECONDS" "$@" >"$W/idle.out" 2>"$W/idle.err" &
   local cpid=$!
   for _ in $(seq 1 1200); do grep -q holding "$W/idle.out" 2>/dev/null && break; kill -0 $cpid 2>/dev/null || break; sleep 0.5; done
   sleep 2
   local during; during=$(rss "$pid")
+  # a JVM's RSS holds garbage until a collection: also read it after a full GC (live tunnels only)
+  local aftergc=""
+  if jcmd "$pid" GC.run >/dev/null 2>&1; then sleep 1; aftergc=" afterGC=$(rss "$pid")"; fi
   local held; held=$(grep holding "$W/idle.out" || echo "client failed: $(head -c 200 "$W/idle.err")")
   wait $cpid || true
-  row idle "$IDLE_COUNT idle tunnels" "$label" "VmRSS before=$before held=$during ($held; $(grep released "$W/idle.out" || true))"
+  row idle "$IDLE_COUNT idle tunnels" "$label" "VmRSS before=$before held=$during$aftergc ($held; $(grep released "$W/idle.out" || true))"
 }
 SQUID_PID=$(cat squid.spid)
 idle "stockade intercepted (CONNECT+TLS done)" "$STOCKADE_PID" --proxy 127.0.0.1:$PROXY --tls --trust "$STOCKADE_CA" --host origin.test:$ORIGIN_HTTPS

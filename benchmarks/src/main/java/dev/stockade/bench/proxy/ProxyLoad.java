@@ -43,7 +43,8 @@ import javax.net.ssl.TrustManagerFactory;
  *      --path P [--conns N] [--seconds S] [--warmup S]
  *   prints: rps=... p50_us=... p90_us=... p99_us=... p999_us=... max_us=... requests=... errors=... reconnects=...
  * idle --proxy HOST:PORT --host HOST:PORT [--tls --sni NAME --trust PEM] [--count N] [--threads N] [--hold S]
- *   opens N tunnels (CONNECT, then optionally a TLS handshake), prints "holding N", holds them idle S seconds
+ *      [--open-seconds S]
+ *   opens N tunnels (stops trying after S seconds) (CONNECT, then optionally a TLS handshake), prints "holding N", holds them idle S seconds
  * </pre>
  */
 public final class ProxyLoad {
@@ -83,7 +84,7 @@ public final class ProxyLoad {
         return new InetSocketAddress(hostPort.substring(0, c), Integer.parseInt(hostPort.substring(c + 1)));
     }
 
-    private SSLContext tls() throws Exception {
+    private synchronized SSLContext tls() throws Exception {
         if (tls == null) {
             KeyStore ks = KeyStore.getInstance(KeyStore.getDefaultType());
             ks.load(null, null);
@@ -101,8 +102,9 @@ public final class ProxyLoad {
             }
             TrustManagerFactory tmf = TrustManagerFactory.getInstance(TrustManagerFactory.getDefaultAlgorithm());
             tmf.init(ks);
-            tls = SSLContext.getInstance("TLS");
-            tls.init(null, tmf.getTrustManagers(), null);
+            SSLContext c = SSLContext.getInstance("TLS");
+            c.init(null, tmf.getTrustManagers(), null);
+            tls = c; // published only once initialised: the connection threads share it
         }
         return tls;
     }
@@ -333,6 +335,9 @@ public final class ProxyLoad {
         int count = Integer.parseInt(get("count", "10000"));
         int threads = Integer.parseInt(get("threads", "16"));
         double hold = Double.parseDouble(get("hold", "10"));
+        // opening is bounded too: a proxy that opens tunnels slowly is reported, not waited on forever
+        long openDeadline = System.nanoTime() + (long) (Double.parseDouble(get("open-seconds", "600")) * 1e9);
+        AtomicInteger skipped = new AtomicInteger();
         ConcurrentLinkedQueue<Conn> open = new ConcurrentLinkedQueue<>();
         AtomicInteger failed = new AtomicInteger();
         ConcurrentLinkedQueue<String> firstErrors = new ConcurrentLinkedQueue<>();
@@ -340,6 +345,10 @@ public final class ProxyLoad {
         long t0 = System.nanoTime();
         for (int i = 0; i < count; i++) {
             pool.execute(() -> {
+                if (System.nanoTime() > openDeadline) {
+                    skipped.incrementAndGet();
+                    return;
+                }
                 try {
                     open.add(new Conn());
                 } catch (Exception e) {
@@ -355,8 +364,8 @@ public final class ProxyLoad {
         for (String e : firstErrors) {
             System.err.println("proxyload: error: " + e);
         }
-        System.out.printf("holding open=%d failed=%d open_seconds=%.1f%n", open.size(), failed.get(),
-                (System.nanoTime() - t0) / 1e9);
+        System.out.printf("holding open=%d failed=%d not_tried=%d open_seconds=%.1f%n", open.size(), failed.get(),
+                skipped.get(), (System.nanoTime() - t0) / 1e9);
         System.out.flush();
         Thread.sleep((long) (hold * 1000));
         int alive = 0;
