@@ -42,12 +42,14 @@ W="$(mktemp -d /tmp/stockade-proxybench.XXXXXX)"
 chmod 755 "$W"   # nginx workers and squid drop to unprivileged users and read from here
 PIDS=()
 cleanup() {
+  trap - EXIT INT TERM
   for p in "${PIDS[@]}"; do kill -- -"$p" 2>/dev/null || kill "$p" 2>/dev/null || true; done
   sleep 0.5
   for p in "${PIDS[@]}"; do kill -9 -- -"$p" 2>/dev/null || true; done
   [ -n "${KEEP:-}" ] && echo "kept $W" >&2 || rm -rf "$W"
 }
-trap cleanup EXIT INT TERM
+trap cleanup EXIT
+trap 'exit 130' INT TERM   # exit runs the EXIT trap once
 # each server in its own process group (setsid) so cleanup stops it and its helpers by id
 start() { local name=$1; shift; setsid "$@" >"$W/$name.out" 2>&1 & PIDS+=($!); echo $! >"$W/$name.spid"; }
 wait_port() {
@@ -161,20 +163,27 @@ EOF
 start tinyproxy tinyproxy -d -c "$W/tinyproxy.conf"
 for p in $ORIGIN_HTTP $ORIGIN_HTTPS $PROXY $PASS $SQUID $SQUID_BUMP $TINY; do wait_port "$p"; done
 STOCKADE_CA="$W/stockade/ca.pem"
+SQUID_PID=$(cat squid.spid) TINY_PID=$(cat tinyproxy.spid)
 
 # ---- measurements ---------------------------------------------------------------------------------
 RES="$W/results.tsv"
 printf 'round\ttest\tpath\tresult\tload(1m)\n' >"$RES"
 load() { cut -d' ' -f1 /proc/loadavg; }
+# CPU seconds (user+system) a process used: the proxy's own cost per MB or per request, which the
+# shared machine's load disturbs far less than throughput does
+TCK=$(getconf CLK_TCK)
+cpu() { [ -n "${1:-}" ] && awk '{print $14+$15}' "/proc/$1/stat" || echo 0; }
+SERVER=""  # pid whose CPU a measurement reports (empty: direct, nothing in between)
+cpudelta() { [ -n "$SERVER" ] && awk -v a="$1" -v b="$(cpu "$SERVER")" -v t="$TCK" 'BEGIN{printf " proxyCPU=%.2fs", (b-a)/t}' || true; }
 row() { printf '%s\t%s\t%s\t%s\t%s\n' "$1" "$2" "$3" "$4" "$(load)" | tee -a "$RES"; }
 
 bulk() { # round label curl-args...
   local r=$1 label=$2; shift 2
-  local out
+  local out c0; c0=$(cpu "$SERVER")
   out=$(curl -s -o /dev/null --max-time 120 -w '%{http_code} %{speed_download} %{size_download}' "$@") || true
   read -r code speed size <<<"$out"
   if [ "$code" = 200 ] && [ "$size" = $((BIG_MB * 1024 * 1024)) ]; then
-    row "$r" bulk "$label" "$(awk -v s="$speed" 'BEGIN{printf "%.0f MB/s", s/1048576}')"
+    row "$r" bulk "$label" "$(awk -v s="$speed" 'BEGIN{printf "%.0f MB/s", s/1048576}')$(cpudelta "$c0")"
   else
     row "$r" bulk "$label" "FAILED ($out)"
   fi
@@ -182,21 +191,21 @@ bulk() { # round label curl-args...
 
 jload() { # round label ProxyLoad-rate-args...
   local r=$1 label=$2; shift 2
-  local out
+  local out c0; c0=$(cpu "$SERVER")
   out=$(java -Xmx512m "$LOAD" rate --conns "$CONNS" --seconds "$SECS" --warmup "$WARMUP" --path /tiny "$@" 2>"$W/jload.err") \
     || out="FAILED $(head -c 300 "$W/jload.err")"
   [ -s "$W/jload.err" ] && head -3 "$W/jload.err" >&2
-  row "$r" "rate/java" "$label" "$(sed -E 's/ p999_us=[0-9]+//; s/ requests=[0-9]+//' <<<"$out")"
+  row "$r" "rate/java" "$label" "$(sed -E 's/ p999_us=[0-9]+//; s/ requests=[0-9]+//' <<<"$out")$(cpudelta "$c0")"
 }
 
 wrkrun() { # round label wrk-args...
   local r=$1 label=$2; shift 2
-  local out rps p50 p90 p99 errs
+  local out rps p50 p90 p99 errs c0; c0=$(cpu "$SERVER")
   out=$(wrk -t 2 -c "$CONNS" -d "${SECS}s" --latency "$@" 2>&1) || true
   rps=$(awk '/Requests\/sec/{print $2}' <<<"$out")
   p50=$(awk '$1=="50%"{print $2}' <<<"$out"); p90=$(awk '$1=="90%"{print $2}' <<<"$out"); p99=$(awk '$1=="99%"{print $2}' <<<"$out")
   errs=$(awk '/Non-2xx|Socket errors/{printf "%s ", $0}' <<<"$out")
-  row "$r" "rate/wrk" "$label" "rps=${rps%.*} p50=$p50 p90=$p90 p99=$p99 ${errs}"
+  row "$r" "rate/wrk" "$label" "rps=${rps%.*} p50=$p50 p90=$p90 p99=$p99 ${errs}$(cpudelta "$c0")"
 }
 
 cat >abs.lua <<'EOF'
@@ -206,34 +215,46 @@ wrk.headers["Host"] = os.getenv("ABS_HOST")
 EOF
 
 echo "== machine: $(nproc) cores; open-files limit $NOFILE; $(uptime)" | tee "$W/machine.txt"
+# warm-up, not recorded: the proxy is a long-running JVM, so its JIT compiles the TLS, splice and
+# HTTP paths first (a cold first transfer spends seconds of CPU in the compiler)
+echo "== warm-up (${WARMUP_SECS:=20}s of Stockade traffic, not recorded)"
+for _ in 1 2; do
+  curl -s -o /dev/null --cacert ca.pem "https://localhost:$PASS/big" || true
+  curl -s -o /dev/null -x "http://127.0.0.1:$PROXY" --cacert "$STOCKADE_CA" "https://origin.test:$ORIGIN_HTTPS/big" || true
+done
+java -Xmx512m "$LOAD" rate --conns "$CONNS" --seconds $((WARMUP_SECS / 4)) --warmup 0 --path /tiny --connect 127.0.0.1:$PASS --tls --trust ca.pem --host localhost >/dev/null 2>&1 || true
+java -Xmx512m "$LOAD" rate --conns "$CONNS" --seconds $((WARMUP_SECS / 4)) --warmup 0 --path /tiny --proxy 127.0.0.1:$PROXY --tls --trust "$STOCKADE_CA" --host origin.test:$ORIGIN_HTTPS >/dev/null 2>&1 || true
+wrk -t 2 -c "$CONNS" -d $((WARMUP_SECS / 4))s "https://localhost:$PASS/tiny" >/dev/null 2>&1 || true
+ABS_URL="http://origin.test:$ORIGIN_HTTP/tiny" ABS_HOST="origin.test:$ORIGIN_HTTP" \
+  wrk -t 2 -c "$CONNS" -d $((WARMUP_SECS / 4))s -s abs.lua "http://127.0.0.1:$PROXY" >/dev/null 2>&1 || true
 for r in $(seq 1 "$ROUNDS"); do
   echo "== round $r: $(uptime)"
   # bulk download, HTTPS, $BIG_MB MB
-  bulk "$r" "direct https" --cacert ca.pem "https://localhost:$ORIGIN_HTTPS/big"
-  bulk "$r" "stockade passthrough (SNI port)" --cacert ca.pem "https://localhost:$PASS/big"
+  SERVER=""; bulk "$r" "direct https" --cacert ca.pem "https://localhost:$ORIGIN_HTTPS/big"
+  SERVER=$STOCKADE_PID; bulk "$r" "stockade passthrough (SNI port)" --cacert ca.pem "https://localhost:$PASS/big"
   bulk "$r" "stockade intercepted (CONNECT+MITM)" -x "http://127.0.0.1:$PROXY" --cacert "$STOCKADE_CA" "https://origin.test:$ORIGIN_HTTPS/big"
-  bulk "$r" "squid CONNECT tunnel" -x "http://127.0.0.1:$SQUID" --cacert ca.pem "https://localhost:$ORIGIN_HTTPS/big"
+  SERVER=$SQUID_PID; bulk "$r" "squid CONNECT tunnel" -x "http://127.0.0.1:$SQUID" --cacert ca.pem "https://localhost:$ORIGIN_HTTPS/big"
   bulk "$r" "squid ssl-bump (MITM)" -x "http://127.0.0.1:$SQUID_BUMP" --cacert squid-ca.pem "https://origin.test:$ORIGIN_HTTPS/big"
-  bulk "$r" "tinyproxy CONNECT tunnel" -x "http://127.0.0.1:$TINY" --cacert ca.pem "https://127.0.0.1:$ORIGIN_HTTPS/big"
+  SERVER=$TINY_PID; bulk "$r" "tinyproxy CONNECT tunnel" -x "http://127.0.0.1:$TINY" --cacert ca.pem "https://127.0.0.1:$ORIGIN_HTTPS/big"
 
   # small HTTPS requests, persistent connections, same Java client for every path
-  jload "$r" "direct https" --connect 127.0.0.1:$ORIGIN_HTTPS --tls --trust ca.pem --host localhost
-  jload "$r" "stockade passthrough (SNI port)" --connect 127.0.0.1:$PASS --tls --trust ca.pem --host localhost
+  SERVER=""; jload "$r" "direct https" --connect 127.0.0.1:$ORIGIN_HTTPS --tls --trust ca.pem --host localhost
+  SERVER=$STOCKADE_PID; jload "$r" "stockade passthrough (SNI port)" --connect 127.0.0.1:$PASS --tls --trust ca.pem --host localhost
   jload "$r" "stockade intercepted (CONNECT+MITM)" --proxy 127.0.0.1:$PROXY --tls --trust "$STOCKADE_CA" --host origin.test:$ORIGIN_HTTPS
-  jload "$r" "squid CONNECT tunnel" --proxy 127.0.0.1:$SQUID --tls --trust ca.pem --host 127.0.0.1:$ORIGIN_HTTPS --sni localhost
+  SERVER=$SQUID_PID; jload "$r" "squid CONNECT tunnel" --proxy 127.0.0.1:$SQUID --tls --trust ca.pem --host 127.0.0.1:$ORIGIN_HTTPS --sni localhost
   jload "$r" "squid ssl-bump (MITM)" --proxy 127.0.0.1:$SQUID_BUMP --tls --trust squid-ca.pem --host origin.test:$ORIGIN_HTTPS
-  jload "$r" "tinyproxy CONNECT tunnel" --proxy 127.0.0.1:$TINY --tls --trust ca.pem --host 127.0.0.1:$ORIGIN_HTTPS --sni localhost
+  SERVER=$TINY_PID; jload "$r" "tinyproxy CONNECT tunnel" --proxy 127.0.0.1:$TINY --tls --trust ca.pem --host 127.0.0.1:$ORIGIN_HTTPS --sni localhost
 
   # small requests with wrk: HTTPS direct vs passthrough; plain HTTP direct vs forward proxies
-  wrkrun "$r" "direct https" "https://localhost:$ORIGIN_HTTPS/tiny"
-  wrkrun "$r" "stockade passthrough (SNI port)" "https://localhost:$PASS/tiny"
-  wrkrun "$r" "direct http" "http://127.0.0.1:$ORIGIN_HTTP/tiny"
-  wrkrun "$r" "stockade passthrough-http (Host)" -H "Host: localhost" "http://127.0.0.1:$PASS/tiny"
-  ABS_URL="http://origin.test:$ORIGIN_HTTP/tiny" ABS_HOST="origin.test:$ORIGIN_HTTP" \
+  SERVER=""; wrkrun "$r" "direct https" "https://localhost:$ORIGIN_HTTPS/tiny"
+  SERVER=$STOCKADE_PID; wrkrun "$r" "stockade passthrough (SNI port)" "https://localhost:$PASS/tiny"
+  SERVER=""; wrkrun "$r" "direct http" "http://127.0.0.1:$ORIGIN_HTTP/tiny"
+  SERVER=$STOCKADE_PID; wrkrun "$r" "stockade passthrough-http (Host)" -H "Host: localhost" "http://127.0.0.1:$PASS/tiny"
+  SERVER=$STOCKADE_PID; ABS_URL="http://origin.test:$ORIGIN_HTTP/tiny" ABS_HOST="origin.test:$ORIGIN_HTTP" \
     wrkrun "$r" "stockade http forward" -s abs.lua "http://127.0.0.1:$PROXY"
-  ABS_URL="http://origin.test:$ORIGIN_HTTP/tiny" ABS_HOST="origin.test:$ORIGIN_HTTP" \
+  SERVER=$SQUID_PID; ABS_URL="http://origin.test:$ORIGIN_HTTP/tiny" ABS_HOST="origin.test:$ORIGIN_HTTP" \
     wrkrun "$r" "squid http forward" -s abs.lua "http://127.0.0.1:$SQUID"
-  ABS_URL="http://127.0.0.1:$ORIGIN_HTTP/tiny" ABS_HOST="127.0.0.1:$ORIGIN_HTTP" \
+  SERVER=$TINY_PID; ABS_URL="http://127.0.0.1:$ORIGIN_HTTP/tiny" ABS_HOST="127.0.0.1:$ORIGIN_HTTP" \
     wrkrun "$r" "tinyproxy http forward" -s abs.lua "http://127.0.0.1:$TINY"
 done
 
@@ -254,7 +275,6 @@ idle() { # label pid ProxyLoad-idle-args...
   wait $cpid || true
   row idle "$IDLE_COUNT idle tunnels" "$label" "VmRSS before=$before held=$during$aftergc ($held; $(grep released "$W/idle.out" || true))"
 }
-SQUID_PID=$(cat squid.spid)
 idle "stockade intercepted (CONNECT+TLS done)" "$STOCKADE_PID" --proxy 127.0.0.1:$PROXY --tls --trust "$STOCKADE_CA" --host origin.test:$ORIGIN_HTTPS
 # a spliced tunnel holds two descriptors in the proxy: stay under the descriptor limit
 PASS_IDLE=$(( IDLE_COUNT * 2 + 500 > NOFILE ? (NOFILE - 500) / 2 : IDLE_COUNT ))
