@@ -1,7 +1,11 @@
 #!/usr/bin/env bash
 # Egress-proxy speed benchmark, loopback only: bulk download, small-request rate and latency, idle
 # tunnel memory; Stockade (direct, passthrough, intercepted) side by side with Squid and tinyproxy.
-# Usage: benchmarks/proxy/run.sh            (env: SECS=10 WARMUP=2 CONNS=8 ROUNDS=2 IDLE_COUNT=10000)
+# Usage: benchmarks/proxy/run.sh
+#   env: SECS=10 WARMUP=2 CONNS=8 ROUNDS=2 BIG_MB=100 IDLE_COUNT=10000 IDLE_HOLD=10 IDLE_OPEN_SECONDS=150
+#        IDLE_PATHS="intercepted passthrough squid" WARMUP_SECS=20 KEEP=1 (keep the temp dir) BUILD=1
+#   e.g. only the idle-tunnel test, given time to open all 10,000:
+#        ROUNDS=0 IDLE_PATHS=intercepted IDLE_OPEN_SECONDS=1800 benchmarks/proxy/run.sh
 # Everything runs in a temp dir, every process started here is stopped on exit (trap).
 set -euo pipefail
 
@@ -84,7 +88,8 @@ events { worker_connections 40000; }
 http {
   access_log off;
   sendfile on; tcp_nodelay on;
-  keepalive_requests 10000000; keepalive_timeout 300s;
+  keepalive_requests 10000000; keepalive_timeout 1h;
+  client_header_timeout 1h;  # idle tunnels reach the origin without a request: nginx must not close them
   client_body_temp_path $W/nginx-tmp; proxy_temp_path $W/nginx-tmp; fastcgi_temp_path $W/nginx-tmp;
   uwsgi_temp_path $W/nginx-tmp; scgi_temp_path $W/nginx-tmp;
   server {
@@ -265,7 +270,7 @@ idle() { # label pid ProxyLoad-idle-args...
   local before; before=$(rss "$pid")
   java -Xmx3g "$LOAD" idle --count "$IDLE_COUNT" --threads 16 --hold "$IDLE_HOLD" --open-seconds "$IDLE_OPEN_SECONDS" "$@" >"$W/idle.out" 2>"$W/idle.err" &
   local cpid=$!
-  for _ in $(seq 1 1200); do grep -q holding "$W/idle.out" 2>/dev/null && break; kill -0 $cpid 2>/dev/null || break; sleep 0.5; done
+  for _ in $(seq 1 $((IDLE_OPEN_SECONDS * 2 + 1200))); do grep -q holding "$W/idle.out" 2>/dev/null && break; kill -0 $cpid 2>/dev/null || break; sleep 0.5; done
   sleep 2
   local during; during=$(rss "$pid")
   # a JVM's RSS holds garbage until a collection: also read it after a full GC (live tunnels only)
@@ -275,11 +280,13 @@ idle() { # label pid ProxyLoad-idle-args...
   wait $cpid || true
   row idle "$IDLE_COUNT idle tunnels" "$label" "VmRSS before=$before held=$during$aftergc ($held; $(grep released "$W/idle.out" || true))"
 }
-idle "stockade intercepted (CONNECT+TLS done)" "$STOCKADE_PID" --proxy 127.0.0.1:$PROXY --tls --trust "$STOCKADE_CA" --host origin.test:$ORIGIN_HTTPS
+IDLE_PATHS=${IDLE_PATHS:-intercepted passthrough squid}   # which idle-tunnel tests run
+want() { [[ " $IDLE_PATHS " == *" $1 "* ]]; }
+want intercepted && idle "stockade intercepted (CONNECT+TLS done)" "$STOCKADE_PID" --proxy 127.0.0.1:$PROXY --tls --trust "$STOCKADE_CA" --host origin.test:$ORIGIN_HTTPS
 # a spliced tunnel holds two descriptors in the proxy: stay under the descriptor limit
 PASS_IDLE=$(( IDLE_COUNT * 2 + 500 > NOFILE ? (NOFILE - 500) / 2 : IDLE_COUNT ))
-IDLE_COUNT=$PASS_IDLE idle "stockade passthrough (TLS spliced)" "$STOCKADE_PID" --connect 127.0.0.1:$PASS --tls --trust ca.pem --host localhost
-idle "squid CONNECT tunnel (TLS done)" "$SQUID_PID" --proxy 127.0.0.1:$SQUID --tls --trust ca.pem --host 127.0.0.1:$ORIGIN_HTTPS --sni localhost
+want passthrough && IDLE_COUNT=$PASS_IDLE idle "stockade passthrough (TLS spliced)" "$STOCKADE_PID" --connect 127.0.0.1:$PASS --tls --trust ca.pem --host localhost
+want squid && idle "squid CONNECT tunnel (TLS done)" "$SQUID_PID" --proxy 127.0.0.1:$SQUID --tls --trust ca.pem --host 127.0.0.1:$ORIGIN_HTTPS --sni localhost
 
 echo
 echo "== summary ($(nproc) cores; conns=$CONNS; ${SECS}s per rate figure after ${WARMUP}s warm-up; ${BIG_MB} MB bulk)"
