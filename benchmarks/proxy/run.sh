@@ -120,7 +120,8 @@ start stockade java ${PROXY_JAVA_OPTS:-} -jar "$JAR" --policy "$W/policy.yaml" -
   --port $PROXY --passthrough-port $PASS --passthrough-tls-origin-port $ORIGIN_HTTPS \
   --passthrough-http-origin-port $ORIGIN_HTTP --data-dir "$W/stockade" --audit "$W/audit.log" \
   --extra-trust "$W/ca.pem" --resolve origin.test=127.0.0.1 --resolve localhost=127.0.0.1 \
-  --unsafe-allow-loopback-origins
+  --unsafe-allow-loopback-origins --idle-timeout "${PROXY_IDLE_TIMEOUT:-3600}"
+# (the default 300 s idle timeout would close the first idle tunnels while the last are still opening)
 STOCKADE_PID=$(cat stockade.spid)
 
 # ---- peers: Squid (plain forward + CONNECT tunnel on one port, ssl-bump on another), tinyproxy -----
@@ -273,12 +274,13 @@ idle() { # label pid ProxyLoad-idle-args...
   for _ in $(seq 1 $((IDLE_OPEN_SECONDS * 2 + 1200))); do grep -q holding "$W/idle.out" 2>/dev/null && break; kill -0 $cpid 2>/dev/null || break; sleep 0.5; done
   sleep 2
   local during; during=$(rss "$pid")
+  local fds; fds=$(ls "/proc/$pid/fd" | wc -l)   # how many tunnels the proxy really holds now
   # a JVM's RSS holds garbage until a collection: also read it after a full GC (live tunnels only)
   local aftergc=""
   if jcmd "$pid" GC.run >/dev/null 2>&1; then sleep 1; aftergc=" afterGC=$(rss "$pid")"; fi
   local held; held=$(grep holding "$W/idle.out" || echo "client failed: $(head -c 200 "$W/idle.err")")
   wait $cpid || true
-  row idle "$IDLE_COUNT idle tunnels" "$label" "VmRSS before=$before held=$during$aftergc ($held; $(grep released "$W/idle.out" || true))"
+  row idle "$IDLE_COUNT idle tunnels" "$label" "VmRSS before=$before held=$during$aftergc proxyFDs=$fds ($held; $(grep released "$W/idle.out" || true))"
 }
 IDLE_PATHS=${IDLE_PATHS:-intercepted passthrough squid}   # which idle-tunnel tests run
 want() { [[ " $IDLE_PATHS " == *" $1 "* ]]; }
