@@ -4,6 +4,7 @@
 # Usage: benchmarks/proxy/run.sh
 #   env: SECS=10 WARMUP=2 CONNS=8 ROUNDS=2 BIG_MB=100 IDLE_COUNT=10000 IDLE_HOLD=10 IDLE_OPEN_SECONDS=150
 #        IDLE_PATHS="intercepted passthrough squid" WARMUP_SECS=20 KEEP=1 (keep the temp dir) BUILD=1
+#        MATRIX=bulk (each round: only the bulk downloads) JAR=path (another proxy build) PORT_OFFSET=N
 #   e.g. only the idle-tunnel test, given time to open all 10,000:
 #        ROUNDS=0 IDLE_PATHS=intercepted IDLE_OPEN_SECONDS=1800 benchmarks/proxy/run.sh
 # Everything runs in a temp dir, every process started here is stopped on exit (trap).
@@ -18,8 +19,10 @@ IDLE_COUNT=${IDLE_COUNT:-10000}
 IDLE_HOLD=${IDLE_HOLD:-10}  # seconds the idle tunnels are held
 IDLE_OPEN_SECONDS=${IDLE_OPEN_SECONDS:-150}  # bound on opening them (Stockade opens ~15/s here, see docs)
 BIG_MB=${BIG_MB:-100}
-ORIGIN_HTTP=18080 ORIGIN_HTTPS=18443 PROXY=13128 PASS=13129 SQUID=13130 SQUID_BUMP=13131 TINY=13132
-JAR="$ROOT/proxy-host/target/stockade-proxy.jar"
+O=${PORT_OFFSET:-0}   # PORT_OFFSET=N: shift every port, so two runs on one machine do not collide
+ORIGIN_HTTP=$((18080 + O)) ORIGIN_HTTPS=$((18443 + O)) PROXY=$((13128 + O)) PASS=$((13129 + O))
+SQUID=$((13130 + O)) SQUID_BUMP=$((13131 + O)) TINY=$((13132 + O))
+JAR="${JAR:-$ROOT/proxy-host/target/stockade-proxy.jar}"   # JAR=...: measure another build
 LOAD="$ROOT/benchmarks/src/main/java/dev/stockade/bench/proxy/ProxyLoad.java"
 
 # ---- tools ---------------------------------------------------------------------------------------
@@ -242,6 +245,7 @@ for r in $(seq 1 "$ROUNDS"); do
   SERVER=$SQUID_PID; bulk "$r" "squid CONNECT tunnel" -x "http://127.0.0.1:$SQUID" --cacert ca.pem "https://localhost:$ORIGIN_HTTPS/big"
   bulk "$r" "squid ssl-bump (MITM)" -x "http://127.0.0.1:$SQUID_BUMP" --cacert squid-ca.pem "https://origin.test:$ORIGIN_HTTPS/big"
   SERVER=$TINY_PID; bulk "$r" "tinyproxy CONNECT tunnel" -x "http://127.0.0.1:$TINY" --cacert ca.pem "https://127.0.0.1:$ORIGIN_HTTPS/big"
+  [ "${MATRIX:-all}" = bulk ] && continue
 
   # small HTTPS requests, persistent connections, same Java client for every path
   SERVER=""; jload "$r" "direct https" --connect 127.0.0.1:$ORIGIN_HTTPS --tls --trust ca.pem --host localhost

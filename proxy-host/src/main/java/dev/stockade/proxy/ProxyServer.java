@@ -180,7 +180,8 @@ public final class ProxyServer implements AutoCloseable {
                         ch.pipeline().addLast("idle", new IdleStateHandler(0, 0,
                                 px.config.idleTimeout().toMillis(), TimeUnit.MILLISECONDS));
                         if (passthrough) {
-                            ch.pipeline().addLast(px.blocking, "passthrough", new PassthroughHandler(px, conn));
+                            // on the event loop: the handler moves only its decision (caller, policy, DNS) to px.blocking
+                            ch.pipeline().addLast("passthrough", new PassthroughHandler(px, conn));
                         } else {
                             ForwardHandler.install(px, ch.pipeline(), conn, null);
                         }

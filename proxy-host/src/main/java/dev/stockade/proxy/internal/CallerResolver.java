@@ -2,30 +2,68 @@ package dev.stockade.proxy.internal;
 
 import java.io.BufferedReader;
 import java.io.IOException;
+import java.net.Inet4Address;
 import java.net.InetAddress;
 import java.net.InetSocketAddress;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.DirectoryStream;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.LinkedHashMap;
+import java.util.Map;
+import java.util.concurrent.atomic.AtomicLong;
 
 /**
  * Finds the executable of the process that opened a connection to the proxy, the way the kernel
  * sees it: the client's socket in {@code /proc/net/tcp{,6}} gives an inode, the inode is found
  * among {@code /proc/<pid>/fd}, and {@code /proc/<pid>/exe} names the executable. Anything that
  * cannot be resolved is unknown ({@code null}); a caller fence then denies.
+ *
+ * <p>Near O(1) amortised per connection: the socket table is read only up to the matching line;
+ * every fd directory read records all the socket inodes it sees (bounded cache inode → pid and
+ * fd), so a burst of connections from one process costs one directory read, not one per
+ * connection; the process that owned the previous connection from the same client address is tried
+ * first (its new fds are probed above the highest seen, as the kernel hands out the lowest free
+ * number), and the proxy's own process, which holds the other end of every connection, last.
+ * A cached entry is trusted only after {@code /proc/<pid>/fd/<fd>} is read again and still names
+ * the socket: an inode is unique while its socket lives, so a recycled pid or fd can never name
+ * the wrong executable.
  */
 public final class CallerResolver {
+    private static final int CACHE_ENTRIES = 65_536;
+    private static final int CLIENT_ENTRIES = 4_096;
+    /** Consecutive free fd numbers after which the probe above a process's highest fd stops. */
+    private static final int PROBE_GAP = 8;
+
+    /** Where one socket inode was seen open. */
+    private record Holder(long pid, int fd) {
+    }
 
     private final Path proc;
+    private final long selfPid;
+    private final Map<Long, Holder> byInode = lru(CACHE_ENTRIES);
+    private final Map<InetAddress, Long> lastPid = lru(CLIENT_ENTRIES);
+    private final Map<Long, Integer> maxFd = lru(CLIENT_ENTRIES);
+    private final AtomicLong directoryReads = new AtomicLong();
 
     public CallerResolver(Path proc) {
+        this(proc, ProcessHandle.current().pid());
+    }
+
+    /** @param selfPid the pid tried last (the proxy's own; tests name another) */
+    CallerResolver(Path proc, long selfPid) {
         this.proc = proc;
+        this.selfPid = selfPid;
     }
 
     /** The resolver over the live {@code /proc}. */
     public static CallerResolver linux() {
         return new CallerResolver(Path.of("/proc"));
+    }
+
+    /** How many {@code /proc/<pid>/fd} directories were read in full so far (for tests). */
+    long directoryReads() {
+        return directoryReads.get();
     }
 
     /**
@@ -43,7 +81,7 @@ public final class CallerResolver {
             if (inode <= 0) {
                 inode = inode("tcp6", client, proxy);
             }
-            return inode <= 0 ? null : owner(inode);
+            return inode <= 0 ? null : owner(inode, DialGuard.unwrap(client.getAddress()));
         } catch (IOException | RuntimeException e) {
             return null;
         }
@@ -54,19 +92,86 @@ public final class CallerResolver {
         if (!Files.isReadable(file)) {
             return -1;
         }
+        InetAddress clientAddress = DialGuard.unwrap(client.getAddress());
+        InetAddress proxyAddress = DialGuard.unwrap(proxy.getAddress());
         try (BufferedReader r = Files.newBufferedReader(file, StandardCharsets.US_ASCII)) {
             r.readLine();
             for (String line = r.readLine(); line != null; line = r.readLine()) {
-                String[] f = line.trim().split("\\s+");
-                if (f.length < 10) {
-                    continue;
-                }
-                if (matches(f[1], client) && matches(f[2], proxy)) {
-                    return Long.parseLong(f[9]);
+                long inode = match(line, clientAddress, client.getPort(), proxyAddress, proxy.getPort());
+                if (inode > 0) {
+                    return inode; // stop at the match
                 }
             }
         }
         return -1;
+    }
+
+    /**
+     * The inode of a {@code /proc/net/tcp} line whose local end is the client and remote end the
+     * proxy, else -1. Fields are split by hand (no regex) and the ports, which almost never match,
+     * are compared before any address is decoded.
+     */
+    static long match(String line, InetAddress client, int clientPort, InetAddress proxy, int proxyPort) {
+        int[] start = new int[10];
+        int[] end = new int[10];
+        int n = 0;
+        int i = 0;
+        int len = line.length();
+        while (n < 10) {
+            while (i < len && line.charAt(i) == ' ') {
+                i++;
+            }
+            if (i >= len) {
+                return -1;
+            }
+            start[n] = i;
+            while (i < len && line.charAt(i) != ' ') {
+                i++;
+            }
+            end[n++] = i;
+        }
+        int localColon = line.lastIndexOf(':', end[1] - 1);
+        int remoteColon = line.lastIndexOf(':', end[2] - 1);
+        if (localColon < start[1] || remoteColon < start[2]
+                || hex(line, localColon + 1, end[1]) != clientPort || hex(line, remoteColon + 1, end[2]) != proxyPort) {
+            return -1;
+        }
+        if (!sameAddress(line.substring(start[1], localColon), client)
+                || !sameAddress(line.substring(start[2], remoteColon), proxy)) {
+            return -1;
+        }
+        long inode = 0;
+        for (int k = start[9]; k < end[9]; k++) {
+            char c = line.charAt(k);
+            if (c < '0' || c > '9') {
+                return -1;
+            }
+            inode = inode * 10 + (c - '0');
+        }
+        return inode;
+    }
+
+    private static int hex(String s, int from, int to) {
+        if (to - from > 8 || to == from) {
+            return -1;
+        }
+        int v = 0;
+        for (int k = from; k < to; k++) {
+            int d = Character.digit(s.charAt(k), 16);
+            if (d < 0) {
+                return -1;
+            }
+            v = v << 4 | d;
+        }
+        return v;
+    }
+
+    private static boolean sameAddress(String hex, InetAddress want) {
+        if (hex.length() != 8 && hex.length() != 32) {
+            return false;
+        }
+        InetAddress got = DialGuard.unwrap(Cidr.toAddress(kernelAddress(hex)));
+        return got.equals(want);
     }
 
     /** Compares a {@code /proc/net/tcp} address ({@code HEXIP:HEXPORT}, host byte order words) with a socket address. */
@@ -93,41 +198,175 @@ public final class CallerResolver {
         return out;
     }
 
-    private String owner(long inode) throws IOException {
-        String target = "socket:[" + inode + "]";
+    private String owner(long inode, InetAddress client) throws IOException {
+        String target = socket(inode);
+        Holder cached;
+        synchronized (this) {
+            cached = byInode.get(inode);
+        }
+        if (cached != null && holds(cached.pid(), cached.fd(), target)) {
+            return found(cached.pid(), client);
+        }
+        Long previous;
+        synchronized (this) {
+            previous = lastPid.get(client);
+        }
+        if (previous != null && (probeAbove(previous, inode) || scan(previous, inode))) {
+            return found(previous, client);
+        }
+        boolean selfSeen = false;
         try (DirectoryStream<Path> pids = Files.newDirectoryStream(proc, p -> isPid(p.getFileName().toString()))) {
-            for (Path pid : pids) {
-                if (holds(pid.resolve("fd"), target)) {
-                    try {
-                        return Files.readSymbolicLink(pid.resolve("exe")).toString();
-                    } catch (IOException e) {
-                        return null;
-                    }
+            for (Path dir : pids) {
+                long pid = Long.parseLong(dir.getFileName().toString());
+                if (pid == selfPid) {
+                    selfSeen = true; // holds the other end of every connection: last
+                } else if ((previous == null || pid != previous) && scan(pid, inode)) {
+                    return found(pid, client);
                 }
             }
+        }
+        if (selfSeen && scan(selfPid, inode)) {
+            return found(selfPid, client);
         }
         return null;
     }
 
-    private static boolean holds(Path fdDir, String target) {
-        try (DirectoryStream<Path> fds = Files.newDirectoryStream(fdDir)) {
+    private String found(long pid, InetAddress client) {
+        synchronized (this) {
+            lastPid.put(client, pid);
+        }
+        try {
+            return Files.readSymbolicLink(proc.resolve(Long.toString(pid)).resolve("exe")).toString();
+        } catch (IOException e) {
+            return null;
+        }
+    }
+
+    /** Whether {@code /proc/<pid>/fd/<fd>} names the socket right now: the staleness check. */
+    private boolean holds(long pid, int fd, String target) {
+        try {
+            return Files.readSymbolicLink(proc.resolve(Long.toString(pid)).resolve("fd").resolve(Integer.toString(fd)))
+                    .toString().equals(target);
+        } catch (IOException | RuntimeException e) {
+            return false;
+        }
+    }
+
+    /**
+     * Reads the fds above the highest one seen for the process, where the kernel puts new ones
+     * while the lower ones stay open; records every socket met. Whether {@code inode} was among them.
+     */
+    private boolean probeAbove(long pid, long inode) {
+        Integer max;
+        synchronized (this) {
+            max = maxFd.get(pid);
+        }
+        if (max == null) {
+            return false;
+        }
+        Path fds = proc.resolve(Long.toString(pid)).resolve("fd");
+        boolean hit = false;
+        int highest = max;
+        for (int fd = max + 1, gap = 0; gap < PROBE_GAP; fd++) {
+            String link;
+            try {
+                link = Files.readSymbolicLink(fds.resolve(Integer.toString(fd))).toString();
+            } catch (IOException | RuntimeException e) {
+                gap++;
+                continue;
+            }
+            gap = 0;
+            highest = fd;
+            long seen = socketInode(link);
+            if (seen > 0) {
+                remember(seen, pid, fd);
+                hit |= seen == inode;
+            }
+        }
+        synchronized (this) {
+            maxFd.put(pid, highest);
+        }
+        return hit;
+    }
+
+    /** Reads every fd of the process, records every socket it holds; whether {@code inode} is one. */
+    private boolean scan(long pid, long inode) {
+        directoryReads.incrementAndGet();
+        boolean hit = false;
+        int highest = -1;
+        try (DirectoryStream<Path> fds = Files.newDirectoryStream(proc.resolve(Long.toString(pid)).resolve("fd"))) {
             for (Path fd : fds) {
+                int number;
                 try {
-                    if (Files.readSymbolicLink(fd).toString().equals(target)) {
-                        return true;
+                    number = Integer.parseInt(fd.getFileName().toString());
+                } catch (NumberFormatException e) {
+                    continue;
+                }
+                highest = Math.max(highest, number);
+                try {
+                    long seen = socketInode(Files.readSymbolicLink(fd).toString());
+                    if (seen > 0) {
+                        remember(seen, pid, number);
+                        hit |= seen == inode;
                     }
                 } catch (IOException e) {
                     // fd closed meanwhile
                 }
             }
-        } catch (IOException e) {
+        } catch (IOException | RuntimeException e) {
             // process gone or not ours to read
         }
-        return false;
+        if (highest >= 0) {
+            synchronized (this) {
+                maxFd.put(pid, highest);
+            }
+        }
+        return hit;
+    }
+
+    private synchronized void remember(long inode, long pid, int fd) {
+        byInode.put(inode, new Holder(pid, fd));
+    }
+
+    private static String socket(long inode) {
+        return "socket:[" + inode + "]";
+    }
+
+    /** The inode of a {@code socket:[N]} link target, else -1. */
+    static long socketInode(String link) {
+        if (!link.startsWith("socket:[") || !link.endsWith("]") || link.length() < 10) {
+            return -1;
+        }
+        long v = 0;
+        for (int k = 8; k < link.length() - 1; k++) {
+            char c = link.charAt(k);
+            if (c < '0' || c > '9') {
+                return -1;
+            }
+            v = v * 10 + (c - '0');
+        }
+        return v;
     }
 
     private static boolean isPid(String name) {
-        return !name.isEmpty() && name.chars().allMatch(c -> c >= '0' && c <= '9');
+        if (name.isEmpty()) {
+            return false;
+        }
+        for (int i = 0; i < name.length(); i++) {
+            char c = name.charAt(i);
+            if (c < '0' || c > '9') {
+                return false;
+            }
+        }
+        return true;
     }
 
+    private static <K, V> Map<K, V> lru(int bound) {
+        return new LinkedHashMap<>(256, 0.75f, true) {
+            @Override
+            protected boolean removeEldestEntry(Map.Entry<K, V> eldest) {
+                return size() > bound;
+            }
+        };
+    }
 }

@@ -102,13 +102,36 @@ public final class PassthroughHandler extends ChannelInboundHandlerAdapter {
         ctx.pipeline().fireChannelRead(first);
     }
 
+    /** What the blocking part decided: splice to {@code address}, or nothing (already audited and closed). */
+    private record Verdict(String host, int port, InetAddress address, Decision d, long start) {
+    }
+
     private void tls(ChannelHandlerContext ctx, String rawSni) {
+        // INVARIANT: no read while deciding, so nothing reaches this handler between the decision and the splice
+        ctx.channel().config().setAutoRead(false);
+        try {
+            px.blocking.next().execute(() -> {
+                Verdict v = decide(ctx, rawSni);
+                if (v != null) {
+                    ctx.executor().execute(() -> splice(ctx, v.host(), v.port(), v.address(), v.d(), v.start()));
+                }
+            });
+        } catch (java.util.concurrent.RejectedExecutionException e) {
+            ctx.close(); // shutting down
+        }
+    }
+
+    /**
+     * Runs on {@code px.blocking}: caller resolution (inside the decision), the policy decision and
+     * DNS may block. Returns where to splice, or {@code null} after auditing and closing.
+     */
+    private Verdict decide(ChannelHandlerContext ctx, String rawSni) {
         long start = System.nanoTime();
         int port = px.config.passthroughTlsOriginPort();
         String host = Hosts.normalise(rawSni);
         if (host == null || IpLiterals.isLiteral(host)) {
             refuse(ctx, rawSni, "no-server-name", "a TLS connection on the passthrough port must name its host");
-            return;
+            return null;
         }
         Decision d;
         if (px.isHalted()) {
@@ -125,32 +148,36 @@ public final class PassthroughHandler extends ChannelInboundHandlerAdapter {
         if (!d.allowed()) {
             audit(host, port, "deny", d, d.reason().code(), start, 0, 0);
             ctx.close();
-            return;
+            return null;
         }
         if (d.intercept() || d.transport() != Transport.DIRECT) {
             // an upstream host must be intercepted so its rules hold: never splice it blindly
             audit(host, port, "deny", d, "routed-upstream", start, 0, 0);
             ctx.close();
-            return;
+            return null;
         }
         DialGuard.Outcome dial = px.dialGuard.check(host);
         if (dial instanceof DialGuard.Refused) {
             audit(host, port, "deny", d, "dial-refused", start, 0, 0);
             ctx.close();
-            return;
+            return null;
         }
         InetAddress address = ((DialGuard.Allowed) dial).address();
         if (px.isSelf(address, port)) {
             audit(host, port, "deny", d, "dial-refused", start, 0, 0);
             ctx.close();
-            return;
+            return null;
         }
-        splice(ctx, host, port, address, d, start);
+        return new Verdict(host, port, address, d, start);
     }
 
+    /** On the client's event loop: dial the origin on the same loop and splice both ways. */
     private void splice(ChannelHandlerContext ctx, String host, int port, InetAddress address, Decision d, long start) {
         Channel client = ctx.channel();
-        client.config().setAutoRead(false);
+        if (!client.isActive()) {
+            audit(host, port, "allow", d, d.reason().code(), start, 0, 0);
+            return;
+        }
         splicing = true;
         AtomicLong in = new AtomicLong();
         AtomicLong out = new AtomicLong();
@@ -162,17 +189,21 @@ public final class PassthroughHandler extends ChannelInboundHandlerAdapter {
         };
         Bootstrap b = new Bootstrap().group(client.eventLoop()).channel(NioSocketChannel.class)
                 .option(ChannelOption.CONNECT_TIMEOUT_MILLIS, (int) px.config.connectTimeout().toMillis())
-                .option(ChannelOption.AUTO_READ, false)
+                .option(ChannelOption.TCP_NODELAY, true)
+                .option(ChannelOption.ALLOW_HALF_CLOSURE, true)
+                .option(ChannelOption.WRITE_BUFFER_WATER_MARK, Splice.WATER_MARK)
                 .handler(new ChannelInitializer<SocketChannel>() {
                     @Override
                     protected void initChannel(SocketChannel ch) {
                         ch.pipeline().addLast(new IdleStateHandler(0, 0, px.config.idleTimeout().toMillis(),
                                 TimeUnit.MILLISECONDS));
-                        ch.pipeline().addLast(new Splice(client, out, px.metrics::bytesOut, onClose));
+                        ch.pipeline().addLast(new Splice(client, out, px.metrics::bytesOut, onClose, true));
                     }
                 });
         ChannelFuture f = b.connect(new InetSocketAddress(address, port));
-        f.addListener((ChannelFutureListener) cf -> ctx.executor().execute(() -> {
+        // the origin shares the client's event loop: this listener, the pipeline swap and both splices
+        // run on one thread, so no byte can arrive between the swap and the splice
+        f.addListener((ChannelFutureListener) cf -> {
             if (!cf.isSuccess()) {
                 audited.set(true);
                 audit(host, port, "deny", d, "origin-unreachable", start, 0, 0);
@@ -180,13 +211,17 @@ public final class PassthroughHandler extends ChannelInboundHandlerAdapter {
                 return;
             }
             px.channels.add(cf.channel());
+            if (!client.isActive()) {
+                cf.channel().close();
+                return;
+            }
             ByteBuf first = buffered;
             buffered = null;
             in.addAndGet(first.readableBytes());
             px.metrics.bytesIn(first.readableBytes());
             cf.channel().writeAndFlush(first);
-            client.pipeline().replace(this, "splice", new Splice(cf.channel(), in, px.metrics::bytesIn, onClose));
-        }));
+            client.pipeline().replace(this, "splice", new Splice(cf.channel(), in, px.metrics::bytesIn, onClose, true));
+        });
     }
 
     private void refuse(ChannelHandlerContext ctx, String host, String reason, String detail) {

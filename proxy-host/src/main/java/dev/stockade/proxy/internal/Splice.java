@@ -3,24 +3,38 @@ package dev.stockade.proxy.internal;
 import io.netty.buffer.ByteBuf;
 import io.netty.buffer.Unpooled;
 import io.netty.channel.Channel;
+import io.netty.channel.ChannelFuture;
 import io.netty.channel.ChannelFutureListener;
 import io.netty.channel.ChannelHandlerContext;
 import io.netty.channel.ChannelInboundHandlerAdapter;
+import io.netty.channel.ChannelOption;
+import io.netty.channel.WriteBufferWaterMark;
+import io.netty.channel.socket.ChannelInputShutdownEvent;
+import io.netty.channel.socket.DuplexChannel;
 import io.netty.handler.timeout.IdleStateEvent;
 import io.netty.util.ReferenceCountUtil;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.function.LongConsumer;
 
 /**
- * Copies bytes from one channel to its peer without looking at them, one read at a time so a slow
- * peer slows the source (backpressure). Closing either side closes both.
+ * Copies bytes from one channel to its peer without looking at them. Must run on its channel's
+ * event loop (no executor group). Reads flow continuously ({@code AUTO_READ}); each read is written
+ * and flushed to the peer at once. Backpressure: when the peer's outbound buffer passes its high
+ * water mark this side stops reading, and resumes when the peer turns writable again (the peer's
+ * own {@code Splice} sees that) or, when the peer is not a splice, once the write that filled it
+ * has been flushed. An error or a close on either side closes both; with {@code halfClose} (raw TCP
+ * on both sides) an end of input is passed on as a shutdown of the peer's output instead, and both
+ * close when both directions have ended.
  */
 public final class Splice extends ChannelInboundHandlerAdapter {
+    /** Outbound buffer bounds of a spliced channel: enough in flight to keep a loopback pipe full. */
+    static final WriteBufferWaterMark WATER_MARK = new WriteBufferWaterMark(128 * 1024, 512 * 1024);
+
     private final Channel peer;
     private final AtomicLong counter;
     private final LongConsumer metric;
     private final Runnable onClose;
-    private boolean forwarded;
+    private final boolean halfClose;
 
     /**
      * @param peer    where bytes read here are written
@@ -29,24 +43,26 @@ public final class Splice extends ChannelInboundHandlerAdapter {
      * @param onClose run once when this side closes; may be {@code null}
      */
     public Splice(Channel peer, AtomicLong counter, LongConsumer metric, Runnable onClose) {
+        this(peer, counter, metric, onClose, false);
+    }
+
+    /** As above; {@code halfClose}: both channels carry raw TCP, so an end of input half-closes the peer. */
+    public Splice(Channel peer, AtomicLong counter, LongConsumer metric, Runnable onClose, boolean halfClose) {
         this.peer = peer;
         this.counter = counter;
         this.metric = metric;
         this.onClose = onClose;
+        this.halfClose = halfClose;
     }
 
     @Override
     public void handlerAdded(ChannelHandlerContext ctx) {
-        ctx.channel().config().setAutoRead(false);
-        if (ctx.channel().isActive()) {
-            ctx.read();
+        Channel ch = ctx.channel();
+        ch.config().setWriteBufferWaterMark(WATER_MARK);
+        if (halfClose) {
+            ch.config().setOption(ChannelOption.ALLOW_HALF_CLOSURE, true);
         }
-    }
-
-    @Override
-    public void channelActive(ChannelHandlerContext ctx) {
-        ctx.read();
-        ctx.fireChannelActive();
+        ch.config().setAutoRead(true);
     }
 
     @Override
@@ -55,25 +71,47 @@ public final class Splice extends ChannelInboundHandlerAdapter {
             ReferenceCountUtil.release(msg);
             return;
         }
-        forwarded = true;
-        counter.addAndGet(buf.readableBytes());
-        metric.accept(buf.readableBytes());
-        peer.writeAndFlush(buf).addListener((ChannelFutureListener) f -> {
-            if (f.isSuccess()) {
-                ctx.read();
-            } else {
-                ctx.close();
+        int n = buf.readableBytes();
+        if (n == 0) {
+            buf.release();
+            return;
+        }
+        counter.addAndGet(n);
+        metric.accept(n);
+        ChannelFuture f = peer.writeAndFlush(buf);
+        if (!peer.isWritable()) {
+            Channel self = ctx.channel();
+            self.config().setAutoRead(false);
+            f.addListener((ChannelFutureListener) done -> {
+                if (done.isSuccess()) {
+                    self.config().setAutoRead(true); // everything queued before it is out: the peer drained
+                } else {
+                    self.close();
+                }
+            });
+            // INVARIANT: re-check after pausing, so a drain that happened in between cannot leave reads off
+            if (peer.isWritable()) {
+                self.config().setAutoRead(true);
             }
-        });
+        } else {
+            f.addListener(CLOSE_SOURCE_ON_FAILURE.apply(ctx.channel()));
+        }
     }
 
+    private static final java.util.function.Function<Channel, ChannelFutureListener> CLOSE_SOURCE_ON_FAILURE =
+            source -> f -> {
+                if (!f.isSuccess()) {
+                    source.close();
+                }
+            };
+
     @Override
-    public void channelReadComplete(ChannelHandlerContext ctx) {
-        // a read that produced nothing to copy (TLS consumed it) would otherwise end the read chain
-        if (!forwarded) {
-            ctx.read();
+    public void channelWritabilityChanged(ChannelHandlerContext ctx) {
+        // this channel is the peer's destination: let the peer read again once this one has room
+        if (ctx.channel().isWritable() && peer.pipeline().get(Splice.class) != null) {
+            peer.config().setAutoRead(true);
         }
-        forwarded = false;
+        ctx.fireChannelWritabilityChanged();
     }
 
     @Override
@@ -88,8 +126,38 @@ public final class Splice extends ChannelInboundHandlerAdapter {
     public void userEventTriggered(ChannelHandlerContext ctx, Object evt) {
         if (evt instanceof IdleStateEvent) {
             ctx.close();
+        } else if (evt instanceof ChannelInputShutdownEvent) {
+            inputEnded(ctx.channel());
         } else {
             ctx.fireUserEventTriggered(evt);
+        }
+    }
+
+    /** This side sent its FIN: pass it on once what was read is flushed; close when both ways ended. */
+    private void inputEnded(Channel self) {
+        if (!halfClose || !(peer instanceof DuplexChannel p) || !(self instanceof DuplexChannel s)) {
+            self.close();
+            return;
+        }
+        if (!peer.isActive()) {
+            self.close();
+            return;
+        }
+        peer.writeAndFlush(Unpooled.EMPTY_BUFFER).addListener((ChannelFutureListener) f -> {
+            if (!f.isSuccess()) {
+                self.close();
+                return;
+            }
+            p.shutdownOutput().addListener((ChannelFutureListener) sf -> {
+                if (!sf.isSuccess() || p.isInputShutdown()) {
+                    peer.close();
+                    self.close();
+                }
+            });
+        });
+        if (s.isOutputShutdown()) {
+            closeOnFlush(peer);
+            self.close();
         }
     }
 
