@@ -8,6 +8,7 @@ import java.io.InputStream;
 import java.io.OutputStream;
 import java.net.InetAddress;
 import java.net.InetSocketAddress;
+import java.net.ServerSocket;
 import java.net.Socket;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
@@ -18,7 +19,6 @@ import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
-import javax.net.ssl.SSLServerSocket;
 import javax.net.ssl.SSLSocket;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
@@ -36,13 +36,15 @@ class OriginReuseTest {
     Path dir;
     Origins certs;
     TlsOrigin origin;
+    TlsOrigin plain;
     ProxyServer proxy;
     final AuditCollector audit = new AuditCollector();
 
     @BeforeEach
     void start() throws Exception {
         certs = new Origins(dir, "api.test");
-        origin = new TlsOrigin(certs);
+        origin = new TlsOrigin(certs, true);
+        plain = new TlsOrigin(certs, false);
         PolicySource decider = TestPolicies.compile(dir, "reuse", """
                 name: reuse
                 networkDefaultVerdict: deny
@@ -50,10 +52,16 @@ class OriginReuseTest {
                   - pattern: api.test
                     verdict: allow
                     transport: upstream
+                  - pattern: plain.test
+                    verdict: allow
+                    transport: upstream
+                    rules:
+                      - method: GET
+                        path: /keep/**
                 """);
         ProxyConfig config = ProxyConfig.builder(dir.resolve("data")).port(0)
                 .allowLoopbackOriginsUnsafe(true).extraTrustPem(certs.originCaPem)
-                .resolve("api.test", "127.0.0.1").build();
+                .resolve("api.test", "127.0.0.1").resolve("plain.test", "127.0.0.1").build();
         proxy = ProxyServer.start(config, decider, audit, CredentialStore.of(List.of()));
     }
 
@@ -63,6 +71,7 @@ class OriginReuseTest {
             proxy.close();
         }
         origin.close();
+        plain.close();
         certs.close();
     }
 
@@ -77,6 +86,22 @@ class OriginReuseTest {
         // every request is still decided and audited on its own
         audit.await(e -> "/keep/2".equals(e.path()) && "intercepted".equals(e.listener())
                 && e.status() == 200, Duration.ofSeconds(30));
+    }
+
+    @Test
+    void plainForwardRequestsReuseOneOriginConnectionAndAreEachDecided() throws Exception {
+        try (Socket s = new Socket(InetAddress.getLoopbackAddress(), proxy.port())) {
+            s.setSoTimeout(30_000);
+            String authority = "plain.test:" + plain.port();
+            for (String path : List.of("/keep/1", "/denied", "/keep/2")) {
+                s.getOutputStream().write(("GET http://" + authority + path + " HTTP/1.1\r\nHost: " + authority
+                        + "\r\n\r\n").getBytes(StandardCharsets.ISO_8859_1));
+                String r = RawHttp.readHead(s.getInputStream());
+                assertThat(r).startsWith(path.equals("/denied") ? "HTTP/1.1 403" : "HTTP/1.1 200");
+            }
+        }
+        assertThat(plain.requests.get()).isEqualTo(2);
+        assertThat(plain.accepted.get()).isEqualTo(1);
     }
 
     @Test
@@ -160,20 +185,20 @@ class OriginReuseTest {
     }
 
     /**
-     * HTTP/1.1 over TLS on loopback, one thread per connection: {@code /keep/*} answers and keeps the
+     * HTTP/1.1 over TLS (or plain) on loopback, one thread per connection: {@code /keep/*} answers and keeps the
      * connection, {@code /close/*} answers with {@code Connection: close} and closes, {@code /short/*}
      * promises 100 body bytes, sends 10 and closes.
      */
     static final class TlsOrigin implements AutoCloseable {
-        final SSLServerSocket server;
+        final ServerSocket server;
         final AtomicInteger accepted = new AtomicInteger();
         final AtomicInteger requests = new AtomicInteger();
         /** Counted down when the proxy closes a connection that ended a response kept alive. */
         final CountDownLatch closedByProxy = new CountDownLatch(1);
         final ExecutorService threads = Executors.newCachedThreadPool();
 
-        TlsOrigin(Origins certs) throws IOException {
-            server = (SSLServerSocket) certs.sslContext.getServerSocketFactory().createServerSocket();
+        TlsOrigin(Origins certs, boolean tls) throws IOException {
+            server = tls ? certs.sslContext.getServerSocketFactory().createServerSocket() : new ServerSocket();
             server.bind(new InetSocketAddress(InetAddress.getLoopbackAddress(), 0), 16);
             threads.execute(() -> {
                 while (!server.isClosed()) {
