@@ -54,6 +54,8 @@ public final class OriginPool {
     private final int perKey;
     private final int max;
     private final Map<Slot, ArrayDeque<Channel>> idleBySlot = new HashMap<>();
+    /** Idle connections per key, over every event loop: the per-key cap counts them all. */
+    private final Map<Key, Integer> idleByKey = new HashMap<>();
     private int idleCount;
     private long generation;
 
@@ -84,7 +86,7 @@ public final class OriginPool {
             ArrayDeque<Channel> q = idleBySlot.get(new Slot(key, loop));
             while (q != null && !q.isEmpty()) {
                 Channel ch = q.pollLast(); // most recently used: the least likely to have been closed by the origin
-                idleCount--;
+                taken(key);
                 if (ch.isActive()) {
                     found = ch;
                     break;
@@ -110,9 +112,9 @@ public final class OriginPool {
             Long born = ch.attr(GENERATION).get();
             if (enabled() && ch.isActive() && born != null && born == generation && idleCount < max) {
                 Slot slot = new Slot(key, ch.eventLoop());
-                ArrayDeque<Channel> q = idleBySlot.computeIfAbsent(slot, s -> new ArrayDeque<>());
-                if (q.size() < perKey) {
-                    q.addLast(ch);
+                if (idleByKey.getOrDefault(key, 0) < perKey) {
+                    idleBySlot.computeIfAbsent(slot, s -> new ArrayDeque<>()).addLast(ch);
+                    idleByKey.merge(key, 1, Integer::sum);
                     idleCount++;
                     keep = true;
                 }
@@ -140,6 +142,7 @@ public final class OriginPool {
             generation++;
             idleBySlot.values().forEach(all::addAll);
             idleBySlot.clear();
+            idleByKey.clear();
             idleCount = 0;
         }
         all.forEach(Channel::close);
@@ -155,7 +158,7 @@ public final class OriginPool {
             Slot slot = new Slot(key, ch.eventLoop());
             ArrayDeque<Channel> q = idleBySlot.get(slot);
             if (q != null && q.remove(ch)) {
-                idleCount--;
+                taken(key);
                 if (q.isEmpty()) {
                     idleBySlot.remove(slot);
                 }
@@ -163,6 +166,12 @@ public final class OriginPool {
             }
             return false;
         }
+    }
+
+    // INVARIANT: called under the lock, once per idle connection leaving the pool
+    private void taken(Key key) {
+        idleCount--;
+        idleByKey.computeIfPresent(key, (k, n) -> n > 1 ? n - 1 : null);
     }
 
     /** Sits in place of the relay while a connection is idle in the pool. */
