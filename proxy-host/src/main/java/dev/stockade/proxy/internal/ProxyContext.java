@@ -55,6 +55,7 @@ public final class ProxyContext {
         this.blocking = blocking;
         this.originPool = new OriginPool(config.originPoolIdle(), config.originPoolPerKey(), config.originPoolMax());
         this.metrics = new ProxyMetrics(openConnections, this::isHalted, ca::cachedLeaves);
+        metrics.originPool(originPool::idleCount);
     }
 
     /** Whether the organization is halted (admin switch or the halt file). */
