@@ -5,6 +5,7 @@
 #   env: SECS=10 WARMUP=2 CONNS=8 ROUNDS=2 BIG_MB=100 IDLE_COUNT=10000 IDLE_HOLD=10 IDLE_OPEN_SECONDS=150
 #        IDLE_PATHS="intercepted passthrough squid" WARMUP_SECS=20 KEEP=1 (keep the temp dir) BUILD=1
 #        MATRIX=bulk (each round: only the bulk downloads) JAR=path (another proxy build) PORT_OFFSET=N
+#        INTERCEPT_ONLY=1 (rate rows: stockade intercepted, squid ssl-bump, stockade http forward)
 #   e.g. only the idle-tunnel test, given time to open all 10,000:
 #        ROUNDS=0 IDLE_PATHS=intercepted IDLE_OPEN_SECONDS=1800 benchmarks/proxy/run.sh
 # Everything runs in a temp dir, every process started here is stopped on exit (trap).
@@ -238,6 +239,13 @@ ABS_URL="http://origin.test:$ORIGIN_HTTP/tiny" ABS_HOST="origin.test:$ORIGIN_HTT
   wrk -t 2 -c "$CONNS" -d $((WARMUP_SECS / 4))s -s abs.lua "http://127.0.0.1:$PROXY" >/dev/null 2>&1 || true
 for r in $(seq 1 "$ROUNDS"); do
   echo "== round $r: $(uptime)"
+  if [ -n "${INTERCEPT_ONLY:-}" ]; then  # only the intercepted small-request rows and their peer
+    SERVER=$STOCKADE_PID; jload "$r" "stockade intercepted (CONNECT+MITM)" --proxy 127.0.0.1:$PROXY --tls --trust "$STOCKADE_CA" --host origin.test:$ORIGIN_HTTPS
+    SERVER=$SQUID_PID; jload "$r" "squid ssl-bump (MITM)" --proxy 127.0.0.1:$SQUID_BUMP --tls --trust squid-ca.pem --host origin.test:$ORIGIN_HTTPS
+    SERVER=$STOCKADE_PID; ABS_URL="http://origin.test:$ORIGIN_HTTP/tiny" ABS_HOST="origin.test:$ORIGIN_HTTP" \
+      wrkrun "$r" "stockade http forward" -s abs.lua "http://127.0.0.1:$PROXY"
+    continue
+  fi
   # bulk download, HTTPS, $BIG_MB MB
   SERVER=""; bulk "$r" "direct https" --cacert ca.pem "https://localhost:$ORIGIN_HTTPS/big"
   SERVER=$STOCKADE_PID; bulk "$r" "stockade passthrough (SNI port)" --cacert ca.pem "https://localhost:$PASS/big"

@@ -33,6 +33,9 @@ import java.util.Map;
  * @param maxConnectionsPerSandbox concurrent client connections per sandbox, 0 for unbounded
  * @param sandbox              sandbox name written in audit lines, {@code null} when none
  * @param haltFile             while this file exists every new request is denied; {@code null} for none
+ * @param originPoolIdle       how long a kept-alive origin connection may sit idle in the pool
+ * @param originPoolPerKey     idle origin connections kept per (sandbox, scheme, host, port, address, server name)
+ * @param originPoolMax        idle origin connections kept in all; 0 turns origin connection reuse off
  */
 public record ProxyConfig(
         InetAddress bindAddress,
@@ -57,7 +60,10 @@ public record ProxyConfig(
         Duration requestHeadTimeout,
         int maxConnectionsPerSandbox,
         String sandbox,
-        Path haltFile) {
+        Path haltFile,
+        Duration originPoolIdle,
+        int originPoolPerKey,
+        int originPoolMax) {
 
     public ProxyConfig {
         extraDenyCidrs = List.copyOf(extraDenyCidrs);
@@ -91,6 +97,9 @@ public record ProxyConfig(
         private Duration handshakeTimeout = Duration.ofSeconds(10);
         private Duration connectTimeout = Duration.ofSeconds(10);
         private Duration requestHeadTimeout = Duration.ofSeconds(30);
+        private Duration originPoolIdle = Duration.ofSeconds(30);
+        private int originPoolPerKey = 8;
+        private int originPoolMax = 256;
         private int maxConnectionsPerSandbox = 0;
         private String sandbox;
         private Path haltFile;
@@ -121,13 +130,16 @@ public record ProxyConfig(
         public Builder maxConnectionsPerSandbox(int v) { maxConnectionsPerSandbox = v; return this; }
         public Builder sandbox(String v) { sandbox = v; return this; }
         public Builder haltFile(Path v) { haltFile = v; return this; }
+        public Builder originPoolIdle(Duration v) { originPoolIdle = v; return this; }
+        public Builder originPoolPerKey(int v) { originPoolPerKey = v; return this; }
+        public Builder originPoolMax(int v) { originPoolMax = v; return this; }
 
         public ProxyConfig build() {
             return new ProxyConfig(bindAddress, port, passthroughPort, passthroughTlsOriginPort,
                     passthroughHttpOriginPort, adminPort, dataDir, extraTrustPem, allowLoopbackOriginsUnsafe,
                     allowPrivateRanges, extraDenyCidrs, resolveOverrides, maxHeaderBytes, inspectBodyBytes,
                     maxBodyBytes, leafCacheSize, idleTimeout, handshakeTimeout, connectTimeout, requestHeadTimeout,
-                    maxConnectionsPerSandbox, sandbox, haltFile);
+                    maxConnectionsPerSandbox, sandbox, haltFile, originPoolIdle, originPoolPerKey, originPoolMax);
         }
     }
 }

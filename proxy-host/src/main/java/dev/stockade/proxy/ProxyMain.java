@@ -91,6 +91,15 @@ public final class ProxyMain implements Callable<Integer> {
     @Option(names = "--request-head-timeout", paramLabel = "SECONDS", description = "Bound on a connection's first complete request (default: ${DEFAULT-VALUE}).")
     long requestHeadSeconds = 30;
 
+    @Option(names = "--origin-pool-idle", paramLabel = "SECONDS", description = "Closes a kept-alive origin connection idle this long (default: ${DEFAULT-VALUE}).")
+    long originPoolIdleSeconds = 30;
+
+    @Option(names = "--origin-pool-per-key", paramLabel = "N", description = "Idle origin connections kept per sandbox, host, port and address (default: ${DEFAULT-VALUE}).")
+    int originPoolPerKey = 8;
+
+    @Option(names = "--origin-pool-max", paramLabel = "N", description = "Idle origin connections kept in all; 0 turns reuse off (default: ${DEFAULT-VALUE}).")
+    int originPoolMax = 256;
+
     @Option(names = "--max-connections", description = "Concurrent client connections of the sandbox (0 = unbounded, the default).")
     int maxConnections;
 
@@ -111,7 +120,9 @@ public final class ProxyMain implements Callable<Integer> {
                 .allowLoopbackOriginsUnsafe(unsafeLoopback).allowPrivateRanges(allowPrivate).extraDenyCidrs(denyCidrs)
                 .maxHeaderBytes(maxHeaderBytes).inspectBodyBytes(inspectBodyBytes).maxBodyBytes(maxBodyBytes)
                 .idleTimeout(Duration.ofSeconds(idleSeconds)).handshakeTimeout(Duration.ofSeconds(handshakeSeconds))
-                .connectTimeout(Duration.ofSeconds(connectSeconds)).requestHeadTimeout(Duration.ofSeconds(requestHeadSeconds)).maxConnectionsPerSandbox(maxConnections)
+                .connectTimeout(Duration.ofSeconds(connectSeconds)).requestHeadTimeout(Duration.ofSeconds(requestHeadSeconds))
+                .originPoolIdle(Duration.ofSeconds(originPoolIdleSeconds)).originPoolPerKey(originPoolPerKey)
+                .originPoolMax(originPoolMax).maxConnectionsPerSandbox(maxConnections)
                 .sandbox(sandbox).haltFile(haltFile);
         resolve.forEach(b::resolve);
         if (unsafeLoopback) {

@@ -110,10 +110,17 @@ public final class ProxyServer implements AutoCloseable {
                 originTls, channels, blocking, sandboxes);
         // reloads after start are counted wherever policies come from files (the sandboxes' too)
         if (decider instanceof PolicySource source) {
-            source.onReload(load -> px.metrics.reload(load.valid()));
+            source.onReload(load -> {
+                px.metrics.reload(load.valid());
+                // connections opened under the old program never serve the new one
+                px.originPool.clear();
+            });
         }
         if (sandboxes != null) {
-            sandboxes.policySources().forEach(source -> source.onReload(load -> px.metrics.reload(load.valid())));
+            sandboxes.policySources().forEach(source -> source.onReload(load -> {
+                px.metrics.reload(load.valid());
+                px.originPool.clear();
+            }));
         }
         List<Channel> bound = new ArrayList<>();
         try {
@@ -136,6 +143,7 @@ public final class ProxyServer implements AutoCloseable {
                 watch = workers.next().scheduleAtFixedRate(() -> {
                     boolean now = Files.exists(config.haltFile());
                     if (now && !was[0]) {
+                        px.originPool.clear();
                         channels.close().addListener(f -> px.haltApplied());
                     }
                     was[0] = now;
@@ -281,6 +289,7 @@ public final class ProxyServer implements AutoCloseable {
     /** Halts: every new request and connection is denied, and open connections and tunnels close now. */
     public void halt() {
         px.halted.set(true);
+        px.originPool.clear();
         px.channels.close().awaitUninterruptibly(5, TimeUnit.SECONDS);
         px.haltApplied();
     }
@@ -337,6 +346,7 @@ public final class ProxyServer implements AutoCloseable {
             admin.stop(0);
         }
         listeners.forEach(c -> c.close().awaitUninterruptibly());
+        px.originPool.clear();
         px.channels.close().awaitUninterruptibly(5, TimeUnit.SECONDS);
         boss.shutdownGracefully(0, 2, TimeUnit.SECONDS);
         workers.shutdownGracefully(0, 2, TimeUnit.SECONDS);

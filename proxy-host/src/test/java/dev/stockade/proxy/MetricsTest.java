@@ -80,6 +80,7 @@ class MetricsTest {
         String after = scrape();
 
         assertThat(after).contains("# TYPE stockade_proxy_decisions_total counter");
+        assertThat(after).contains("# TYPE stockade_proxy_origin_pool_idle gauge");
         assertThat(value(after, allow) - value(before, allow)).isEqualTo(1);
         assertThat(value(after, deny) - value(before, deny)).isEqualTo(1);
         String bytesOut = "stockade_proxy_bytes_total{direction=\"out\"}";

@@ -392,9 +392,10 @@ public final class ForwardHandler extends ChannelInboundHandlerAdapter {
         if (upgrade) {
             out.set(HttpHeaderNames.CONNECTION, HttpHeaderValues.UPGRADE);
             out.set(HttpHeaderNames.UPGRADE, req.headers().get(HttpHeaderNames.UPGRADE));
-        } else {
+        } else if (!px.originPool.enabled()) {
             out.set(HttpHeaderNames.CONNECTION, HttpHeaderValues.CLOSE);
         }
+        // otherwise HTTP/1.1 keep-alive: the connection may serve this sandbox's next request to this origin
         String uri = t.query == null ? t.path : t.path + "?" + t.query;
         FullHttpRequest outbound = new DefaultFullHttpRequest(HttpVersion.HTTP_1_1, req.method(), uri,
                 req.content().retainedDuplicate(), out, req.trailingHeaders().copy());
@@ -404,10 +405,11 @@ public final class ForwardHandler extends ChannelInboundHandlerAdapter {
             HttpUtil.setContentLength(outbound, bytesIn);
         }
         Channel client = ctx.channel();
-        origin = Upstream.forward(px, client, outbound, t.host, address, t.port, tunnel != null, keepClient, upgrade,
-                policed != null, (status, bytesOut, closeClient, upgraded, subprotocol) -> {
+        origin = Upstream.forward(px, client, outbound, conn.sandbox(), t.host, address, t.port, tunnel != null, keepClient, upgrade,
+                policed != null, (status, bytesOut, closeClient, upgraded, subprotocol, error) -> {
+                    // a response the origin cut short is audited as an error, not as the rule's allow
                     record(listener(), t.host, t.port, req.method().name(), t.path, "allow", d,
-                            d.reason().code(), status, bytesIn, bytesOut, start);
+                            error != null ? error : d.reason().code(), status, bytesIn, bytesOut, start);
                     if (upgraded && policed != null) {
                         policeClient(client, policed, subprotocol, t);
                     } else if (upgraded) {
@@ -718,9 +720,8 @@ public final class ForwardHandler extends ChannelInboundHandlerAdapter {
 
     @Override
     public void channelInactive(ChannelHandlerContext ctx) {
-        if (origin != null) {
-            origin.channel().close();
-        }
+        // the origin connection serving a request of this client closes with it (a pooled idle one stays)
+        Upstream.abandon(ctx.channel());
         queue.forEach(ReferenceCountUtil::release);
         queue.clear();
         ctx.fireChannelInactive();

@@ -32,6 +32,8 @@ public final class ProxyContext {
     public final AtomicLong openConnections = new AtomicLong();
     /** Decisions, latency, bytes, connections, reloads and halts, served on the admin {@code /metrics}. */
     public final ProxyMetrics metrics;
+    /** Kept-alive origin connections, reused by later requests of the same sandbox to the same origin. */
+    public final OriginPool originPool;
     /** Sandboxes identified by Proxy-Authorization; {@code null} when the proxy serves one sandbox. */
     public final SandboxRegistry sandboxes;
     public final java.util.concurrent.ConcurrentHashMap<String, AtomicLong> sandboxConnections =
@@ -51,7 +53,9 @@ public final class ProxyContext {
         this.originTls = originTls;
         this.channels = channels;
         this.blocking = blocking;
+        this.originPool = new OriginPool(config.originPoolIdle(), config.originPoolPerKey(), config.originPoolMax());
         this.metrics = new ProxyMetrics(openConnections, this::isHalted, ca::cachedLeaves);
+        metrics.originPool(originPool::idleCount);
     }
 
     /** Whether the organization is halted (admin switch or the halt file). */

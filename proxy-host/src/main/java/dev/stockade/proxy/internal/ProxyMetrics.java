@@ -109,4 +109,11 @@ public final class ProxyMetrics {
     public String scrape() {
         return registry.scrape();
     }
+
+    /** Registers the gauge of idle kept-alive origin connections. */
+    public void originPool(java.util.function.IntSupplier idle) {
+        Gauge.builder("stockade.proxy.origin.pool.idle", idle,
+                        (ToDoubleFunction<java.util.function.IntSupplier>) java.util.function.IntSupplier::getAsInt)
+                .description("idle kept-alive origin connections in the pool").strongReference(true).register(registry);
+    }
 }

@@ -22,6 +22,7 @@ import io.netty.handler.codec.http.websocketx.WebSocket08FrameEncoder;
 import io.netty.handler.ssl.SslHandler;
 import io.netty.handler.timeout.IdleStateEvent;
 import io.netty.handler.timeout.IdleStateHandler;
+import io.netty.util.AttributeKey;
 import io.netty.util.ReferenceCountUtil;
 import java.net.InetAddress;
 import java.net.InetSocketAddress;
@@ -45,9 +46,16 @@ public final class Upstream {
          * @param closeClient whether the client connection must now close
          * @param upgraded    the origin switched protocols and the connection is now spliced
          * @param subprotocol the {@code Sec-WebSocket-Protocol} the origin chose on a 101, else {@code null}
+         * @param error       {@code origin-cut-short} when the origin stopped before the response's end (the
+         *                    client connection is then closed), else {@code null}
          */
-        void done(int status, long bytesOut, boolean closeClient, boolean upgraded, String subprotocol);
+        void done(int status, long bytesOut, boolean closeClient, boolean upgraded, String subprotocol, String error);
     }
+
+    /** The client channel that currently owns an origin channel (lent from the pool or dialed for it). */
+    private static final AttributeKey<Channel> OWNER = AttributeKey.valueOf("stockade.origin.owner");
+    /** The origin channel serving a client channel's current request. */
+    private static final AttributeKey<Channel> CURRENT = AttributeKey.valueOf("stockade.origin.current");
 
     private Upstream() {
     }
@@ -57,13 +65,70 @@ public final class Upstream {
      * With {@code frames}, a 101 leaves a websocket frame encoder (masking, as a client must) on the
      * origin side, so that judged client frames can be written to it as frames.
      *
-     * @return the origin channel's future, so the caller can close it if the client goes away
+     * <p>Requests that are not upgrades go over a kept-alive connection from {@link ProxyContext#originPool}
+     * when one is idle for exactly this (sandbox, scheme, host, port, address, server name), and the
+     * connection returns to the pool when the response was read to its end and neither side closes it.
+     * The caller has decided the request already: the pool is only transport.
+     *
+     * @return the origin channel's future, so the caller can splice it after an upgrade
      */
-    public static ChannelFuture forward(ProxyContext px, Channel client, FullHttpRequest request, String host,
-                                        InetAddress address, int port, boolean tls, boolean keepClient,
+    public static ChannelFuture forward(ProxyContext px, Channel client, FullHttpRequest request, String sandbox,
+                                        String host, InetAddress address, int port, boolean tls, boolean keepClient,
                                         boolean upgrade, boolean frames, Completion completion) {
-        Relay relay = new Relay(px, client, keepClient, upgrade, frames, request.method().name().equals("HEAD"),
-                completion);
+        OriginPool.Key key = new OriginPool.Key(sandbox == null ? "" : sandbox, tls ? "https" : "http", host, port,
+                address, tls ? host : null);
+        boolean poolable = !upgrade && px.originPool.enabled();
+        boolean head = request.method().name().equals("HEAD");
+        if (!poolable) {
+            return dial(px, client, request, key, tls, new Relay(px, client, keepClient, upgrade, frames, head,
+                    completion, key, false, null));
+        }
+        Channel pooled = px.originPool.acquire(key, client.eventLoop());
+        if (pooled == null) {
+            return dial(px, client, request, key, tls, new Relay(px, client, keepClient, false, false, head,
+                    completion, key, true, null));
+        }
+        // a kept-alive connection may have been closed by the origin just as it is reused: an idempotent
+        // request that got no answer byte is sent once more, on a fresh connection
+        String m = request.method().name();
+        boolean idempotent = m.equals("GET") || m.equals("HEAD") || m.equals("OPTIONS");
+        Retry retry = null;
+        if (idempotent && request.content().readableBytes() == 0) {
+            request.retain(); // the encoder releases one reference per send
+            retry = new Retry(request, () -> dial(px, client, request, key, tls, new Relay(px, client, keepClient,
+                    false, false, head, completion, key, true, null)));
+        }
+        Relay relay = new Relay(px, client, keepClient, false, false, head, completion, key, true, retry);
+        pooled.eventLoop().execute(() -> {
+            own(client, pooled);
+            pooled.pipeline().replace("relay", "relay", relay);
+            send(pooled, request, relay);
+        });
+        return pooled.newSucceededFuture();
+    }
+
+    /**
+     * Closes the origin channel still serving {@code client}'s request (the client went away); one the
+     * request already gave back to the pool is left alone.
+     */
+    public static void abandon(Channel client) {
+        client.eventLoop().execute(() -> {
+            Channel origin = client.attr(CURRENT).getAndSet(null);
+            if (origin != null && origin.attr(OWNER).get() == client) {
+                origin.close();
+            }
+        });
+    }
+
+    private static void own(Channel client, Channel origin) {
+        origin.attr(OWNER).set(client);
+        client.attr(CURRENT).set(origin);
+    }
+
+    private static ChannelFuture dial(ProxyContext px, Channel client, FullHttpRequest request, OriginPool.Key key,
+                                      boolean tls, Relay relay) {
+        String host = key.host();
+        int port = key.port();
         Bootstrap b = new Bootstrap().group(client.eventLoop()).channel(NioSocketChannel.class)
                 .option(ChannelOption.CONNECT_TIMEOUT_MILLIS, (int) px.config.connectTimeout().toMillis())
                 .option(ChannelOption.AUTO_READ, false)
@@ -86,7 +151,10 @@ public final class Upstream {
                         ch.pipeline().addLast("relay", relay);
                     }
                 });
-        ChannelFuture f = b.connect(new InetSocketAddress(address, port));
+        ChannelFuture f = b.connect(new InetSocketAddress(key.address(), port));
+        // INVARIANT: the generation is stamped before the connection can carry anything, so a halt or
+        // reload from now on keeps it out of the pool
+        px.originPool.opened(f.channel());
         f.addListener((ChannelFutureListener) cf -> {
             if (!cf.isSuccess()) {
                 ReferenceCountUtil.release(request);
@@ -94,15 +162,40 @@ public final class Upstream {
                 return;
             }
             px.channels.add(cf.channel());
-            cf.channel().writeAndFlush(request).addListener((ChannelFutureListener) wf -> {
-                if (wf.isSuccess()) {
-                    cf.channel().read();
-                } else {
-                    cf.channel().close();
-                }
-            });
+            own(client, cf.channel());
+            send(cf.channel(), request, relay);
         });
         return f;
+    }
+
+    /** A second send of a bodiless idempotent request, holding one reference to it until used or dropped. */
+    private static final class Retry {
+        private final FullHttpRequest request;
+        private final Runnable action;
+
+        Retry(FullHttpRequest request, Runnable action) {
+            this.request = request;
+            this.action = action;
+        }
+
+        void run() {
+            action.run();
+        }
+
+        void drop() {
+            ReferenceCountUtil.release(request);
+        }
+    }
+
+    private static void send(Channel origin, FullHttpRequest request, Relay relay) {
+        origin.writeAndFlush(request).addListener((ChannelFutureListener) wf -> {
+            if (wf.isSuccess()) {
+                origin.read();
+            } else {
+                relay.reusable = false; // the request failed: never reuse the connection
+                origin.close();
+            }
+        });
     }
 
     private static final class Relay extends ChannelInboundHandlerAdapter {
@@ -113,6 +206,12 @@ public final class Upstream {
         private final boolean frames;
         private final boolean head;
         private final Completion completion;
+        private final OriginPool.Key key;
+        /** Whether the connection may go back to the pool once this response was read to its end. */
+        volatile boolean reusable;
+        private Retry retry;
+        private boolean originKeepAlive;
+        private boolean released;
         private boolean started;
         private boolean finished;
         private boolean closeClient;
@@ -133,8 +232,11 @@ public final class Upstream {
         }
 
         Relay(ProxyContext px, Channel client, boolean keepClient, boolean upgrade, boolean frames, boolean head,
-              Completion completion) {
+              Completion completion, OriginPool.Key key, boolean reusable, Retry retry) {
             this.px = px;
+            this.key = key;
+            this.reusable = reusable;
+            this.retry = retry;
             this.frames = frames;
             this.client = client;
             this.keepClient = keepClient;
@@ -149,9 +251,15 @@ public final class Upstream {
                 return;
             }
             finished = true;
+            if (retry != null) {
+                Retry r = retry;
+                retry = null;
+                r.run();
+                return;
+            }
             client.writeAndFlush(Responses.text(io.netty.handler.codec.http.HttpResponseStatus.BAD_GATEWAY,
                     "stockade: origin unreachable or failed verification\n"));
-            completion.done(502, 0, true, false, null);
+            completion.done(502, 0, true, false, null, null);
         }
 
         @Override
@@ -166,7 +274,13 @@ public final class Upstream {
             }
             if (msg instanceof HttpResponse r) {
                 started = true;
+                if (retry != null) {
+                    retry.drop();
+                    retry = null;
+                }
                 status = r.status().code();
+                // HTTP/1.0 without keep-alive, or Connection: close, ends the connection after this response
+                originKeepAlive = HttpUtil.isKeepAlive(r) && status >= 200;
                 if (status == 101 && upgrade) {
                     switchProtocols(ctx, r);
                     return;
@@ -182,7 +296,9 @@ public final class Upstream {
             client.write(msg).addListener((ChannelFutureListener) f -> {
                 pendingWrites--;
                 if (!f.isSuccess()) {
-                    ctx.close();
+                    if (!released) {
+                        ctx.channel().close();
+                    }
                 } else if (pendingWrites == 0 && !finished) {
                     ctx.read();
                 }
@@ -190,8 +306,19 @@ public final class Upstream {
             if (last) {
                 finished = true;
                 client.flush();
-                ctx.close();
-                completion.done(status, bytesOut.get(), closeClient, false, null);
+                Channel origin = ctx.channel();
+                boolean reuse = reusable && originKeepAlive && origin.isActive();
+                completion.done(status, bytesOut.get(), closeClient, false, null, null);
+                if (reuse) {
+                    released = true;
+                    origin.attr(OWNER).set(null);
+                    if (client.attr(CURRENT).get() == origin) {
+                        client.attr(CURRENT).set(null);
+                    }
+                    px.originPool.release(key, origin);
+                } else {
+                    origin.close();
+                }
             }
         }
 
@@ -225,7 +352,7 @@ public final class Upstream {
                 if (frames) {
                     origin.pipeline().addBefore("splice", "ws-encoder", new WebSocket08FrameEncoder(true));
                 }
-                completion.done(101, 0, false, true, subprotocol);
+                completion.done(101, 0, false, true, subprotocol, null);
                 for (Object o : early) {
                     client.write(o);
                 }
@@ -243,7 +370,7 @@ public final class Upstream {
                     // a stream cut short fails the response: the client must not take it as complete
                     finished = true;
                     client.close();
-                    completion.done(status, bytesOut.get(), true, false, null);
+                    completion.done(status, bytesOut.get(), true, false, null, "origin-cut-short");
                 }
             }
         }
