@@ -297,6 +297,19 @@ class ForwardProxyTest {
         assertThat(out).isEqualTo("403");
     }
 
+    @Test
+    void aSecondConnectInsideAnInterceptedTunnelIsRefused() throws Exception {
+        // curl opens an allowed tunnel to api.test, then sends CONNECT as the request inside it: a
+        // tunnel inside a tunnel must never reach the origin, whatever the policy allows there.
+        Process p = new ProcessBuilder("curl", "-sS", "--max-time", "30", "-x", "http://127.0.0.1:" + proxy.port(),
+                "--cacert", proxy.caCertificate().toString(), "-X", "CONNECT", "-o", "/dev/null", "-w", "%{http_code}",
+                "https://api.test:" + origins.tlsPort() + "/evil.test:443").redirectErrorStream(true).start();
+        String out = new String(p.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
+        assertThat(p.waitFor(40, TimeUnit.SECONDS)).isTrue();
+        assertThat(out).startsWith("4");
+        assertThat(origins.seen).noneMatch(s -> s.startsWith("CONNECT"));
+    }
+
     // ---- credentials ------------------------------------------------------------------------------------
 
     @Test
