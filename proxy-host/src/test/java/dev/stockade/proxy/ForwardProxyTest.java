@@ -240,22 +240,17 @@ class ForwardProxyTest {
 
     @Test
     void curlThroughTheProxyWithTheExportedCa() throws Exception {
-        Process p = new ProcessBuilder("curl", "-sS", "--max-time", "30", "-x", "http://127.0.0.1:" + proxy.port(),
+        String out = curlThroughProxy(
                 "--cacert", proxy.caCertificate().toString(), "-H", "X-Curl: yes",
-                "https://api.test:" + origins.tlsPort() + "/curl/path").redirectErrorStream(true).start();
-        String out = new String(p.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
-        assertThat(p.waitFor(40, TimeUnit.SECONDS)).isTrue();
+                "https://api.test:" + origins.tlsPort() + "/curl/path");
         assertThat(out).startsWith("GET /curl/path\n").contains("x-curl: yes");
-        assertThat(p.exitValue()).isZero();
     }
 
     @Test
     void curlPostBodyIsForwarded() throws Exception {
-        Process p = new ProcessBuilder("curl", "-sS", "--max-time", "30", "-x", "http://127.0.0.1:" + proxy.port(),
+        String out = curlThroughProxy(
                 "--cacert", proxy.caCertificate().toString(), "--data-binary", "{\"query\":\"{ a }\"}",
-                "https://api.test:" + origins.tlsPort() + "/graphql").redirectErrorStream(true).start();
-        String out = new String(p.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
-        assertThat(p.waitFor(40, TimeUnit.SECONDS)).isTrue();
+                "https://api.test:" + origins.tlsPort() + "/graphql");
         assertThat(out).startsWith("POST /graphql\n").contains("body-bytes: 17");
     }
 
@@ -289,11 +284,9 @@ class ForwardProxyTest {
                 "X-Ignored", "1");
         assertThat(r.statusCode()).isEqualTo(200);
         // the JDK client cannot forge Host; curl can: Host names another (allowed) host than the tunnel
-        Process p = new ProcessBuilder("curl", "-sS", "--max-time", "30", "-x", "http://127.0.0.1:" + proxy.port(),
+        String out = curlThroughProxy(
                 "--cacert", proxy.caCertificate().toString(), "-H", "Host: other.test", "-o", "/dev/null",
-                "-w", "%{http_code}", "https://api.test:" + origins.tlsPort() + "/x").redirectErrorStream(true).start();
-        String out = new String(p.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
-        assertThat(p.waitFor(40, TimeUnit.SECONDS)).isTrue();
+                "-w", "%{http_code}", "https://api.test:" + origins.tlsPort() + "/x");
         assertThat(out).isEqualTo("403");
     }
 
@@ -301,11 +294,9 @@ class ForwardProxyTest {
     void aSecondConnectInsideAnInterceptedTunnelIsRefused() throws Exception {
         // curl opens an allowed tunnel to api.test, then sends CONNECT as the request inside it: a
         // tunnel inside a tunnel must never reach the origin, whatever the policy allows there.
-        Process p = new ProcessBuilder("curl", "-sS", "--max-time", "30", "-x", "http://127.0.0.1:" + proxy.port(),
+        String out = curlThroughProxy(
                 "--cacert", proxy.caCertificate().toString(), "-X", "CONNECT", "-o", "/dev/null", "-w", "%{http_code}",
-                "https://api.test:" + origins.tlsPort() + "/evil.test:443").redirectErrorStream(true).start();
-        String out = new String(p.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
-        assertThat(p.waitFor(40, TimeUnit.SECONDS)).isTrue();
+                "https://api.test:" + origins.tlsPort() + "/evil.test:443");
         assertThat(out).startsWith("4");
         assertThat(origins.seen).noneMatch(s -> s.startsWith("CONNECT"));
     }
@@ -323,12 +314,10 @@ class ForwardProxyTest {
     @Test
     void sentinelToAnotherDomainIsDeniedAndAuditedWithoutTheSecret() throws Exception {
         // other.test is allowed by policy but not covered by the credential
-        Process p = new ProcessBuilder("curl", "-sS", "--max-time", "30", "-x", "http://127.0.0.1:" + proxy.port(),
+        String out = curlThroughProxy(
                 "--resolve", "other.test:" + origins.tlsPort() + ":127.0.0.1", "-k",
                 "-H", "Authorization: Bearer __platform_cred:" + CRED_ID + "__",
-                "https://other.test:" + origins.tlsPort() + "/steal").redirectErrorStream(true).start();
-        String out = new String(p.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
-        assertThat(p.waitFor(40, TimeUnit.SECONDS)).isTrue();
+                "https://other.test:" + origins.tlsPort() + "/steal");
         assertThat(out).contains("credential-not-allowed").doesNotContain(SECRET);
         assertThat(auditFor("other.test", "/steal")).singleElement()
                 .satisfies(e -> assertThat(e.reason()).isEqualTo("credential-not-allowed"));
@@ -394,5 +383,16 @@ class ForwardProxyTest {
                 URI.create("http://127.0.0.1:" + proxy.adminPort() + "/metrics")).build(),
                 HttpResponse.BodyHandlers.ofString());
         assertThat(m.body()).contains("# TYPE stockade_proxy_connections_open gauge");
+    }
+
+    /** Real curl through the forward proxy (bounded); returns what it printed, stdout and stderr together. */
+    private static String curlThroughProxy(String... args) throws Exception {
+        List<String> cmd = new java.util.ArrayList<>(List.of("curl", "-sS", "--max-time", "30", "-x",
+                "http://127.0.0.1:" + proxy.port()));
+        cmd.addAll(List.of(args));
+        Process p = new ProcessBuilder(cmd).redirectErrorStream(true).start();
+        String out = new String(p.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
+        assertThat(p.waitFor(40, TimeUnit.SECONDS)).isTrue();
+        return out;
     }
 }
