@@ -53,6 +53,20 @@ public class DomainDecisionBenchmark {
     @Param({"10", "1000", "10000"})
     public int size;
 
+    /**
+     * Which requests to replay: {@code mixed} (the recorded workload) or one class of it alone,
+     * {@code exact}, {@code wildcard} or {@code miss}, to see what each costs.
+     */
+    @Param({"mixed"})
+    public String traffic;
+
+    /**
+     * Whether the program keeps its memo of recent hosts ({@code true}, the default) or places every
+     * host through the index ({@code false}: what a host never seen before costs).
+     */
+    @Param({"true"})
+    public boolean hostMemo;
+
     private Workload workload;
     private DecisionProgram program;
     private EgressRequest[] connections;
@@ -61,9 +75,9 @@ public class DomainDecisionBenchmark {
 
     @Setup(Level.Trial)
     public void setUp() {
-        workload = new Workload(size, false);
+        workload = new Workload(size, false, Workload.Traffic.valueOf(traffic.toUpperCase(java.util.Locale.ROOT)));
         program = PolicyCompiler.compile(Resolver.resolve(InstallFacts.defaults(), List.of(),
-                List.of(workload.policy())), CompileOptions.defaults());
+                List.of(workload.policy())), hostMemo ? CompileOptions.defaults() : CompileOptions.defaults().withHostMemoSlots(0));
         connections = workload.connections();
         for (int i = 0; i < connections.length; i++) {
             Decision d = program.decideConnection(connections[i]);

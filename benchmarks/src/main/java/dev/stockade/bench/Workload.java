@@ -24,7 +24,14 @@ final class Workload {
     final String[] hosts = new String[REQUESTS];
     final boolean[] expectAllow = new boolean[REQUESTS];
 
+    /** Which classes of request the workload replays. */
+    enum Traffic { MIXED, EXACT, WILDCARD, MISS }
+
     Workload(int size, boolean withRules) {
+        this(size, withRules, Traffic.MIXED);
+    }
+
+    Workload(int size, boolean withRules, Traffic traffic) {
         Random random = new Random(42);
         for (int i = 0; i < size; i++) {
             DomainEntry e;
@@ -44,7 +51,12 @@ final class Workload {
             entries.add(e);
         }
         for (int k = 0; k < REQUESTS; k++) {
-            int roll = random.nextInt(10);
+            int roll = switch (traffic) {
+                case MIXED -> random.nextInt(10);
+                case EXACT -> 0;
+                case WILDCARD -> 5;
+                case MISS -> 9;
+            };
             if (roll < 4 && !exact.isEmpty()) {
                 hosts[k] = exact.get(random.nextInt(exact.size()));
                 expectAllow[k] = true;

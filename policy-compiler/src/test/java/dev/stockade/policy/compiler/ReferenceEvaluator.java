@@ -9,6 +9,7 @@ import dev.stockade.policy.model.Policy;
 import dev.stockade.policy.model.Rule;
 import dev.stockade.policy.model.Transport;
 import dev.stockade.policy.model.Verdict;
+import java.net.IDN;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
@@ -32,6 +33,14 @@ final class ReferenceEvaluator {
         String host = request.host().toLowerCase(Locale.ROOT);
         if (host.endsWith(".")) {
             host = host.substring(0, host.length() - 1);
+        }
+        try {
+            host = IDN.toASCII(host, 0).toLowerCase(Locale.ROOT);
+        } catch (IllegalArgumentException e) {
+            return Outcome.DENY;
+        }
+        if (host.length() > 253 || !host.matches("[a-z0-9_-]{1,63}(\\.[a-z0-9_-]{1,63})*")) {
+            return Outcome.DENY; // not a host name: nothing matches it
         }
         boolean ip = host.matches("[0-9]{1,3}(\\.[0-9]{1,3}){3}");
         List<DomainEntry> grantPicks = picks(grants, host, ip);

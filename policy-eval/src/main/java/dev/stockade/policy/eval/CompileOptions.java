@@ -9,15 +9,34 @@ import dev.stockade.policy.graphql.GraphqlLimits;
  *                                  or port 443 and {@code http} from port 80; otherwise the scheme
  *                                  stays unknown and every entry with a {@code scheme} denies it
  * @param graphqlLimits             parser and body limits for GraphQL fences ({@code null}: defaults)
+ * @param hostMemoSlots             how many recent hosts the program remembers the domain-index answer
+ *                                  for (rounded up to a power of two; {@code 0} turns the memo off).
+ *                                  Each slot costs 12 bytes plus the host string it keeps alive.
  */
-public record CompileOptions(boolean inferSchemeFromConnection, GraphqlLimits graphqlLimits) {
+public record CompileOptions(boolean inferSchemeFromConnection, GraphqlLimits graphqlLimits, int hostMemoSlots) {
+
+    /** The default size of the host memo. */
+    public static final int DEFAULT_HOST_MEMO_SLOTS = 8192;
 
     public CompileOptions {
         graphqlLimits = graphqlLimits == null ? GraphqlLimits.defaults() : graphqlLimits;
+        if (hostMemoSlots < 0 || hostMemoSlots > 1 << 24) {
+            throw new IllegalArgumentException("hostMemoSlots must be between 0 and 16777216, was " + hostMemoSlots);
+        }
     }
 
-    /** The defaults: infer the scheme from the connection, default GraphQL limits. */
+    /** Options with the default host memo. */
+    public CompileOptions(boolean inferSchemeFromConnection, GraphqlLimits graphqlLimits) {
+        this(inferSchemeFromConnection, graphqlLimits, DEFAULT_HOST_MEMO_SLOTS);
+    }
+
+    /** The defaults: infer the scheme from the connection, default GraphQL limits, default host memo. */
     public static CompileOptions defaults() {
-        return new CompileOptions(true, GraphqlLimits.defaults());
+        return new CompileOptions(true, GraphqlLimits.defaults(), DEFAULT_HOST_MEMO_SLOTS);
+    }
+
+    /** These options with a host memo of {@code slots} entries ({@code 0}: no memo). */
+    public CompileOptions withHostMemoSlots(int slots) {
+        return new CompileOptions(inferSchemeFromConnection, graphqlLimits, slots);
     }
 }

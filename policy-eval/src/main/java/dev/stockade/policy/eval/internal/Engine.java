@@ -19,17 +19,20 @@ public final class Engine {
     private final DomainIndex index;
     private final Decision defaultDecision;
     private final boolean inferScheme;
+    /** Recent hosts the index placed; null when the options turn it off. */
+    private final HostMemo memo;
 
-    Engine(Row[] rows, DomainIndex index, Decision defaultDecision, boolean inferScheme) {
+    Engine(Row[] rows, DomainIndex index, Decision defaultDecision, boolean inferScheme, HostMemo memo) {
         this.rows = rows;
         this.index = index;
         this.defaultDecision = defaultDecision;
         this.inferScheme = inferScheme;
+        this.memo = memo;
     }
 
     /** An engine that denies everything with one decision. */
     public static Engine denyAll(Decision decision) {
-        return new Engine(new Row[0], new DomainIndex(java.util.List.of()), decision, true);
+        return new Engine(new Row[0], new DomainIndex(java.util.List.of()), decision, true, null);
     }
 
     /** Number of rows, for diagnostics. */
@@ -159,13 +162,29 @@ public final class Engine {
         return found == HostName.INVALID || found == DomainIndex.NONE ? null : rows[found];
     }
 
-    /** The first row for {@code host}, {@link DomainIndex#NONE}, or {@link HostName#INVALID}. */
+    /**
+     * The first row for {@code host}, {@link DomainIndex#NONE}, or {@link HostName#INVALID}: from the memo
+     * when the host was placed recently, through the index otherwise.
+     */
     private int find(String host) {
         if (host == null) {
             return HostName.INVALID;
         }
-        Integer hit = index.exact(host);
-        if (hit != null) {
+        if (memo == null) {
+            return place(host);
+        }
+        int found = memo.get(host, DomainIndex.ABSENT);
+        if (found == DomainIndex.ABSENT) {
+            found = place(host);
+            memo.put(host, found);
+        }
+        return found;
+    }
+
+    /** {@link #find} through the index alone. */
+    private int place(String host) {
+        int hit = index.exact(host);
+        if (hit != DomainIndex.ABSENT) {
             return hit; // a name some exact row holds is valid and normal by construction
         }
         int found = index.scan(host);
@@ -176,7 +195,7 @@ public final class Engine {
                 return HostName.INVALID;
             }
             hit = index.exact(host);
-            if (hit != null) {
+            if (hit != DomainIndex.ABSENT) {
                 return hit;
             }
             found = index.scan(host);

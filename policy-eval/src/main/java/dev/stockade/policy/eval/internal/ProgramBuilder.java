@@ -47,7 +47,8 @@ public final class ProgramBuilder {
             rows[i] = row(entry, options);
         }
         Decision fallback = defaultDecision(effective);
-        Engine engine = new Engine(rows, new DomainIndex(patterns), fallback, options.inferSchemeFromConnection());
+        Engine engine = new Engine(rows, new DomainIndex(patterns), fallback, options.inferSchemeFromConnection(),
+                options.hostMemoSlots() == 0 ? null : new HostMemo(options.hostMemoSlots()));
         return ProgramAccess.wrap(engine);
     }
 

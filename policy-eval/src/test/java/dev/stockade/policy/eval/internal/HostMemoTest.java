@@ -1,0 +1,85 @@
+package dev.stockade.policy.eval.internal;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
+import java.util.concurrent.TimeUnit;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
+
+/** The host memo: answers only what was put for the same text, keeps two hosts per pair, never tears. */
+class HostMemoTest {
+    private static final int MISS = -4;
+
+    @Test
+    void answersOnlyWhatWasPutForTheSameText() {
+        HostMemo memo = new HostMemo(64);
+        assertThat(memo.get("a.example.com", MISS)).isEqualTo(MISS);
+        memo.put("a.example.com", 7);
+        assertThat(memo.get(new String("a.example.com".toCharArray()), MISS)).isEqualTo(7);
+        assertThat(memo.get("b.example.com", MISS)).isEqualTo(MISS);
+        memo.put("x".repeat(254), 3);
+        assertThat(memo.get("x".repeat(254), MISS)).as("longer than any name: not kept").isEqualTo(MISS);
+    }
+
+    @Test
+    void aPairKeepsItsFirstHostAndTheLatestOther() {
+        HostMemo memo = new HostMemo(2); // one pair: every host competes for it
+        memo.put("first.example", 1);
+        memo.put("second.example", 2);
+        memo.put("third.example", 3);
+        assertThat(memo.get("first.example", MISS)).isEqualTo(1);
+        assertThat(memo.get("second.example", MISS)).isEqualTo(MISS);
+        assertThat(memo.get("third.example", MISS)).isEqualTo(3);
+    }
+
+    /**
+     * Writers and readers race on one pair; a reader must see either a miss or the row that belongs to
+     * the host it asked for, never another host's row (a torn read of key and row).
+     */
+    @Test
+    @Timeout(60)
+    void concurrentWritersNeverTearAnAnswer() throws Exception {
+        HostMemo memo = new HostMemo(2);
+        List<String> hosts = new ArrayList<>();
+        for (int i = 0; i < 16; i++) {
+            hosts.add("h" + i + ".example");
+        }
+        int threads = 4;
+        ExecutorService pool = Executors.newFixedThreadPool(threads);
+        CountDownLatch start = new CountDownLatch(1);
+        List<Future<Integer>> results = new ArrayList<>();
+        for (int t = 0; t < threads; t++) {
+            int offset = t;
+            results.add(pool.submit(() -> {
+                start.await();
+                int hits = 0;
+                for (int i = 0; i < 400_000; i++) {
+                    int k = (i * 7 + offset) & 15;
+                    String host = hosts.get(k);
+                    int found = memo.get(host, MISS);
+                    if (found == MISS) {
+                        memo.put(host, k);
+                    } else if (found != k) {
+                        throw new AssertionError(host + " answered " + found);
+                    } else {
+                        hits++;
+                    }
+                }
+                return hits;
+            }));
+        }
+        start.countDown();
+        int hits = 0;
+        for (Future<Integer> f : results) {
+            hits += f.get(60, TimeUnit.SECONDS);
+        }
+        pool.shutdown();
+        assertThat(hits).as("the memo answered some reads").isPositive();
+    }
+}
