@@ -5,7 +5,10 @@
 #   env: SECS=10 WARMUP=2 CONNS=8 ROUNDS=2 BIG_MB=100 IDLE_COUNT=10000 IDLE_HOLD=10 IDLE_OPEN_SECONDS=150
 #        IDLE_PATHS="intercepted passthrough squid" WARMUP_SECS=20 KEEP=1 (keep the temp dir) BUILD=1
 #        MATRIX=bulk (each round: only the bulk downloads) JAR=path (another proxy build) PORT_OFFSET=N
+#        MATRIX=tunnel (each round: only direct, passthrough and Squid's tunnel, back to back; the summary
+#        adds the medians over the rounds and the median of each round's passthrough/direct ratio)
 #        INTERCEPT_ONLY=1 (rate rows: stockade intercepted, squid ssl-bump, stockade http forward)
+#        PROXY_ARGS="--io nio" (more proxy options) PROXY_JAVA_OPTS=... (JVM options)
 #   e.g. only the idle-tunnel test, given time to open all 10,000:
 #        ROUNDS=0 IDLE_PATHS=intercepted IDLE_OPEN_SECONDS=1800 benchmarks/proxy/run.sh
 # Everything runs in a temp dir, every process started here is stopped on exit (trap).
@@ -124,7 +127,7 @@ start stockade java ${PROXY_JAVA_OPTS:-} -jar "$JAR" --policy "$W/policy.yaml" -
   --port $PROXY --passthrough-port $PASS --passthrough-tls-origin-port $ORIGIN_HTTPS \
   --passthrough-http-origin-port $ORIGIN_HTTP --data-dir "$W/stockade" --audit "$W/audit.log" \
   --extra-trust "$W/ca.pem" --resolve origin.test=127.0.0.1 --resolve localhost=127.0.0.1 \
-  --unsafe-allow-loopback-origins --idle-timeout "${PROXY_IDLE_TIMEOUT:-3600}"
+  --unsafe-allow-loopback-origins --idle-timeout "${PROXY_IDLE_TIMEOUT:-3600}" ${PROXY_ARGS:-}
 # (the default 300 s idle timeout would close the first idle tunnels while the last are still opening)
 STOCKADE_PID=$(cat stockade.spid)
 
@@ -249,6 +252,10 @@ for r in $(seq 1 "$ROUNDS"); do
   # bulk download, HTTPS, $BIG_MB MB
   SERVER=""; bulk "$r" "direct https" --cacert ca.pem "https://localhost:$ORIGIN_HTTPS/big"
   SERVER=$STOCKADE_PID; bulk "$r" "stockade passthrough (SNI port)" --cacert ca.pem "https://localhost:$PASS/big"
+  if [ "${MATRIX:-all}" = tunnel ]; then
+    SERVER=$SQUID_PID; bulk "$r" "squid CONNECT tunnel" -x "http://127.0.0.1:$SQUID" --cacert ca.pem "https://localhost:$ORIGIN_HTTPS/big"
+    continue
+  fi
   bulk "$r" "stockade intercepted (CONNECT+MITM)" -x "http://127.0.0.1:$PROXY" --cacert "$STOCKADE_CA" "https://origin.test:$ORIGIN_HTTPS/big"
   SERVER=$SQUID_PID; bulk "$r" "squid CONNECT tunnel" -x "http://127.0.0.1:$SQUID" --cacert ca.pem "https://localhost:$ORIGIN_HTTPS/big"
   bulk "$r" "squid ssl-bump (MITM)" -x "http://127.0.0.1:$SQUID_BUMP" --cacert squid-ca.pem "https://origin.test:$ORIGIN_HTTPS/big"
@@ -305,3 +312,16 @@ want squid && idle "squid CONNECT tunnel (TLS done)" "$SQUID_PID" --proxy 127.0.
 echo
 echo "== summary ($(nproc) cores; conns=$CONNS; ${SECS}s per rate figure after ${WARMUP}s warm-up; ${BIG_MB} MB bulk)"
 column -t -s $'\t' "$RES"
+if [ "${MATRIX:-all}" = tunnel ]; then
+  # medians over the rounds, and the median of the per-round ratios to direct (drift between rounds cancels)
+  awk -F'\t' '$2 == "bulk" && $4 ~ /MB\/s/ { split($4, v, " "); speed[$3, $1] = v[1]; paths[$3] = 1; rounds[$1] = 1 }
+    function median(a, n,   i, j, t) {  # insertion sort, mawk has no asort
+      for (i = 2; i <= n; i++) { t = a[i]; for (j = i - 1; j >= 1 && a[j] > t; j--) a[j + 1] = a[j]; a[j + 1] = t }
+      return n % 2 ? a[(n + 1) / 2] : (a[n / 2] + a[n / 2 + 1]) / 2 }
+    END {
+      d = "direct https"
+      for (p in paths) { if (p == d) continue; n = 0; split("", s); split("", q); split("", ds)
+        for (r in rounds) if (((p, r) in speed) && ((d, r) in speed)) { n++; s[n] = speed[p, r]; ds[n] = speed[d, r]; q[n] = speed[p, r] / speed[d, r] }
+        if (n) printf "median over %d rounds: %s %.0f MB/s, direct %.0f MB/s; median per-round ratio %.0f%%\n", n, p, median(s, n), median(ds, n), 100 * median(q, n) }
+    }' "$RES"
+fi

@@ -134,6 +134,11 @@ class GraphqlWebSocketTest {
             assertThat(ws.readText()).isEqualTo("echo:" + SUBSCRIBE_OK);
         }
         assertThat(originSaw).contains(SUBSCRIBE_OK);
+        // every judged message is a decision with its audit line, the admitted ones too
+        AuditEvent admitted = audit.await(e -> "websocket".equals(e.listener()) && "allow".equals(e.verdict())
+                && e.bytesIn() == SUBSCRIBE_OK.getBytes(java.nio.charset.StandardCharsets.UTF_8).length,
+                Duration.ofSeconds(30));
+        assertThat(admitted.status()).isZero();
     }
 
     @Test

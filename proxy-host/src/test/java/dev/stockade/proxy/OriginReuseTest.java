@@ -38,6 +38,7 @@ class OriginReuseTest {
     TlsOrigin origin;
     TlsOrigin plain;
     ProxyServer proxy;
+    PolicySource decider;
     final AuditCollector audit = new AuditCollector();
 
     @BeforeEach
@@ -45,7 +46,7 @@ class OriginReuseTest {
         certs = new Origins(dir, "api.test");
         origin = new TlsOrigin(certs, true);
         plain = new TlsOrigin(certs, false);
-        PolicySource decider = TestPolicies.compile(dir, "reuse", """
+        decider = TestPolicies.compile(dir, "reuse", """
                 name: reuse
                 networkDefaultVerdict: deny
                 allowedDomains:
@@ -125,6 +126,21 @@ class OriginReuseTest {
         proxy.halt();
         assertThat(origin.closedByProxy.await(30, TimeUnit.SECONDS)).isTrue();
         proxy.resume();
+        try (Tunnel t = new Tunnel()) {
+            assertThat(t.get("/keep/2")).startsWith("HTTP/1.1 200");
+        }
+        assertThat(origin.accepted.get()).isEqualTo(2);
+    }
+
+    /** A connection opened under the old program never serves the new one: a reload empties the pool. */
+    @Test
+    void aReloadClosesPooledConnections() throws Exception {
+        try (Tunnel t = new Tunnel()) {
+            assertThat(t.get("/keep/1")).startsWith("HTTP/1.1 200");
+        }
+        assertThat(origin.closedByProxy.getCount()).isEqualTo(1); // still pooled, open at the origin
+        assertThat(decider.reload().valid()).isTrue();
+        assertThat(origin.closedByProxy.await(30, TimeUnit.SECONDS)).isTrue();
         try (Tunnel t = new Tunnel()) {
             assertThat(t.get("/keep/2")).startsWith("HTTP/1.1 200");
         }

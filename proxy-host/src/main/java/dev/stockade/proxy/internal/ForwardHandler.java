@@ -435,9 +435,19 @@ public final class ForwardHandler extends ChannelInboundHandlerAdapter {
         p.remove("forward");
         p.remove("aggregate");
         long opened = System.nanoTime();
-        WebSocketFence.install(px, p, conn, o, upgrade, subprotocol, new AtomicLong(),
-                (decision, reason, closeCode) -> record("websocket", t.host, t.port, upgrade.method(), t.path, "deny", decision,
-                        reason, closeCode, 0, 0, opened));
+        WebSocketFence.install(px, p, conn, o, upgrade, subprotocol, new AtomicLong(), new WebSocketFence.Audit() {
+            @Override
+            public void denied(Decision decision, String reason, int closeCode) {
+                record("websocket", t.host, t.port, upgrade.method(), t.path, "deny", decision, reason, closeCode, 0, 0,
+                        opened);
+            }
+
+            @Override
+            public void allowed(Decision decision, long bytes) {
+                record("websocket", t.host, t.port, upgrade.method(), t.path, "allow", decision,
+                        decision.reason().code(), 0, bytes, 0, opened);
+            }
+        });
     }
 
     // ---- credentials -------------------------------------------------------------------------------

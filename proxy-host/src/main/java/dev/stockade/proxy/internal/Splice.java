@@ -7,6 +7,7 @@ import io.netty.channel.ChannelFuture;
 import io.netty.channel.ChannelFutureListener;
 import io.netty.channel.ChannelHandlerContext;
 import io.netty.channel.ChannelInboundHandlerAdapter;
+import io.netty.channel.AdaptiveRecvByteBufAllocator;
 import io.netty.channel.ChannelOption;
 import io.netty.channel.WriteBufferWaterMark;
 import io.netty.channel.socket.ChannelInputShutdownEvent;
@@ -18,8 +19,9 @@ import java.util.function.LongConsumer;
 
 /**
  * Copies bytes from one channel to its peer without looking at them. Must run on its channel's
- * event loop (no executor group). Reads flow continuously ({@code AUTO_READ}); each read is written
- * and flushed to the peer at once. Backpressure: when the peer's outbound buffer passes its high
+ * event loop (no executor group). Reads flow continuously ({@code AUTO_READ}) into buffers of up to
+ * {@link #LARGEST_READ} bytes; each read is written to the peer, and what one wake-up read is flushed
+ * once, at the end of the read loop (one gathering write instead of one per buffer). Backpressure: when the peer's outbound buffer passes its high
  * water mark this side stops reading, and resumes when the peer turns writable again (the peer's
  * own {@code Splice} sees that) or, when the peer is not a splice, once the write that filled it
  * has been flushed. An error or a close on either side closes both; with {@code halfClose} (raw TCP
@@ -29,12 +31,16 @@ import java.util.function.LongConsumer;
 public final class Splice extends ChannelInboundHandlerAdapter {
     /** Outbound buffer bounds of a spliced channel: enough in flight to keep a loopback pipe full. */
     static final WriteBufferWaterMark WATER_MARK = new WriteBufferWaterMark(128 * 1024, 512 * 1024);
+    /** Largest single read: bulk transfers move in few large buffers, small exchanges stay small. */
+    static final int LARGEST_READ = 256 * 1024;
 
     private final Channel peer;
     private final AtomicLong counter;
     private final LongConsumer metric;
     private final Runnable onClose;
     private final boolean halfClose;
+    /** Closes this side when a write to the peer fails; one instance, not one per write. */
+    private ChannelFutureListener closeOnWriteFailure;
 
     /**
      * @param peer    where bytes read here are written
@@ -59,6 +65,12 @@ public final class Splice extends ChannelInboundHandlerAdapter {
     public void handlerAdded(ChannelHandlerContext ctx) {
         Channel ch = ctx.channel();
         ch.config().setWriteBufferWaterMark(WATER_MARK);
+        ch.config().setRecvByteBufAllocator(new AdaptiveRecvByteBufAllocator(2048, 16 * 1024, LARGEST_READ));
+        closeOnWriteFailure = f -> {
+            if (!f.isSuccess()) {
+                ch.close();
+            }
+        };
         if (halfClose) {
             ch.config().setOption(ChannelOption.ALLOW_HALF_CLOSURE, true);
         }
@@ -78,10 +90,11 @@ public final class Splice extends ChannelInboundHandlerAdapter {
         }
         counter.addAndGet(n);
         metric.accept(n);
-        ChannelFuture f = peer.writeAndFlush(buf);
+        ChannelFuture f = peer.write(buf);
         if (!peer.isWritable()) {
             Channel self = ctx.channel();
             self.config().setAutoRead(false);
+            peer.flush();
             f.addListener((ChannelFutureListener) done -> {
                 if (done.isSuccess()) {
                     self.config().setAutoRead(true); // everything queued before it is out: the peer drained
@@ -94,16 +107,14 @@ public final class Splice extends ChannelInboundHandlerAdapter {
                 self.config().setAutoRead(true);
             }
         } else {
-            f.addListener(CLOSE_SOURCE_ON_FAILURE.apply(ctx.channel()));
+            f.addListener(closeOnWriteFailure);
         }
     }
 
-    private static final java.util.function.Function<Channel, ChannelFutureListener> CLOSE_SOURCE_ON_FAILURE =
-            source -> f -> {
-                if (!f.isSuccess()) {
-                    source.close();
-                }
-            };
+    @Override
+    public void channelReadComplete(ChannelHandlerContext ctx) {
+        peer.flush(); // INVARIANT: every buffer written in channelRead is flushed by the end of its read loop
+    }
 
     @Override
     public void channelWritabilityChanged(ChannelHandlerContext ctx) {

@@ -38,9 +38,13 @@ import java.util.concurrent.atomic.AtomicLong;
  */
 public final class WebSocketFence extends ChannelInboundHandlerAdapter {
 
-    /** Writes the audit line of a denied message (or a broken stream): decision, reason code, close code. */
+    /** Writes the audit line of each judged message: one per decision, allowed or denied. */
     public interface Audit {
+        /** A denied message (or a broken stream): decision, reason code, close code. */
         void denied(Decision decision, String reason, int closeCode);
+
+        /** An admitted message of {@code bytes} bytes (the text judged), sent on to the origin. */
+        void allowed(Decision decision, long bytes);
     }
 
     private final ProxyContext px;
@@ -146,6 +150,7 @@ public final class WebSocketFence extends ChannelInboundHandlerAdapter {
             return;
         }
         px.metrics.decision("websocket", "allow", d.reason().code());
+        audit.allowed(d, textLength);
         for (WebSocketFrame f : message) {
             forward(ctx, f);
         }
