@@ -7,6 +7,8 @@
 #        MATRIX=bulk (each round: only the bulk downloads) JAR=path (another proxy build) PORT_OFFSET=N
 #        MATRIX=tunnel (each round: only direct, passthrough and Squid's tunnel, back to back; the summary
 #        adds the medians over the rounds and the median of each round's passthrough/direct ratio)
+#        MATRIX=latency (each round: small HTTPS requests at one fixed rate, LAT_RATE=2000 per second, open
+#        loop: direct, through passthrough and through Squid's tunnel; for the added-p99 target)
 #        INTERCEPT_ONLY=1 (rate rows: stockade intercepted, squid ssl-bump, stockade http forward)
 #        PROXY_ARGS="--io nio" (more proxy options) PROXY_JAVA_OPTS=... (JVM options)
 #   e.g. only the idle-tunnel test, given time to open all 10,000:
@@ -252,6 +254,14 @@ for r in $(seq 1 "$ROUNDS"); do
   # bulk download, HTTPS, $BIG_MB MB
   SERVER=""; bulk "$r" "direct https" --cacert ca.pem "https://localhost:$ORIGIN_HTTPS/big"
   SERVER=$STOCKADE_PID; bulk "$r" "stockade passthrough (SNI port)" --cacert ca.pem "https://localhost:$PASS/big"
+  if [ "${MATRIX:-all}" = latency ]; then
+    # added latency at one fixed request rate (open loop, latency from when each request was due), so
+    # direct and passthrough are compared under the same load rather than each at its own maximum
+    SERVER=""; jload "$r" "direct https @${LAT_RATE:-2000}/s" --rate "${LAT_RATE:-2000}" --connect 127.0.0.1:$ORIGIN_HTTPS --tls --trust ca.pem --host localhost
+    SERVER=$STOCKADE_PID; jload "$r" "stockade passthrough @${LAT_RATE:-2000}/s" --rate "${LAT_RATE:-2000}" --connect 127.0.0.1:$PASS --tls --trust ca.pem --host localhost
+    SERVER=$SQUID_PID; jload "$r" "squid CONNECT tunnel @${LAT_RATE:-2000}/s" --rate "${LAT_RATE:-2000}" --proxy 127.0.0.1:$SQUID --tls --trust ca.pem --host 127.0.0.1:$ORIGIN_HTTPS --sni localhost
+    continue
+  fi
   if [ "${MATRIX:-all}" = tunnel ]; then
     SERVER=$SQUID_PID; bulk "$r" "squid CONNECT tunnel" -x "http://127.0.0.1:$SQUID" --cacert ca.pem "https://localhost:$ORIGIN_HTTPS/big"
     continue

@@ -40,7 +40,10 @@ import javax.net.ssl.TrustManagerFactory;
  *
  * <pre>
  * rate --connect HOST:PORT [--proxy HOST:PORT] [--tls] [--sni NAME] [--trust PEM] --host HOST[:PORT]
- *      --path P [--conns N] [--seconds S] [--warmup S]
+ *      --path P [--conns N] [--seconds S] [--warmup S] [--rate R]
+ *   --rate R: open loop at R requests/s in all (each connection sends on a fixed schedule, and a
+ *   request's latency counts from when it was due, so a stall is not hidden: no coordinated omission);
+ *   without it, closed loop (each connection sends as soon as its previous answer is in)
  *   prints: rps=... p50_us=... p90_us=... p99_us=... p999_us=... max_us=... requests=... errors=... reconnects=...
  * idle --proxy HOST:PORT --host HOST:PORT [--tls --sni NAME --trust PEM] [--count N] [--threads N] [--hold S]
  *      [--open-seconds S]
@@ -251,6 +254,8 @@ public final class ProxyLoad {
         String target = absolute ? "http://" + host + get("path", "/") : get("path", "/");
         byte[] request = ("GET " + target + " HTTP/1.1\r\nHost: " + host + "\r\nUser-Agent: stockade-proxyload\r\n\r\n")
                 .getBytes(StandardCharsets.US_ASCII);
+        double rate = Double.parseDouble(get("rate", "0"));
+        long interval = rate > 0 ? (long) (conns * 1e9 / rate) : 0; // per connection
         long t0 = System.nanoTime();
         long measureFrom = t0 + (long) (warmup * 1e9);
         long end = measureFrom + (long) (seconds * 1e9);
@@ -260,16 +265,26 @@ public final class ProxyLoad {
         ConcurrentLinkedQueue<String> firstErrors = new ConcurrentLinkedQueue<>();
         List<Thread> threads = new ArrayList<>();
         for (int i = 0; i < conns; i++) {
+            long phase = interval * i / conns; // spread the connections' schedules over one interval
             Thread t = new Thread(() -> {
                 long[] lat = new long[1 << 16];
                 int n = 0;
                 Conn c = null;
+                long due = t0 + phase;
                 while (System.nanoTime() < end) {
                     try {
                         if (c == null) {
                             c = new Conn();
                         }
                         long s = System.nanoTime();
+                        if (interval > 0) {
+                            while (s < due) { // open loop: wait for this request's slot
+                                java.util.concurrent.locks.LockSupport.parkNanos(due - s);
+                                s = System.nanoTime();
+                            }
+                            s = due; // latency from when the request was due
+                            due += interval;
+                        }
                         c.out.write(request);
                         c.out.flush();
                         boolean keep = response(c.in);
