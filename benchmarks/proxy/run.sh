@@ -129,8 +129,10 @@ start stockade java ${PROXY_JAVA_OPTS:-} -jar "$JAR" --policy "$W/policy.yaml" -
   --port $PROXY --passthrough-port $PASS --passthrough-tls-origin-port $ORIGIN_HTTPS \
   --passthrough-http-origin-port $ORIGIN_HTTP --data-dir "$W/stockade" --audit "$W/audit.log" \
   --extra-trust "$W/ca.pem" --resolve origin.test=127.0.0.1 --resolve localhost=127.0.0.1 \
-  --unsafe-allow-loopback-origins --idle-timeout "${PROXY_IDLE_TIMEOUT:-3600}" ${PROXY_ARGS:-}
-# (the default 300 s idle timeout would close the first idle tunnels while the last are still opening)
+  --unsafe-allow-loopback-origins --idle-timeout "${PROXY_IDLE_TIMEOUT:-3600}" \
+  --request-head-timeout "${PROXY_IDLE_TIMEOUT:-3600}" ${PROXY_ARGS:-}
+# (the default 300 s idle timeout would close the first idle tunnels while the last are still opening,
+# and the default 30 s request-head timeout closes an intercepted tunnel that sends no request)
 STOCKADE_PID=$(cat stockade.spid)
 
 # ---- peers: Squid (plain forward + CONNECT tunnel on one port, ssl-bump on another), tinyproxy -----

@@ -13,7 +13,7 @@ import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
 
 /** {@code stockade-proxy}: runs the egress proxy over policy files until stopped. */
-@Command(name = "stockade-proxy", mixinStandardHelpOptions = true, sortOptions = false,
+@Command(name = "stockade-proxy", mixinStandardHelpOptions = true, sortOptions = false, subcommands = CaCommand.class,
         description = "Egress forward proxy: decides every connection and request by the compiled policy.")
 public final class ProxyMain implements Callable<Integer> {
 
@@ -47,7 +47,10 @@ public final class ProxyMain implements Callable<Integer> {
     int adminPort = -1;
 
     @Option(names = "--data-dir", paramLabel = "DIR", description = "Where the interception CA lives (default: ${DEFAULT-VALUE}).")
-    Path dataDir = Path.of(System.getProperty("user.home"), ".stockade", "proxy");
+    Path dataDir = DEFAULT_DATA_DIR;
+
+    /** Where the interception CA lives unless {@code --data-dir} says otherwise. */
+    static final Path DEFAULT_DATA_DIR = Path.of(System.getProperty("user.home"), ".stockade", "proxy");
 
     @Option(names = "--audit", paramLabel = "FILE", description = "Audit log file (JSON lines); '-' for standard output (default).")
     String audit = "-";
