@@ -167,6 +167,56 @@ class UpgradeAndLimitsTest {
         }
     }
 
+    /** The head timeout starts again when a tunnel opens: a tunnel that never sends a request is closed. */
+    @Test
+    void anInterceptedTunnelThatSendsNoRequestIsClosedAndAudited() throws Exception {
+        AuditCollector own = new AuditCollector();
+        PolicySource policy = TestPolicies.compile(dir, "silent-tunnel", """
+                name: silent-tunnel
+                networkDefaultVerdict: deny
+                allowedDomains:
+                  - pattern: api.test
+                    verdict: allow
+                    transport: upstream
+                """);
+        ProxyConfig config = ProxyConfig.builder(dir.resolve("silent-data")).port(0).idleTimeout(Duration.ofSeconds(60))
+                .requestHeadTimeout(Duration.ofSeconds(2)).allowLoopbackOriginsUnsafe(true)
+                .resolve("api.test", "127.0.0.1").build();
+        try (ProxyServer quiet = ProxyServer.start(config, policy, own, CredentialStore.empty());
+             Socket raw = new Socket(InetAddress.getLoopbackAddress(), quiet.port())) {
+            raw.setSoTimeout(30_000);
+            raw.getOutputStream().write("CONNECT api.test:443 HTTP/1.1\r\nHost: api.test:443\r\n\r\n"
+                    .getBytes(StandardCharsets.US_ASCII));
+            raw.getOutputStream().flush();
+            StringBuilder head = new StringBuilder();
+            while (!head.toString().endsWith("\r\n\r\n")) {
+                int c = raw.getInputStream().read();
+                assertThat(c).as("CONNECT answer so far: %s", head).isNotNegative();
+                head.append((char) c);
+            }
+            assertThat(head.toString()).startsWith("HTTP/1.1 200");
+            java.security.KeyStore trust = java.security.KeyStore.getInstance(java.security.KeyStore.getDefaultType());
+            trust.load(null, null);
+            try (InputStream pem = Files.newInputStream(quiet.caCertificate())) {
+                trust.setCertificateEntry("stockade", java.security.cert.CertificateFactory.getInstance("X.509")
+                        .generateCertificate(pem));
+            }
+            javax.net.ssl.TrustManagerFactory tmf = javax.net.ssl.TrustManagerFactory.getInstance(
+                    javax.net.ssl.TrustManagerFactory.getDefaultAlgorithm());
+            tmf.init(trust);
+            javax.net.ssl.SSLContext tls = javax.net.ssl.SSLContext.getInstance("TLS");
+            tls.init(null, tmf.getTrustManagers(), null);
+            try (SSLSocket inner = (SSLSocket) tls.getSocketFactory().createSocket(raw, "api.test", 443, false)) {
+                inner.setSoTimeout(30_000);
+                inner.startHandshake(); // the tunnel is open and its TLS done; now say nothing
+                assertThat(readEnd(inner.getInputStream())).isEqualTo(-1);
+            }
+            AuditEvent line = own.await(e -> "request-timeout".equals(e.reason()), Duration.ofSeconds(30));
+            assertThat(line.listener()).isEqualTo("intercepted");
+            assertThat(line.host()).isEqualTo("api.test");
+        }
+    }
+
     @Test
     void connectionsBeyondTheSandboxCapAreRefused() throws Exception {
         // its own proxy: connections other tests closed may not be counted down yet on the shared one
