@@ -76,8 +76,9 @@ public class DomainDecisionBenchmark {
     @Setup(Level.Trial)
     public void setUp() {
         workload = new Workload(size, false, Workload.Traffic.valueOf(traffic.toUpperCase(java.util.Locale.ROOT)));
+        CompileOptions options = hostMemo ? CompileOptions.defaults() : CompileOptions.defaults().withHostMemoSlots(0);
         program = PolicyCompiler.compile(Resolver.resolve(InstallFacts.defaults(), List.of(),
-                List.of(workload.policy())), hostMemo ? CompileOptions.defaults() : CompileOptions.defaults().withHostMemoSlots(0));
+                List.of(workload.policy())), options);
         connections = workload.connections();
         for (int i = 0; i < connections.length; i++) {
             Decision d = program.decideConnection(connections[i]);

@@ -195,17 +195,7 @@ class UpgradeAndLimitsTest {
                 head.append((char) c);
             }
             assertThat(head.toString()).startsWith("HTTP/1.1 200");
-            java.security.KeyStore trust = java.security.KeyStore.getInstance(java.security.KeyStore.getDefaultType());
-            trust.load(null, null);
-            try (InputStream pem = Files.newInputStream(quiet.caCertificate())) {
-                trust.setCertificateEntry("stockade", java.security.cert.CertificateFactory.getInstance("X.509")
-                        .generateCertificate(pem));
-            }
-            javax.net.ssl.TrustManagerFactory tmf = javax.net.ssl.TrustManagerFactory.getInstance(
-                    javax.net.ssl.TrustManagerFactory.getDefaultAlgorithm());
-            tmf.init(trust);
-            javax.net.ssl.SSLContext tls = javax.net.ssl.SSLContext.getInstance("TLS");
-            tls.init(null, tmf.getTrustManagers(), null);
+            javax.net.ssl.SSLContext tls = ForwardProxyTest.trusting(quiet.caCertificate());
             try (SSLSocket inner = (SSLSocket) tls.getSocketFactory().createSocket(raw, "api.test", 443, false)) {
                 inner.setSoTimeout(30_000);
                 inner.startHandshake(); // the tunnel is open and its TLS done; now say nothing

@@ -25,11 +25,6 @@ public record CompileOptions(boolean inferSchemeFromConnection, GraphqlLimits gr
         }
     }
 
-    /** Options with the default host memo. */
-    public CompileOptions(boolean inferSchemeFromConnection, GraphqlLimits graphqlLimits) {
-        this(inferSchemeFromConnection, graphqlLimits, DEFAULT_HOST_MEMO_SLOTS);
-    }
-
     /** The defaults: infer the scheme from the connection, default GraphQL limits, default host memo. */
     public static CompileOptions defaults() {
         return new CompileOptions(true, GraphqlLimits.defaults(), DEFAULT_HOST_MEMO_SLOTS);

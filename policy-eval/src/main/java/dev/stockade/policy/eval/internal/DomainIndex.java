@@ -23,8 +23,9 @@ import java.util.TreeSet;
  *       of the prefix in front of it ({@code h(host) = h(prefix) * 31^|suffix| + h(suffix)}), so the probe
  *       reads the prefix only; a hit is confirmed with {@code regionMatches}.</li>
  *   <li>Validation reads each character once through a class table, without a branch per character:
- *       the prefix of the shortest hit when a wildcard matched (the suffix equals a valid stored text),
- *       the whole host otherwise (to tell an invalid or not-normalised host from a miss).</li>
+ *       what is left of the suffix that gave the answer when a wildcard matched (that suffix equals a
+ *       valid stored text), the whole host otherwise (to tell an invalid or not-normalised host from a
+ *       miss).</li>
  * </ul>
  *
  * <p>INVARIANT: every row index stored is the lowest among the rows of its kind and key, so the first
