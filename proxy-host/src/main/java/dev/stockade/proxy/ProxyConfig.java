@@ -36,6 +36,7 @@ import java.util.Map;
  * @param originPoolIdle       how long a kept-alive origin connection may sit idle in the pool
  * @param originPoolPerKey     idle origin connections kept per (sandbox, scheme, host, port, address, server name)
  * @param originPoolMax        idle origin connections kept in all; 0 turns origin connection reuse off
+ * @param passthroughIo        the passthrough listener's I/O: native epoll with kernel splice, or JDK NIO
  */
 public record ProxyConfig(
         InetAddress bindAddress,
@@ -63,7 +64,17 @@ public record ProxyConfig(
         Path haltFile,
         Duration originPoolIdle,
         int originPoolPerKey,
-        int originPoolMax) {
+        int originPoolMax,
+        PassthroughIo passthroughIo) {
+
+    /**
+     * How the passthrough listener moves bytes. {@code EPOLL}: Netty's native epoll transport, and a
+     * spliced tunnel that has carried {@code Splice.KERNEL_AFTER} bytes one way moves that direction with
+     * {@code splice(2)} through a pipe, never copying it into the JVM. {@code NIO}: the JDK's
+     * selector, every byte read into a buffer and written out. {@code AUTO} (the default) is epoll where
+     * the native library loads (Linux x86_64 and aarch64), NIO elsewhere.
+     */
+    public enum PassthroughIo { AUTO, EPOLL, NIO }
 
     public ProxyConfig {
         extraDenyCidrs = List.copyOf(extraDenyCidrs);
@@ -103,6 +114,7 @@ public record ProxyConfig(
         private int maxConnectionsPerSandbox = 0;
         private String sandbox;
         private Path haltFile;
+        private PassthroughIo passthroughIo = PassthroughIo.AUTO;
 
         private Builder(Path dataDir) {
             this.dataDir = dataDir;
@@ -133,13 +145,14 @@ public record ProxyConfig(
         public Builder originPoolIdle(Duration v) { originPoolIdle = v; return this; }
         public Builder originPoolPerKey(int v) { originPoolPerKey = v; return this; }
         public Builder originPoolMax(int v) { originPoolMax = v; return this; }
+        public Builder passthroughIo(PassthroughIo v) { passthroughIo = v; return this; }
 
         public ProxyConfig build() {
             return new ProxyConfig(bindAddress, port, passthroughPort, passthroughTlsOriginPort,
                     passthroughHttpOriginPort, adminPort, dataDir, extraTrustPem, allowLoopbackOriginsUnsafe,
                     allowPrivateRanges, extraDenyCidrs, resolveOverrides, maxHeaderBytes, inspectBodyBytes,
                     maxBodyBytes, leafCacheSize, idleTimeout, handshakeTimeout, connectTimeout, requestHeadTimeout,
-                    maxConnectionsPerSandbox, sandbox, haltFile, originPoolIdle, originPoolPerKey, originPoolMax);
+                    maxConnectionsPerSandbox, sandbox, haltFile, originPoolIdle, originPoolPerKey, originPoolMax, passthroughIo);
         }
     }
 }

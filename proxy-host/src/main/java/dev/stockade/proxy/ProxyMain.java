@@ -112,6 +112,10 @@ public final class ProxyMain implements Callable<Integer> {
     @Option(names = "--halt-file", paramLabel = "FILE", description = "While this file exists, every request is denied and tunnels close.")
     Path haltFile;
 
+    @Option(names = "--passthrough-io", paramLabel = "MODE",
+            description = "Passthrough listener I/O: auto, epoll (native, kernel splice for bulk tunnels) or nio (default: ${DEFAULT-VALUE}).")
+    ProxyConfig.PassthroughIo passthroughIo = ProxyConfig.PassthroughIo.AUTO;
+
     @Option(names = "--no-watch", description = "Do not reload policy files when they change.")
     boolean noWatch;
 
@@ -126,7 +130,7 @@ public final class ProxyMain implements Callable<Integer> {
                 .connectTimeout(Duration.ofSeconds(connectSeconds)).requestHeadTimeout(Duration.ofSeconds(requestHeadSeconds))
                 .originPoolIdle(Duration.ofSeconds(originPoolIdleSeconds)).originPoolPerKey(originPoolPerKey)
                 .originPoolMax(originPoolMax).maxConnectionsPerSandbox(maxConnections)
-                .sandbox(sandbox).haltFile(haltFile);
+                .sandbox(sandbox).haltFile(haltFile).passthroughIo(passthroughIo);
         resolve.forEach(b::resolve);
         if (unsafeLoopback) {
             System.err.println("stockade-proxy: WARNING --unsafe-allow-loopback-origins is on: agents can reach loopback services");
@@ -167,7 +171,7 @@ public final class ProxyMain implements Callable<Integer> {
 
     /** Entry point. */
     public static void main(String[] args) {
-        CommandLine cl = new CommandLine(new ProxyMain());
+        CommandLine cl = new CommandLine(new ProxyMain()).setCaseInsensitiveEnumValuesAllowed(true);
         cl.setExecutionExceptionHandler((e, cmd, parsed) -> {
             // fail closed and say why, without a stack trace (messages never carry secrets)
             cmd.getErr().println("stockade-proxy: " + e.getMessage());

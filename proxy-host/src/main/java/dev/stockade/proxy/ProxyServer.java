@@ -9,6 +9,8 @@ import dev.stockade.proxy.internal.DialGuard;
 import dev.stockade.proxy.internal.ForwardHandler;
 import dev.stockade.proxy.internal.PassthroughHandler;
 import dev.stockade.proxy.internal.ProxyContext;
+import dev.stockade.proxy.internal.ReadCounter;
+import dev.stockade.proxy.internal.Transports;
 import io.netty.bootstrap.ServerBootstrap;
 import io.netty.channel.Channel;
 import io.netty.channel.ChannelInitializer;
@@ -19,7 +21,6 @@ import io.netty.channel.group.ChannelGroup;
 import io.netty.channel.group.DefaultChannelGroup;
 import io.netty.channel.nio.NioIoHandler;
 import io.netty.channel.socket.SocketChannel;
-import io.netty.channel.socket.nio.NioServerSocketChannel;
 import io.netty.handler.ssl.SslContext;
 import io.netty.handler.ssl.SslContextBuilder;
 import io.netty.handler.ssl.SslProvider;
@@ -57,6 +58,8 @@ public final class ProxyServer implements AutoCloseable {
     private final ProxyContext px;
     private final EventLoopGroup boss;
     private final EventLoopGroup workers;
+    /** The passthrough listener's own event loops when it runs on another transport than the forward port. */
+    private final EventLoopGroup passLoops;
     private final DefaultEventExecutorGroup blocking;
     private final List<Channel> listeners = new ArrayList<>();
     private final HttpServer admin;
@@ -64,12 +67,14 @@ public final class ProxyServer implements AutoCloseable {
     private final int port;
     private final int passthroughPort;
 
-    private ProxyServer(ProxyContext px, EventLoopGroup boss, EventLoopGroup workers, DefaultEventExecutorGroup blocking,
+    private ProxyServer(ProxyContext px, EventLoopGroup boss, EventLoopGroup workers, EventLoopGroup passLoops,
+                        DefaultEventExecutorGroup blocking,
                         int port, int passthroughPort, HttpServer admin, ScheduledFuture<?> haltWatch,
                         List<Channel> listeners) {
         this.px = px;
         this.boss = boss;
         this.workers = workers;
+        this.passLoops = passLoops;
         this.blocking = blocking;
         this.port = port;
         this.passthroughPort = passthroughPort;
@@ -104,6 +109,9 @@ public final class ProxyServer implements AutoCloseable {
         SslContext originTls = originTls(config.extraTrustPem());
         EventLoopGroup boss = new MultiThreadIoEventLoopGroup(1, NioIoHandler.newFactory());
         EventLoopGroup workers = new MultiThreadIoEventLoopGroup(NioIoHandler.newFactory());
+        // the forward port stays on NIO; the passthrough listener takes epoll where it loads (kernel splice)
+        Transports passIo = config.passthroughPort() >= 0 ? Transports.of(config.passthroughIo()) : Transports.NIO;
+        EventLoopGroup passLoops = passIo == Transports.NIO ? null : new MultiThreadIoEventLoopGroup(passIo.ioHandlers());
         DefaultEventExecutorGroup blocking = new DefaultEventExecutorGroup(32);
         ChannelGroup channels = new DefaultChannelGroup("stockade-proxy", GlobalEventExecutor.INSTANCE);
         ProxyContext px = new ProxyContext(config, decider, audit, credentials, ca, guard, CallerResolver.linux(),
@@ -124,11 +132,13 @@ public final class ProxyServer implements AutoCloseable {
         }
         List<Channel> bound = new ArrayList<>();
         try {
-            Channel forward = bind(px, boss, workers, config.port(), false);
+            Channel forward = bind(px, boss, workers, Transports.NIO, config.port(), false);
             bound.add(forward);
             int pport = -1;
             if (config.passthroughPort() >= 0) {
-                Channel pass = bind(px, boss, workers, config.passthroughPort(), true);
+                Channel pass = passLoops == null
+                        ? bind(px, boss, workers, Transports.NIO, config.passthroughPort(), true)
+                        : bind(px, passLoops, passLoops, passIo, config.passthroughPort(), true);
                 bound.add(pass);
                 pport = ((InetSocketAddress) pass.localAddress()).getPort();
             }
@@ -155,21 +165,24 @@ public final class ProxyServer implements AutoCloseable {
                 ports.add(adminServer.getAddress().getPort());
             }
             px.ownPorts = java.util.Set.copyOf(ports);
-            self[0] = new ProxyServer(px, boss, workers, blocking, ((InetSocketAddress) forward.localAddress()).getPort(),
+            self[0] = new ProxyServer(px, boss, workers, passLoops, blocking, ((InetSocketAddress) forward.localAddress()).getPort(),
                     pport, adminServer, watch, bound);
             return self[0];
         } catch (IOException | RuntimeException e) {
             bound.forEach(Channel::close);
             boss.shutdownGracefully(0, 1, TimeUnit.SECONDS);
             workers.shutdownGracefully(0, 1, TimeUnit.SECONDS);
+            if (passLoops != null) {
+                passLoops.shutdownGracefully(0, 1, TimeUnit.SECONDS);
+            }
             blocking.shutdownGracefully(0, 1, TimeUnit.SECONDS);
             throw e instanceof IOException io ? io : new IOException("cannot start the proxy: " + e.getMessage(), e);
         }
     }
 
-    private static Channel bind(ProxyContext px, EventLoopGroup boss, EventLoopGroup workers, int port,
+    private static Channel bind(ProxyContext px, EventLoopGroup boss, EventLoopGroup workers, Transports io, int port,
                                 boolean passthrough) throws IOException {
-        ServerBootstrap b = new ServerBootstrap().group(boss, workers).channel(NioServerSocketChannel.class)
+        ServerBootstrap b = new ServerBootstrap().group(boss, workers).channel(io.serverChannel())
                 .childOption(ChannelOption.TCP_NODELAY, true)
                 .childHandler(new ChannelInitializer<SocketChannel>() {
                     @Override
@@ -188,6 +201,11 @@ public final class ProxyServer implements AutoCloseable {
                         ch.pipeline().addLast("idle", new IdleStateHandler(0, 0,
                                 px.config.idleTimeout().toMillis(), TimeUnit.MILLISECONDS));
                         if (passthrough) {
+                            // counts every byte taken in, spliced or read (set before the first read); a
+                            // FIN that arrives with or before the first record must not close the
+                            // connection before the splice can pass it on
+                            ch.config().setRecvByteBufAllocator(new ReadCounter());
+                            ch.config().setOption(ChannelOption.ALLOW_HALF_CLOSURE, true);
                             // on the event loop: the handler moves only its decision (caller, policy, DNS) to px.blocking
                             ch.pipeline().addLast("passthrough", new PassthroughHandler(px, conn));
                         } else {
@@ -350,6 +368,9 @@ public final class ProxyServer implements AutoCloseable {
         px.channels.close().awaitUninterruptibly(5, TimeUnit.SECONDS);
         boss.shutdownGracefully(0, 2, TimeUnit.SECONDS);
         workers.shutdownGracefully(0, 2, TimeUnit.SECONDS);
+        if (passLoops != null) {
+            passLoops.shutdownGracefully(0, 2, TimeUnit.SECONDS);
+        }
         blocking.shutdownGracefully(0, 2, TimeUnit.SECONDS);
     }
 }

@@ -15,7 +15,7 @@ import io.netty.channel.ChannelInboundHandlerAdapter;
 import io.netty.channel.ChannelInitializer;
 import io.netty.channel.ChannelOption;
 import io.netty.channel.socket.SocketChannel;
-import io.netty.channel.socket.nio.NioSocketChannel;
+import io.netty.channel.socket.ChannelInputShutdownEvent;
 import io.netty.handler.timeout.IdleStateEvent;
 import io.netty.handler.timeout.IdleStateHandler;
 import io.netty.util.ReferenceCountUtil;
@@ -36,7 +36,8 @@ public final class PassthroughHandler extends ChannelInboundHandlerAdapter {
     private final ConnectionInfo conn;
     private ByteBuf buffered;
     private boolean decided;
-    private boolean splicing;
+    /** The client's FIN arrived before the splice was in place (the listener allows half-closure). */
+    private boolean inputEnded;
 
     @Override
     public void channelActive(ChannelHandlerContext ctx) {
@@ -56,8 +57,9 @@ public final class PassthroughHandler extends ChannelInboundHandlerAdapter {
 
     @Override
     public void channelRead(ChannelHandlerContext ctx, Object msg) {
-        if (splicing && buffered != null && msg instanceof ByteBuf more) {
-            buffered.writeBytes(more); // arrived while the origin was being dialed
+        if (decided && buffered != null && msg instanceof ByteBuf more) {
+            // arrived while deciding or dialing: epoll reads once on a peer's FIN even with reads off
+            buffered.writeBytes(more);
             more.release();
             return;
         }
@@ -97,6 +99,8 @@ public final class PassthroughHandler extends ChannelInboundHandlerAdapter {
         decided = true;
         ByteBuf first = buffered;
         buffered = null;
+        // plain HTTP behaves as on the forward port: a client's FIN closes the connection
+        ctx.channel().config().setOption(ChannelOption.ALLOW_HALF_CLOSURE, false);
         ForwardHandler.install(px, ctx.pipeline(), conn, null, true);
         ctx.pipeline().remove(this);
         ctx.pipeline().fireChannelRead(first);
@@ -178,16 +182,16 @@ public final class PassthroughHandler extends ChannelInboundHandlerAdapter {
             audit(host, port, "allow", d, d.reason().code(), start, 0, 0);
             return;
         }
-        splicing = true;
         AtomicLong in = new AtomicLong();
         AtomicLong out = new AtomicLong();
+        Splice.Link link = new Splice.Link(in, out, px.metrics::kernelSplice);
         AtomicBoolean audited = new AtomicBoolean();
         Runnable onClose = () -> {
             if (audited.compareAndSet(false, true)) {
                 audit(host, port, "allow", d, d.reason().code(), start, in.get(), out.get());
             }
         };
-        Bootstrap b = new Bootstrap().group(client.eventLoop()).channel(NioSocketChannel.class)
+        Bootstrap b = new Bootstrap().group(client.eventLoop()).channel(Transports.socketChannelLike(client))
                 .option(ChannelOption.CONNECT_TIMEOUT_MILLIS, (int) px.config.connectTimeout().toMillis())
                 .option(ChannelOption.TCP_NODELAY, true)
                 .option(ChannelOption.ALLOW_HALF_CLOSURE, true)
@@ -195,9 +199,10 @@ public final class PassthroughHandler extends ChannelInboundHandlerAdapter {
                 .handler(new ChannelInitializer<SocketChannel>() {
                     @Override
                     protected void initChannel(SocketChannel ch) {
+                        ch.config().setRecvByteBufAllocator(new ReadCounter()); // before the first read
                         ch.pipeline().addLast(new IdleStateHandler(0, 0, px.config.idleTimeout().toMillis(),
                                 TimeUnit.MILLISECONDS));
-                        ch.pipeline().addLast(new Splice(client, out, px.metrics::bytesOut, onClose, true));
+                        ch.pipeline().addLast(new Splice(client, out, px.metrics::bytesOut, onClose, link));
                     }
                 });
         ChannelFuture f = b.connect(new InetSocketAddress(address, port));
@@ -220,7 +225,10 @@ public final class PassthroughHandler extends ChannelInboundHandlerAdapter {
             in.addAndGet(first.readableBytes());
             px.metrics.bytesIn(first.readableBytes());
             cf.channel().writeAndFlush(first);
-            client.pipeline().replace(this, "splice", new Splice(cf.channel(), in, px.metrics::bytesIn, onClose, true));
+            client.pipeline().replace(this, "splice", new Splice(cf.channel(), in, px.metrics::bytesIn, onClose, link));
+            if (inputEnded) {
+                client.pipeline().fireUserEventTriggered(ChannelInputShutdownEvent.INSTANCE); // pass the early FIN on
+            }
         });
     }
 
@@ -243,6 +251,11 @@ public final class PassthroughHandler extends ChannelInboundHandlerAdapter {
     public void userEventTriggered(ChannelHandlerContext ctx, Object evt) {
         if (evt instanceof IdleStateEvent) {
             ctx.close();
+        } else if (evt instanceof ChannelInputShutdownEvent) {
+            inputEnded = true;
+            if (!decided) {
+                ctx.close(); // the first record can no longer complete
+            }
         } else {
             ctx.fireUserEventTriggered(evt);
         }

@@ -29,6 +29,7 @@ public final class ProxyMetrics {
     private final Counter reloadsValid;
     private final Counter reloadsInvalid;
     private final Counter halts;
+    private final Counter kernelSplices;
 
     /**
      * @param openConnections the live count of client connections (a gauge reads it)
@@ -56,6 +57,9 @@ public final class ProxyMetrics {
                 .description("policy reloads after start").register(registry);
         halts = Counter.builder("stockade.proxy.halts").description("halts that closed the open connections")
                 .register(registry);
+        kernelSplices = Counter.builder("stockade.proxy.kernel.splices")
+                .description("passthrough tunnel directions moved to splice(2) (native epoll transport)")
+                .register(registry);
     }
 
     /** Counts one decision the proxy acted on (every audited decision and every judged websocket message). */
@@ -79,6 +83,16 @@ public final class ProxyMetrics {
                     .description("time spent in the decision program").register(registry));
         }
         t.record(System.nanoTime() - startNanos, TimeUnit.NANOSECONDS);
+    }
+
+    /** Counts one tunnel direction handed to {@code splice(2)}. */
+    public void kernelSplice() {
+        kernelSplices.increment();
+    }
+
+    /** Tunnel directions handed to {@code splice(2)} so far. */
+    public long kernelSplices() {
+        return (long) kernelSplices.count();
     }
 
     /** Bytes relayed from the client towards the origin. */

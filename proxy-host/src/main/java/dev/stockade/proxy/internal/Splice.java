@@ -9,6 +9,8 @@ import io.netty.channel.ChannelHandlerContext;
 import io.netty.channel.ChannelInboundHandlerAdapter;
 import io.netty.channel.AdaptiveRecvByteBufAllocator;
 import io.netty.channel.ChannelOption;
+import io.netty.channel.ChannelOutboundBuffer;
+import io.netty.channel.epoll.AbstractEpollStreamChannel;
 import io.netty.channel.WriteBufferWaterMark;
 import io.netty.channel.socket.ChannelInputShutdownEvent;
 import io.netty.channel.socket.DuplexChannel;
@@ -27,20 +29,76 @@ import java.util.function.LongConsumer;
  * has been flushed. An error or a close on either side closes both; with {@code halfClose} (raw TCP
  * on both sides) an end of input is passed on as a shutdown of the peer's output instead, and both
  * close when both directions have ended.
+ *
+ * <p>Kernel splice: the two directions of a raw tunnel share a {@link Link}. When both channels are
+ * native epoll channels on one event loop and this side's reads are counted by a {@link ReadCounter},
+ * a direction that has copied {@link #KERNEL_AFTER} bytes hands the rest to Netty's
+ * {@code spliceTo}: {@code splice(2)} moves them socket to pipe to socket and they never enter the
+ * JVM. Bytes are then counted from the {@link ReadCounter} at the end of each wake-up. Netty's splice
+ * cannot be stopped and reports neither an end of input nor a full pipe, so this class settles both
+ * at the end of every wake-up that moved nothing: if the peer still has splice writes queued the pipe
+ * may be full, so reading pauses until the peer has flushed them (a shut-down socket stays readable,
+ * and reading on would spin); if nothing is queued the pipe is empty, so after the FIN the splice that
+ * moved nothing saw the true end, and only then is the FIN passed on. Idle detection counts a tunnel
+ * whose bytes moved since the last idle event as busy (spliced bytes bypass the idle handler).
  */
 public final class Splice extends ChannelInboundHandlerAdapter {
     /** Outbound buffer bounds of a spliced channel: enough in flight to keep a loopback pipe full. */
     static final WriteBufferWaterMark WATER_MARK = new WriteBufferWaterMark(128 * 1024, 512 * 1024);
     /** Largest single read: bulk transfers move in few large buffers, small exchanges stay small. */
     static final int LARGEST_READ = 256 * 1024;
+    /**
+     * Bytes a raw tunnel carries one way through the JVM before that direction moves to
+     * {@code splice(2)}: handshakes and short exchanges stay on the copy path and cost no pipe (two
+     * descriptors per direction); bulk transfers leave it after the first quarter MiB.
+     */
+    static final long KERNEL_AFTER = 256 * 1024;
+
+    /** What the two directions of a raw tunnel share: their byte counts and whether either moved to the kernel. */
+    public static final class Link {
+        private final AtomicLong in;
+        private final AtomicLong out;
+        private final Runnable kernelStarted;
+        private boolean kernel;
+        private long seenAtIdle = -1;
+
+        /**
+         * @param in            client-to-origin bytes
+         * @param out           origin-to-client bytes
+         * @param kernelStarted run each time a direction moves to {@code splice(2)} (a metric)
+         */
+        public Link(AtomicLong in, AtomicLong out, Runnable kernelStarted) {
+            this.in = in;
+            this.out = out;
+            this.kernelStarted = kernelStarted;
+        }
+
+        /** Whether a direction of this tunnel moves by {@code splice(2)}. */
+        public boolean kernel() {
+            return kernel;
+        }
+    }
 
     private final Channel peer;
     private final AtomicLong counter;
     private final LongConsumer metric;
     private final Runnable onClose;
     private final boolean halfClose;
+    /** Shared with the other direction of a raw tunnel; {@code null} where the kernel path never applies. */
+    private final Link link;
     /** Closes this side when a write to the peer fails; one instance, not one per write. */
     private ChannelFutureListener closeOnWriteFailure;
+    /** Bytes this direction copied through the JVM. */
+    private long copied;
+    /** This direction moves by {@code splice(2)}; {@link #reads} counts it. */
+    private boolean kernel;
+    private ReadCounter reads;
+    /** {@link #reads} already added to the counters. */
+    private long readsSeen;
+    /** Kernel path: the FIN arrived; passed on once a wake-up moves nothing with the pipe empty. */
+    private boolean finPending;
+    /** Kernel path: reading is paused until the peer has flushed the splice writes queued on it. */
+    private boolean awaitingDrain;
 
     /**
      * @param peer    where bytes read here are written
@@ -54,18 +112,31 @@ public final class Splice extends ChannelInboundHandlerAdapter {
 
     /** As above; {@code halfClose}: both channels carry raw TCP, so an end of input half-closes the peer. */
     public Splice(Channel peer, AtomicLong counter, LongConsumer metric, Runnable onClose, boolean halfClose) {
+        this(peer, counter, metric, onClose, halfClose, null);
+    }
+
+    /** One direction of a raw TCP tunnel (half-close passed on) that may move to {@code splice(2)}. */
+    public Splice(Channel peer, AtomicLong counter, LongConsumer metric, Runnable onClose, Link link) {
+        this(peer, counter, metric, onClose, true, link);
+    }
+
+    private Splice(Channel peer, AtomicLong counter, LongConsumer metric, Runnable onClose, boolean halfClose,
+                   Link link) {
         this.peer = peer;
         this.counter = counter;
         this.metric = metric;
         this.onClose = onClose;
         this.halfClose = halfClose;
+        this.link = link;
     }
 
     @Override
     public void handlerAdded(ChannelHandlerContext ctx) {
         Channel ch = ctx.channel();
         ch.config().setWriteBufferWaterMark(WATER_MARK);
-        ch.config().setRecvByteBufAllocator(new AdaptiveRecvByteBufAllocator(2048, 16 * 1024, LARGEST_READ));
+        if (!(ch.config().getRecvByteBufAllocator() instanceof ReadCounter)) { // a ReadCounter sizes reads alike
+            ch.config().setRecvByteBufAllocator(new AdaptiveRecvByteBufAllocator(2048, 16 * 1024, LARGEST_READ));
+        }
         closeOnWriteFailure = f -> {
             if (!f.isSuccess()) {
                 ch.close();
@@ -109,17 +180,82 @@ public final class Splice extends ChannelInboundHandlerAdapter {
         } else {
             f.addListener(closeOnWriteFailure);
         }
+        if (link != null && !kernel) {
+            copied += n;
+            if (copied >= KERNEL_AFTER) {
+                toKernel(ctx.channel());
+            }
+        }
+    }
+
+    /** Hands this direction to {@code splice(2)} when both channels allow it; stays on the copy path otherwise. */
+    @SuppressWarnings("deprecation") // spliceTo: see the class comment for why its gaps are covered here
+    private void toKernel(Channel self) {
+        if (!(self instanceof AbstractEpollStreamChannel from) || !(peer instanceof AbstractEpollStreamChannel to)
+                || from.eventLoop() != to.eventLoop()
+                || !(self.config().getRecvByteBufAllocator() instanceof ReadCounter counted)) {
+            copied = Long.MIN_VALUE; // not eligible: never ask again
+            return;
+        }
+        kernel = true;
+        link.kernel = true;
+        reads = counted;
+        readsSeen = counted.total(); // INVARIANT: every byte counted so far was delivered to channelRead and counted there
+        link.kernelStarted.run();
+        from.spliceTo(to, Integer.MAX_VALUE).addListener((ChannelFutureListener) f -> {
+            if (!f.isSuccess()) {
+                self.close();
+            }
+        });
     }
 
     @Override
     public void channelReadComplete(ChannelHandlerContext ctx) {
+        if (kernel) {
+            long total = reads.total();
+            long moved = total - readsSeen;
+            readsSeen = total;
+            if (moved > 0) {
+                counter.addAndGet(moved);
+                metric.accept(moved);
+            } else {
+                movedNothing(ctx.channel());
+            }
+        }
         peer.flush(); // INVARIANT: every buffer written in channelRead is flushed by the end of its read loop
+    }
+
+    /** Kernel path: a wake-up whose splice moved nothing. Either the pipe is full or, after a FIN, the input is done. */
+    private void movedNothing(Channel self) {
+        ChannelOutboundBuffer queued = peer.unsafe().outboundBuffer();
+        if (queued != null && !queued.isEmpty()) {
+            self.config().setAutoRead(false);
+            if (!awaitingDrain) {
+                awaitingDrain = true;
+                // INVARIANT: completes after every splice write queued before it, i.e. once the pipe is empty
+                peer.writeAndFlush(Unpooled.EMPTY_BUFFER).addListener((ChannelFutureListener) f -> {
+                    awaitingDrain = false;
+                    if (f.isSuccess()) {
+                        self.config().setAutoRead(true);
+                    } else {
+                        self.close();
+                    }
+                });
+            }
+        } else if (finPending) {
+            // the pipe is empty and the splice after the FIN moved nothing: every byte before it has reached the peer
+            finPending = false;
+            self.config().setAutoRead(false); // a shut-down input stays readable: stop the wake-ups
+            inputEnded(self);
+        }
     }
 
     @Override
     public void channelWritabilityChanged(ChannelHandlerContext ctx) {
-        // this channel is the peer's destination: let the peer read again once this one has room
-        if (ctx.channel().isWritable() && peer.pipeline().get(Splice.class) != null) {
+        // this channel is the peer's destination: let the peer read again once this one has room (a
+        // kernel-spliced peer paces itself: Netty resumes it when a splice write completes)
+        Splice other = peer.pipeline().get(Splice.class);
+        if (ctx.channel().isWritable() && other != null && !other.kernel) {
             peer.config().setAutoRead(true);
         }
         ctx.fireChannelWritabilityChanged();
@@ -136,9 +272,21 @@ public final class Splice extends ChannelInboundHandlerAdapter {
     @Override
     public void userEventTriggered(ChannelHandlerContext ctx, Object evt) {
         if (evt instanceof IdleStateEvent) {
+            if (link != null && link.kernel) {
+                // spliced bytes bypass the idle handler: busy if any moved since the last idle event
+                long moved = link.in.get() + link.out.get();
+                if (moved != link.seenAtIdle) {
+                    link.seenAtIdle = moved;
+                    return;
+                }
+            }
             ctx.close();
         } else if (evt instanceof ChannelInputShutdownEvent) {
-            inputEnded(ctx.channel());
+            if (kernel) {
+                finPending = true; // this wake-up's channelReadComplete decides whether the input is done
+            } else {
+                inputEnded(ctx.channel());
+            }
         } else {
             ctx.fireUserEventTriggered(evt);
         }

@@ -9,7 +9,6 @@ import io.netty.channel.ChannelInboundHandlerAdapter;
 import io.netty.channel.ChannelInitializer;
 import io.netty.channel.ChannelOption;
 import io.netty.channel.socket.SocketChannel;
-import io.netty.channel.socket.nio.NioSocketChannel;
 import io.netty.handler.codec.http.FullHttpRequest;
 import io.netty.handler.codec.http.HttpClientCodec;
 import io.netty.handler.codec.http.HttpContent;
@@ -129,7 +128,7 @@ public final class Upstream {
                                       boolean tls, Relay relay) {
         String host = key.host();
         int port = key.port();
-        Bootstrap b = new Bootstrap().group(client.eventLoop()).channel(NioSocketChannel.class)
+        Bootstrap b = new Bootstrap().group(client.eventLoop()).channel(Transports.socketChannelLike(client))
                 .option(ChannelOption.CONNECT_TIMEOUT_MILLIS, (int) px.config.connectTimeout().toMillis())
                 .option(ChannelOption.AUTO_READ, false)
                 .handler(new ChannelInitializer<SocketChannel>() {
