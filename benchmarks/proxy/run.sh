@@ -10,7 +10,7 @@
 #        MATRIX=latency (each round: small HTTPS requests at one fixed rate, LAT_RATE=2000 per second, open
 #        loop: direct, through passthrough and through Squid's tunnel; for the added-p99 target)
 #        INTERCEPT_ONLY=1 (rate rows: stockade intercepted, squid ssl-bump, stockade http forward)
-#        PROXY_ARGS="--io nio" (more proxy options) PROXY_JAVA_OPTS=... (JVM options)
+#        PROXY_ARGS="--passthrough-io nio" (more proxy options) PROXY_JAVA_OPTS=... (JVM options)
 #   e.g. only the idle-tunnel test, given time to open all 10,000:
 #        ROUNDS=0 IDLE_PATHS=intercepted IDLE_OPEN_SECONDS=1800 benchmarks/proxy/run.sh
 # Everything runs in a temp dir, every process started here is stopped on exit (trap).

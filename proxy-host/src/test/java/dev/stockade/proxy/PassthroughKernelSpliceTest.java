@@ -134,12 +134,57 @@ class PassthroughKernelSpliceTest {
         }
     }
 
+    /** A tunnel that moved to the kernel and then goes quiet is still closed by the idle timeout. */
+    @ParameterizedTest
+    @EnumSource(value = ProxyConfig.PassthroughIo.class, names = {"EPOLL", "NIO"})
+    void anIdleSplicedTunnelIsClosed(ProxyConfig.PassthroughIo io) throws Exception {
+        assumeTrue(io != ProxyConfig.PassthroughIo.EPOLL || Epoll.isAvailable(), "native epoll not available");
+        byte[] hello = clientHello("direct.test");
+        byte[] down = payload(4, 1024 * 1024);
+        try (ServerSocket origin = new ServerSocket(0, 8, InetAddress.getLoopbackAddress());
+             Proxy proxy = new Proxy(io, origin.getLocalPort(), Duration.ofMillis(400))) {
+            CompletableFuture<Integer> originSawEnd = CompletableFuture.supplyAsync(() -> {
+                try (Socket s = origin.accept()) {
+                    s.getInputStream().readNBytes(hello.length);
+                    s.getOutputStream().write(down);
+                    s.getOutputStream().flush();
+                    return s.getInputStream().read(); // blocks, idle, until the proxy closes the tunnel
+                } catch (Exception e) {
+                    throw new IllegalStateException(e);
+                }
+            });
+            try (Socket client = new Socket(InetAddress.getLoopbackAddress(), proxy.server.passthroughPort())) {
+                client.setSoTimeout(30_000);
+                client.getOutputStream().write(hello);
+                client.getOutputStream().flush();
+                InputStream in = client.getInputStream();
+                assertThat(in.readNBytes(down.length)).isEqualTo(down);
+                int after;
+                try {
+                    after = in.read(); // blocks, idle, until the proxy closes the tunnel
+                } catch (java.net.SocketException reset) {
+                    after = -1;
+                }
+                assertThat(after).as("the tunnel was closed").isEqualTo(-1);
+            }
+            assertThat(originSawEnd.get(30, TimeUnit.SECONDS)).isEqualTo(-1);
+            AuditEvent line = proxy.audit.await(e -> "passthrough".equals(e.listener()) && e.bytesOut() > 0,
+                    Duration.ofSeconds(30));
+            assertThat(line.bytesOut()).isEqualTo(down.length);
+            assertThat(proxy.kernelSplices()).isEqualTo(io == ProxyConfig.PassthroughIo.EPOLL ? 1 : 0);
+        }
+    }
+
     /** A proxy with a passthrough listener on {@code io} that lets {@code direct.test} through to {@code originPort}. */
     private final class Proxy implements AutoCloseable {
         final AuditCollector audit = new AuditCollector();
         final ProxyServer server;
 
         Proxy(ProxyConfig.PassthroughIo io, int originPort) throws Exception {
+            this(io, originPort, Duration.ofMinutes(5));
+        }
+
+        Proxy(ProxyConfig.PassthroughIo io, int originPort, Duration idle) throws Exception {
             PolicySource decider = TestPolicies.compile(dir, "kernel-" + io, """
                     name: kernel-splice
                     networkDefaultVerdict: deny
@@ -150,7 +195,7 @@ class PassthroughKernelSpliceTest {
                     """);
             ProxyConfig config = ProxyConfig.builder(dir.resolve("data-" + io)).port(0).passthroughPort(0).adminPort(0)
                     .passthroughTlsOriginPort(originPort).allowLoopbackOriginsUnsafe(true)
-                    .resolve("direct.test", "127.0.0.1").passthroughIo(io).build();
+                    .resolve("direct.test", "127.0.0.1").passthroughIo(io).idleTimeout(idle).build();
             server = ProxyServer.start(config, decider, audit, CredentialStore.of(List.of()));
         }
 
