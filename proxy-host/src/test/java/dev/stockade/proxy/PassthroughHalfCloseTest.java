@@ -83,7 +83,7 @@ class PassthroughHalfCloseTest {
     }
 
     /** The first TLS record a JDK client sends to {@code host}. */
-    private static byte[] clientHello(String host) throws Exception {
+    static byte[] clientHello(String host) throws Exception {
         SSLEngine engine = SSLContext.getDefault().createSSLEngine(host, 443);
         engine.setUseClientMode(true);
         SSLParameters params = engine.getSSLParameters();

@@ -13,7 +13,6 @@ import java.net.URI;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
-import java.nio.ByteBuffer;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.List;
@@ -21,10 +20,6 @@ import java.util.Random;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
 import java.util.zip.CRC32;
-import javax.net.ssl.SNIHostName;
-import javax.net.ssl.SSLContext;
-import javax.net.ssl.SSLEngine;
-import javax.net.ssl.SSLParameters;
 import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.api.io.TempDir;
 import org.junit.jupiter.params.ParameterizedTest;
@@ -49,7 +44,7 @@ class PassthroughKernelSpliceTest {
     @EnumSource(value = ProxyConfig.PassthroughIo.class, names = {"EPOLL", "NIO"})
     void bulkBothWaysWithAHalfCloseArrivesWhole(ProxyConfig.PassthroughIo io) throws Exception {
         assumeTrue(io != ProxyConfig.PassthroughIo.EPOLL || Epoll.isAvailable(), "native epoll not available");
-        byte[] hello = clientHello("direct.test");
+        byte[] hello = PassthroughHalfCloseTest.clientHello("direct.test");
         byte[] up = payload(1, UP);
         byte[] down = payload(2, DOWN);
         try (ServerSocket origin = new ServerSocket(0, 8, InetAddress.getLoopbackAddress());
@@ -94,7 +89,7 @@ class PassthroughKernelSpliceTest {
     @EnumSource(value = ProxyConfig.PassthroughIo.class, names = {"EPOLL", "NIO"})
     void aSlowReaderGetsEveryByteBeforeTheEnd(ProxyConfig.PassthroughIo io) throws Exception {
         assumeTrue(io != ProxyConfig.PassthroughIo.EPOLL || Epoll.isAvailable(), "native epoll not available");
-        byte[] hello = clientHello("direct.test");
+        byte[] hello = PassthroughHalfCloseTest.clientHello("direct.test");
         byte[] down = payload(3, SLOW_DOWN);
         try (ServerSocket origin = new ServerSocket(0, 8, InetAddress.getLoopbackAddress());
              Proxy proxy = new Proxy(io, origin.getLocalPort())) {
@@ -139,7 +134,7 @@ class PassthroughKernelSpliceTest {
     @EnumSource(value = ProxyConfig.PassthroughIo.class, names = {"EPOLL", "NIO"})
     void anIdleSplicedTunnelIsClosed(ProxyConfig.PassthroughIo io) throws Exception {
         assumeTrue(io != ProxyConfig.PassthroughIo.EPOLL || Epoll.isAvailable(), "native epoll not available");
-        byte[] hello = clientHello("direct.test");
+        byte[] hello = PassthroughHalfCloseTest.clientHello("direct.test");
         byte[] down = payload(4, 1024 * 1024);
         try (ServerSocket origin = new ServerSocket(0, 8, InetAddress.getLoopbackAddress());
              Proxy proxy = new Proxy(io, origin.getLocalPort(), Duration.ofMillis(400))) {
@@ -238,20 +233,5 @@ class PassthroughKernelSpliceTest {
         }
         assertThat(total).isEqualTo(expected);
         return c.getValue();
-    }
-
-    /** The first TLS record a JDK client sends to {@code host}. */
-    private static byte[] clientHello(String host) throws Exception {
-        SSLEngine engine = SSLContext.getDefault().createSSLEngine(host, 443);
-        engine.setUseClientMode(true);
-        SSLParameters params = engine.getSSLParameters();
-        params.setServerNames(List.of(new SNIHostName(host)));
-        engine.setSSLParameters(params);
-        ByteBuffer out = ByteBuffer.allocate(engine.getSession().getPacketBufferSize());
-        engine.wrap(ByteBuffer.allocate(0), out);
-        out.flip();
-        byte[] bytes = new byte[out.remaining()];
-        out.get(bytes);
-        return bytes;
     }
 }
