@@ -9,7 +9,6 @@ import dev.stockade.proxy.internal.DialGuard;
 import dev.stockade.proxy.internal.ForwardHandler;
 import dev.stockade.proxy.internal.PassthroughHandler;
 import dev.stockade.proxy.internal.ProxyContext;
-import dev.stockade.proxy.internal.ReadCounter;
 import dev.stockade.proxy.internal.Transports;
 import io.netty.bootstrap.ServerBootstrap;
 import io.netty.channel.Channel;
@@ -201,11 +200,6 @@ public final class ProxyServer implements AutoCloseable {
                         ch.pipeline().addLast("idle", new IdleStateHandler(0, 0,
                                 px.config.idleTimeout().toMillis(), TimeUnit.MILLISECONDS));
                         if (passthrough) {
-                            // counts every byte taken in, spliced or read (set before the first read); a
-                            // FIN that arrives with or before the first record must not close the
-                            // connection before the splice can pass it on
-                            ch.config().setRecvByteBufAllocator(new ReadCounter());
-                            ch.config().setOption(ChannelOption.ALLOW_HALF_CLOSURE, true);
                             // on the event loop: the handler moves only its decision (caller, policy, DNS) to px.blocking
                             ch.pipeline().addLast("passthrough", new PassthroughHandler(px, conn));
                         } else {

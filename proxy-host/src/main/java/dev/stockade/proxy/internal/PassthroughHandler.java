@@ -40,6 +40,15 @@ public final class PassthroughHandler extends ChannelInboundHandlerAdapter {
     private boolean inputEnded;
 
     @Override
+    public void handlerAdded(ChannelHandlerContext ctx) {
+        // runs in the channel initializer, before the first read: count every byte taken in, spliced or
+        // read; and a FIN that arrives with or before the first record must not close the connection
+        // before the splice can pass it on
+        ctx.channel().config().setRecvByteBufAllocator(new ReadCounter());
+        ctx.channel().config().setOption(ChannelOption.ALLOW_HALF_CLOSURE, true);
+    }
+
+    @Override
     public void channelActive(ChannelHandlerContext ctx) {
         // a client that never finishes its first record is refused, whatever the idle timeout
         ctx.executor().schedule(() -> {

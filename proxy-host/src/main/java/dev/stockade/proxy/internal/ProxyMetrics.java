@@ -90,11 +90,6 @@ public final class ProxyMetrics {
         kernelSplices.increment();
     }
 
-    /** Tunnel directions handed to {@code splice(2)} so far. */
-    public long kernelSplices() {
-        return (long) kernelSplices.count();
-    }
-
     /** Bytes relayed from the client towards the origin. */
     public void bytesIn(long n) {
         if (n > 0) {

@@ -7,7 +7,6 @@ import io.netty.channel.ChannelFuture;
 import io.netty.channel.ChannelFutureListener;
 import io.netty.channel.ChannelHandlerContext;
 import io.netty.channel.ChannelInboundHandlerAdapter;
-import io.netty.channel.AdaptiveRecvByteBufAllocator;
 import io.netty.channel.ChannelOption;
 import io.netty.channel.ChannelOutboundBuffer;
 import io.netty.channel.epoll.AbstractEpollStreamChannel;
@@ -72,11 +71,6 @@ public final class Splice extends ChannelInboundHandlerAdapter {
             this.out = out;
             this.kernelStarted = kernelStarted;
         }
-
-        /** Whether a direction of this tunnel moves by {@code splice(2)}. */
-        public boolean kernel() {
-            return kernel;
-        }
     }
 
     private final Channel peer;
@@ -134,8 +128,8 @@ public final class Splice extends ChannelInboundHandlerAdapter {
     public void handlerAdded(ChannelHandlerContext ctx) {
         Channel ch = ctx.channel();
         ch.config().setWriteBufferWaterMark(WATER_MARK);
-        if (!(ch.config().getRecvByteBufAllocator() instanceof ReadCounter)) { // a ReadCounter sizes reads alike
-            ch.config().setRecvByteBufAllocator(new AdaptiveRecvByteBufAllocator(2048, 16 * 1024, LARGEST_READ));
+        if (!(ch.config().getRecvByteBufAllocator() instanceof ReadCounter)) { // keep a counter set before the first read
+            ch.config().setRecvByteBufAllocator(new ReadCounter());
         }
         closeOnWriteFailure = f -> {
             if (!f.isSuccess()) {
