@@ -11,7 +11,11 @@ import java.util.Set;
  */
 public interface Decider {
 
-    /** Decides a connection: host, port, SNI and caller only. */
+    /**
+     * Decides a connection: host, port, SNI and caller only. As with {@code DecisionProgram}, a decision
+     * for an unknown caller ({@code null}) that is not {@code caller-not-listed} must hold for every
+     * caller: the passthrough listener resolves the caller only when that reason comes back.
+     */
     Decision decideConnection(EgressRequest request);
 
     /** Decides one request seen in the clear (plain HTTP or inside an intercepted tunnel). */

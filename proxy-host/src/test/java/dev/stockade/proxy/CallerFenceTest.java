@@ -16,7 +16,9 @@ import org.junit.jupiter.api.io.TempDir;
 /**
  * The caller fence against two real programs on the same host: the policy lists {@code /usr/bin/curl}
  * for api.test; curl gets through, wget (a real, correctly configured client, as its pass to an unfenced
- * host shows) is denied {@code caller-not-listed}. The proxy finds each caller from the kernel.
+ * host shows) is denied {@code caller-not-listed}. The proxy finds each caller from the kernel. The same
+ * on the passthrough listener, which decides without the caller first and waits for it only when a
+ * fence answers {@code caller-not-listed}; its audit lines name the caller either way.
  */
 @Timeout(value = 60, unit = TimeUnit.SECONDS)
 class CallerFenceTest {
@@ -33,7 +35,7 @@ class CallerFenceTest {
     static void start() throws Exception {
         assertThat(Path.of(CURL)).as("curl is installed (.ci/run installs it)").isExecutable();
         assertThat(Path.of(WGET)).as("wget is installed (.ci/run installs it)").isExecutable();
-        origins = new Origins(dir, "api.test", "open.test");
+        origins = new Origins(dir, "api.test", "open.test", "direct-open.test", "localhost");
         PolicySource policy = TestPolicies.compile(dir, "callers", """
                 name: callers
                 networkDefaultVerdict: deny
@@ -45,10 +47,18 @@ class CallerFenceTest {
                   - pattern: open.test
                     verdict: allow
                     transport: upstream
+                  - pattern: localhost
+                    verdict: allow
+                    transport: direct
+                    binaries: [/usr/bin/curl]
+                  - pattern: direct-open.test
+                    verdict: allow
+                    transport: direct
                 """);
         ProxyConfig config = ProxyConfig.builder(dir.resolve("data")).port(0).allowLoopbackOriginsUnsafe(true)
+                .passthroughPort(0).passthroughTlsOriginPort(origins.tlsPort())
                 .extraTrustPem(origins.originCaPem).resolve("api.test", "127.0.0.1").resolve("open.test", "127.0.0.1")
-                .build();
+                .resolve("localhost", "127.0.0.1").resolve("direct-open.test", "127.0.0.1").build();
         proxy = ProxyServer.start(config, policy, audit, CredentialStore.empty());
     }
 
@@ -107,5 +117,37 @@ class CallerFenceTest {
         assertThat(line.status()).isEqualTo(403);
         assertThat(line.policy()).isEqualTo("callers");
         assertThat(origins.seen).noneMatch(s -> s.startsWith("GET /by-wget\n"));
+    }
+
+    @Test
+    void onThePassthroughListenerCurlIsListedAndWgetIsClosed() throws Exception {
+        int port = proxy.passthroughPort();
+        Run byCurl = run(List.of(CURL, "-sS", "--max-time", "30", "--cacert", origins.originCaPem.toString(),
+                "https://localhost:" + port + "/pass-by-curl"));
+        assertThat(byCurl.output()).startsWith("GET /pass-by-curl\n");
+        AuditEvent allowed = audit.await(e -> "passthrough".equals(e.listener()) && "localhost".equals(e.host())
+                && "allow".equals(e.verdict()), Duration.ofSeconds(30));
+        assertThat(allowed.caller()).isEqualTo(CURL);
+
+        Run byWget = run(List.of(WGET, "--no-config", "-q", "-O", "-", "--timeout=10", "--tries=1",
+                "--ca-certificate=" + origins.originCaPem, "https://localhost:" + port + "/pass-by-wget"));
+        assertThat(byWget.exit()).isNotZero();
+        AuditEvent denied = audit.await(e -> "passthrough".equals(e.listener()) && "localhost".equals(e.host())
+                && "caller-not-listed".equals(e.reason()), Duration.ofSeconds(30));
+        assertThat(denied.caller()).isEqualTo(WGET);
+        assertThat(denied.verdict()).isEqualTo("deny");
+        assertThat(origins.seen).noneMatch(s -> s.startsWith("GET /pass-by-wget\n"));
+    }
+
+    @Test
+    void onThePassthroughListenerAnUnfencedHostIsAuditedWithItsCaller() throws Exception {
+        int port = proxy.passthroughPort();
+        Run r = run(List.of(CURL, "-sS", "--max-time", "30", "--cacert", origins.originCaPem.toString(),
+                "--resolve", "direct-open.test:" + port + ":127.0.0.1", "https://direct-open.test:" + port + "/open"));
+        assertThat(r.output()).startsWith("GET /open\n");
+        AuditEvent line = audit.await(e -> "passthrough".equals(e.listener()) && "direct-open.test".equals(e.host()),
+                Duration.ofSeconds(30));
+        assertThat(line.verdict()).isEqualTo("allow");
+        assertThat(line.caller()).isEqualTo(CURL);
     }
 }

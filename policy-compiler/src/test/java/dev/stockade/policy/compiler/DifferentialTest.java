@@ -136,6 +136,36 @@ class DifferentialTest {
     }
 
     /**
+     * The contract hosts use to resolve a caller only when it matters ({@link DecisionProgram}): a
+     * decision made for an unknown caller that is not {@code caller-not-listed} is the decision for
+     * every caller, at connection and at request level.
+     */
+    @Property(tries = 600)
+    void aDecisionForAnUnknownCallerThatIsNotCallerNotListedHoldsForEveryCaller(@ForAll("cases") Case c) {
+        DecisionProgram program = program(c.ceiling(), c.grants());
+        EgressRequest r = c.request();
+        for (boolean connection : new boolean[] {true, false}) {
+            EgressRequest unknown = withCaller(r, null, connection);
+            Decision d = connection ? program.decideConnection(unknown) : program.decide(unknown);
+            Statistics.label("connection=" + connection).collect(d.reason() == ReasonCode.CALLER_NOT_LISTED);
+            if (d.reason() == ReasonCode.CALLER_NOT_LISTED) {
+                continue;
+            }
+            for (String caller : List.of("/usr/bin/git", "/usr/bin/curl", "/bin/sh")) {
+                EgressRequest known = withCaller(r, caller, connection);
+                assertThat(connection ? program.decideConnection(known) : program.decide(known)).as(caller)
+                        .isEqualTo(d);
+            }
+        }
+    }
+
+    private static EgressRequest withCaller(EgressRequest r, String caller, boolean connection) {
+        return connection ? EgressRequest.connection(r.scheme(), r.host(), r.port(), null, caller)
+                : new EgressRequest(r.scheme(), r.host(), r.port(), r.sni(), caller, r.method(), r.path(), r.query(),
+                        r.headers(), r.body(), r.bodyTruncated());
+    }
+
+    /**
      * The host memo never changes an answer: one program decides every host twice (cold, then from the
      * memo, in a shuffled order so that hosts sharing a memo pair evict each other), and a program
      * without the memo, and a two-slot memo that every host fights over, agree with it.

@@ -10,6 +10,11 @@ import dev.stockade.policy.eval.internal.ProgramAccess;
  *
  * <p>Neither method throws: bad input and internal errors are denies with a reason code. A plain domain
  * decision allocates nothing.
+ *
+ * <p>The caller is read by caller fences only. So a decision made for an unknown caller ({@code null})
+ * that is not {@link ReasonCode#CALLER_NOT_LISTED} is the decision for every caller: a host may decide
+ * first without the caller and resolve it (a costly walk of {@code /proc}) only when that reason comes
+ * back.
  */
 public final class DecisionProgram {
     static {

@@ -9,6 +9,7 @@ import java.nio.charset.StandardCharsets;
 import java.nio.file.DirectoryStream;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.Arrays;
 import java.util.LinkedHashMap;
 import java.util.Map;
 import java.util.concurrent.atomic.AtomicLong;
@@ -215,20 +216,63 @@ public final class CallerResolver {
             return found(previous, client);
         }
         boolean selfSeen = false;
-        try (DirectoryStream<Path> pids = Files.newDirectoryStream(proc, p -> isPid(p.getFileName().toString()))) {
-            for (Path dir : pids) {
-                long pid = Long.parseLong(dir.getFileName().toString());
-                if (pid == selfPid) {
-                    selfSeen = true; // holds the other end of every connection: last
-                } else if ((previous == null || pid != previous) && scan(pid, inode)) {
-                    return found(pid, client);
-                }
+        for (long pid : newestFirst()) {
+            if (pid == selfPid) {
+                selfSeen = true; // holds the other end of every connection: last
+            } else if ((previous == null || pid != previous) && scan(pid, inode)) {
+                return found(pid, client);
             }
         }
         if (selfSeen && scan(selfPid, inode)) {
             return found(selfPid, client);
         }
         return null;
+    }
+
+    /**
+     * The live pids, newest first. A client the cache does not know is most often a process that
+     * just started (a {@code curl} per request). The kernel hands out pids in rising order and wraps
+     * at {@code pid_max}, and the last field of {@code /proc/loadavg} is the pid it handed out last:
+     * so the pids at or below that one come first, highest first, then those above it (from before
+     * the wrap), highest first. Without {@code loadavg} the order is simply highest first. The order
+     * only decides how soon the socket is found; the inode check keeps any order correct.
+     */
+    private long[] newestFirst() throws IOException {
+        long[] pids = new long[64];
+        int n = 0;
+        try (DirectoryStream<Path> dirs = Files.newDirectoryStream(proc, p -> isPid(p.getFileName().toString()))) {
+            for (Path dir : dirs) {
+                if (n == pids.length) {
+                    pids = Arrays.copyOf(pids, n * 2);
+                }
+                pids[n++] = Long.parseLong(dir.getFileName().toString());
+            }
+        }
+        Arrays.sort(pids, 0, n);
+        long last = lastPid();
+        int atOrBelow = 0;
+        while (atOrBelow < n && pids[atOrBelow] <= last) {
+            atOrBelow++;
+        }
+        long[] order = new long[n];
+        int k = 0;
+        for (int i = atOrBelow - 1; i >= 0; i--) {
+            order[k++] = pids[i];
+        }
+        for (int i = n - 1; i >= atOrBelow; i--) {
+            order[k++] = pids[i];
+        }
+        return order;
+    }
+
+    /** The pid the kernel handed out last (the last field of {@code /proc/loadavg}); the highest possible when unknown. */
+    private long lastPid() {
+        try {
+            String loadavg = Files.readString(proc.resolve("loadavg"), StandardCharsets.US_ASCII).trim();
+            return Long.parseLong(loadavg.substring(loadavg.lastIndexOf(' ') + 1));
+        } catch (IOException | RuntimeException e) {
+            return Long.MAX_VALUE;
+        }
     }
 
     private String found(long pid, InetAddress client) {

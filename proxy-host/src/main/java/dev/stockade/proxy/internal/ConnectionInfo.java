@@ -3,14 +3,21 @@ package dev.stockade.proxy.internal;
 import io.netty.channel.Channel;
 import dev.stockade.proxy.Decider;
 import dev.stockade.proxy.SandboxRegistry;
+import io.netty.util.concurrent.EventExecutor;
+import io.netty.util.concurrent.EventExecutorGroup;
 import java.net.InetSocketAddress;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.RejectedExecutionException;
+import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.function.Consumer;
 
 /** Per client connection facts, computed once: the caller's executable and the sandbox. */
 public final class ConnectionInfo {
     private final ProxyContext px;
     private final Channel channel;
-    private boolean resolved;
-    private String caller;
+    private final AtomicBoolean resolving = new AtomicBoolean();
+    private final CompletableFuture<String> caller = new CompletableFuture<>();
+    private volatile EventExecutor resolver;
     private final long openedNanos = System.nanoTime();
 
     public ConnectionInfo(ProxyContext px, Channel channel) {
@@ -18,16 +25,60 @@ public final class ConnectionInfo {
         this.channel = channel;
     }
 
-    /** The kernel-resolved executable of the peer, {@code null} when unknown; resolved once. */
-    public synchronized String caller() {
-        if (!resolved) {
-            resolved = true;
-            if (channel.remoteAddress() instanceof InetSocketAddress remote
-                    && channel.localAddress() instanceof InetSocketAddress local) {
-                caller = px.callers.resolve(remote, local);
+    /**
+     * Starts resolving the caller on one of {@code executors} now, while the client surely still holds
+     * its socket, so the answer is ready (or nearly) when a decision or an audit line needs it.
+     */
+    public void resolveCallerSoon(EventExecutorGroup executors) {
+        if (resolving.compareAndSet(false, true)) {
+            EventExecutor e = executors.next();
+            try {
+                resolver = e;
+                e.execute(this::resolveNow);
+            } catch (RejectedExecutionException shuttingDown) {
+                resolveNow();
             }
         }
-        return caller;
+    }
+
+    /**
+     * An executor of {@code executors} other than the one resolving the caller, so work that may not
+     * need the caller does not queue behind it.
+     */
+    public EventExecutor besideResolver(EventExecutorGroup executors) {
+        EventExecutor e = executors.next();
+        return e == resolver ? executors.next() : e;
+    }
+
+    /** The kernel-resolved executable of the peer, {@code null} when unknown; resolved once (may wait for it). */
+    public String caller() {
+        if (resolving.compareAndSet(false, true)) {
+            resolveNow();
+        }
+        return caller.join();
+    }
+
+    /**
+     * Runs {@code action} with the caller once it is known: at once when it is, else on the thread that
+     * resolves it. For an event loop, which must not wait for a walk of {@code /proc}.
+     */
+    public void whenCallerKnown(Consumer<String> action) {
+        if (resolving.compareAndSet(false, true)) {
+            resolveNow();
+        }
+        caller.thenAccept(action);
+    }
+
+    private void resolveNow() {
+        String found = null;
+        try {
+            if (channel.remoteAddress() instanceof InetSocketAddress remote
+                    && channel.localAddress() instanceof InetSocketAddress local) {
+                found = px.callers.resolve(remote, local);
+            }
+        } finally {
+            caller.complete(found);
+        }
     }
 
     private volatile SandboxRegistry.Sandbox identified;

@@ -5,6 +5,7 @@ import dev.stockade.policy.eval.EgressRequest;
 import dev.stockade.policy.eval.ReasonCode;
 import dev.stockade.policy.model.Transport;
 import dev.stockade.proxy.AuditEvent;
+import dev.stockade.proxy.Decider;
 import io.netty.bootstrap.Bootstrap;
 import io.netty.buffer.ByteBuf;
 import io.netty.channel.Channel;
@@ -50,6 +51,9 @@ public final class PassthroughHandler extends ChannelInboundHandlerAdapter {
 
     @Override
     public void channelActive(ChannelHandlerContext ctx) {
+        // the caller is looked up while the client sends its first record: the audit line names it, and a
+        // caller fence, if one applies, finds it ready
+        conn.resolveCallerSoon(px.blocking);
         // a client that never finishes its first record is refused, whatever the idle timeout
         ctx.executor().schedule(() -> {
             if (!decided) {
@@ -123,7 +127,7 @@ public final class PassthroughHandler extends ChannelInboundHandlerAdapter {
         // INVARIANT: no read while deciding, so nothing reaches this handler between the decision and the splice
         ctx.channel().config().setAutoRead(false);
         try {
-            px.blocking.next().execute(() -> {
+            conn.besideResolver(px.blocking).execute(() -> {
                 Verdict v = decide(ctx, rawSni);
                 if (v != null) {
                     ctx.executor().execute(() -> splice(ctx, v.host(), v.port(), v.address(), v.d(), v.start()));
@@ -135,8 +139,8 @@ public final class PassthroughHandler extends ChannelInboundHandlerAdapter {
     }
 
     /**
-     * Runs on {@code px.blocking}: caller resolution (inside the decision), the policy decision and
-     * DNS may block. Returns where to splice, or {@code null} after auditing and closing.
+     * Runs on {@code px.blocking}: the policy decision, DNS and, when a caller fence asks for it, the
+     * wait for the caller may block. Returns where to splice, or {@code null} after auditing and closing.
      */
     private Verdict decide(ChannelHandlerContext ctx, String rawSni) {
         long start = System.nanoTime();
@@ -152,7 +156,12 @@ public final class PassthroughHandler extends ChannelInboundHandlerAdapter {
         } else {
             long deciding = System.nanoTime();
             try {
-                d = conn.decider().decideConnection(EgressRequest.connection("https", host, port, host, conn.caller()));
+                // decided first for an unknown caller: only a caller-not-listed answer waits for the caller
+                Decider decider = conn.decider();
+                d = decider.decideConnection(EgressRequest.connection("https", host, port, host, null));
+                if (d.reason() == ReasonCode.CALLER_NOT_LISTED) {
+                    d = decider.decideConnection(EgressRequest.connection("https", host, port, host, conn.caller()));
+                }
             } catch (RuntimeException e) {
                 d = Decision.deny(ReasonCode.INTERNAL_ERROR, "the decision failed");
             }
@@ -249,11 +258,14 @@ public final class PassthroughHandler extends ChannelInboundHandlerAdapter {
         ctx.close();
     }
 
+    /** Records the line once the caller is known (never waits on an event loop for the walk of {@code /proc}). */
     private void audit(String host, int port, String verdict, Decision d, String reason, long start, long in,
                        long out) {
-        px.record(new AuditEvent(Instant.now(), "passthrough", conn.sandbox(), conn.caller(), host, port, null, null,
-                verdict, d.transport() == null ? null : d.transport().wire(), d.policy(), d.entryIndex(),
-                d.ruleIndex(), reason, 0, in, out, (System.nanoTime() - start) / 1_000_000));
+        Instant at = Instant.now();
+        long millis = (System.nanoTime() - start) / 1_000_000;
+        conn.whenCallerKnown(caller -> px.record(new AuditEvent(at, "passthrough", conn.sandbox(), caller, host,
+                port, null, null, verdict, d.transport() == null ? null : d.transport().wire(), d.policy(),
+                d.entryIndex(), d.ruleIndex(), reason, 0, in, out, millis)));
     }
 
     @Override

@@ -120,6 +120,39 @@ class CallerResolverTest {
     }
 
     @Test
+    void aNewlyStartedClientIsFoundBeforeTheLongLivedProcessesAreRead() throws IOException {
+        for (int pid = 10; pid < 40; pid++) {
+            process(pid, "/usr/sbin/daemon" + pid);
+            fd(pid, 3, "socket:[" + (7000 + pid) + "]");
+        }
+        process(4321, "/usr/bin/curl"); // the newest process: the highest pid
+        connection(40001, 1001);
+        fd(4321, 5, "socket:[1001]");
+        CallerResolver r = new CallerResolver(proc, SELF);
+
+        assertThat(r.resolve(client(40001), PROXY)).isEqualTo("/usr/bin/curl");
+        assertThat(r.directoryReads()).isEqualTo(1);
+    }
+
+    @Test
+    void afterAPidWrapTheProcessesStartedSinceAreReadFirst() throws IOException {
+        for (int pid = 30000; pid < 30020; pid++) { // long-lived, from before the kernel's pids wrapped
+            process(pid, "/usr/sbin/daemon" + pid);
+            fd(pid, 3, "socket:[" + pid + "]");
+        }
+        process(12, "/usr/bin/old");
+        fd(12, 3, "socket:[12]");
+        process(350, "/usr/bin/curl");
+        connection(40001, 1001);
+        fd(350, 5, "socket:[1001]");
+        Files.writeString(proc.resolve("loadavg"), "0.75 1.54 2.03 1/141 351\n"); // 351: the last pid handed out
+        CallerResolver r = new CallerResolver(proc, SELF);
+
+        assertThat(r.resolve(client(40001), PROXY)).isEqualTo("/usr/bin/curl");
+        assertThat(r.directoryReads()).isEqualTo(1);
+    }
+
+    @Test
     void ipv6TableAndNoMatchingLine() throws IOException {
         process(10, "/usr/bin/curl");
         fd(10, 3, "socket:[3003]");
