@@ -3,7 +3,7 @@
 # tunnel memory; Stockade (direct, passthrough, intercepted) side by side with Squid and tinyproxy.
 # Usage: benchmarks/proxy/run.sh
 #   env: SECS=10 WARMUP=2 CONNS=8 ROUNDS=2 BIG_MB=100 IDLE_COUNT=10000 IDLE_HOLD=10 IDLE_OPEN_SECONDS=150
-#        IDLE_PATHS="intercepted passthrough squid" WARMUP_SECS=20 KEEP=1 (keep the temp dir) BUILD=1
+#        IDLE_PATHS="intercepted passthrough squid" WARMUP_SECS=20 WARMUP_BULK=10 KEEP=1 (keep the temp dir) BUILD=1
 #        MATRIX=bulk (each round: only the bulk downloads) JAR=path (another proxy build) PORT_OFFSET=N
 #        MATRIX=tunnel (each round: only direct, passthrough and Squid's tunnel, back to back; the summary
 #        adds the medians over the rounds and the median of each round's passthrough/direct ratio)
@@ -235,7 +235,9 @@ echo "== machine: $(nproc) cores; open-files limit $NOFILE; $(uptime)" | tee "$W
 # warm-up, not recorded: the proxy is a long-running JVM, so its JIT compiles the TLS, splice and
 # HTTP paths first (a cold first transfer spends seconds of CPU in the compiler)
 echo "== warm-up (${WARMUP_SECS:=20}s of Stockade traffic, not recorded)"
-for _ in 1 2; do
+# (WARMUP_BULK downloads per path: the kernel-splice path is only reached by bulk transfers, and C2 is
+# still compiling it after a handful of them)
+for _ in $(seq 1 "${WARMUP_BULK:-10}"); do
   curl -s -o /dev/null --cacert ca.pem "https://localhost:$PASS/big" || true
   curl -s -o /dev/null -x "http://127.0.0.1:$PROXY" --cacert "$STOCKADE_CA" "https://origin.test:$ORIGIN_HTTPS/big" || true
 done

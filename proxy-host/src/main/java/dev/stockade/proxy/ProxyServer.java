@@ -175,6 +175,7 @@ public final class ProxyServer implements AutoCloseable {
                 passLoops.shutdownGracefully(0, 1, TimeUnit.SECONDS);
             }
             blocking.shutdownGracefully(0, 1, TimeUnit.SECONDS);
+            px.callerLookups.shutdownGracefully(0, 1, TimeUnit.SECONDS);
             throw e instanceof IOException io ? io : new IOException("cannot start the proxy: " + e.getMessage(), e);
         }
     }
@@ -200,7 +201,7 @@ public final class ProxyServer implements AutoCloseable {
                         ch.pipeline().addLast("idle", new IdleStateHandler(0, 0,
                                 px.config.idleTimeout().toMillis(), TimeUnit.MILLISECONDS));
                         if (passthrough) {
-                            // on the event loop: the handler moves only its decision (caller, policy, DNS) to px.blocking
+                            // on the event loop: the handler decides there and moves only a DNS lookup to px.blocking
                             ch.pipeline().addLast("passthrough", new PassthroughHandler(px, conn));
                         } else {
                             ForwardHandler.install(px, ch.pipeline(), conn, null);
@@ -366,5 +367,6 @@ public final class ProxyServer implements AutoCloseable {
             passLoops.shutdownGracefully(0, 2, TimeUnit.SECONDS);
         }
         blocking.shutdownGracefully(0, 2, TimeUnit.SECONDS);
+        px.callerLookups.shutdownGracefully(0, 2, TimeUnit.SECONDS);
     }
 }

@@ -16,19 +16,20 @@ import java.util.concurrent.atomic.AtomicLong;
 
 /**
  * Finds the executable of the process that opened a connection to the proxy, the way the kernel
- * sees it: the client's socket in {@code /proc/net/tcp{,6}} gives an inode, the inode is found
- * among {@code /proc/<pid>/fd}, and {@code /proc/<pid>/exe} names the executable. Anything that
- * cannot be resolved is unknown ({@code null}); a caller fence then denies.
+ * sees it: the client's socket gives an inode (one netlink {@code sock_diag} lookup by its exact
+ * address pair, see {@link SockDiag}; {@code /proc/net/tcp{,6}} where netlink is unavailable), the
+ * inode is found among {@code /proc/<pid>/fd}, and {@code /proc/<pid>/exe} names the executable.
+ * Anything that cannot be resolved is unknown ({@code null}); a caller fence then denies.
  *
- * <p>Near O(1) amortised per connection: the socket table is read only up to the matching line;
- * every fd directory read records all the socket inodes it sees (bounded cache inode → pid and
- * fd), so a burst of connections from one process costs one directory read, not one per
- * connection; the process that owned the previous connection from the same client address is tried
- * first (its new fds are probed above the highest seen, as the kernel hands out the lowest free
- * number), and the proxy's own process, which holds the other end of every connection, last.
- * A cached entry is trusted only after {@code /proc/<pid>/fd/<fd>} is read again and still names
- * the socket: an inode is unique while its socket lives, so a recycled pid or fd can never name
- * the wrong executable.
+ * <p>Near O(1) amortised per connection: the socket is looked up, not listed (a socket table is
+ * read only up to the matching line); every fd directory read records all the socket inodes it
+ * sees (bounded cache inode → pid and fd), so a burst of connections from one process costs one
+ * directory read, not one per connection; the process that owned the previous connection from the
+ * same client address is tried first (its new fds are probed above the highest seen, as the kernel
+ * hands out the lowest free number), then the others newest first, and the proxy's own process,
+ * which holds the other end of every connection, last. A cached entry is trusted only after
+ * {@code /proc/<pid>/fd/<fd>} is read again and still names the socket: an inode is unique while
+ * its socket lives, so a recycled pid or fd can never name the wrong executable.
  */
 public final class CallerResolver {
     private static final int CACHE_ENTRIES = 65_536;
@@ -42,24 +43,32 @@ public final class CallerResolver {
 
     private final Path proc;
     private final long selfPid;
+    /** The socket lookup by netlink; {@code null}: read /proc/net/tcp{,6} instead. */
+    private final SockDiag diag;
     private final Map<Long, Holder> byInode = lru(CACHE_ENTRIES);
     private final Map<InetAddress, Long> lastPid = lru(CLIENT_ENTRIES);
     private final Map<Long, Integer> maxFd = lru(CLIENT_ENTRIES);
     private final AtomicLong directoryReads = new AtomicLong();
 
-    public CallerResolver(Path proc) {
-        this(proc, ProcessHandle.current().pid());
-    }
-
     /** @param selfPid the pid tried last (the proxy's own; tests name another) */
     CallerResolver(Path proc, long selfPid) {
-        this.proc = proc;
-        this.selfPid = selfPid;
+        this(proc, selfPid, null);
     }
 
-    /** The resolver over the live {@code /proc}. */
+    CallerResolver(Path proc, long selfPid, SockDiag diag) {
+        this.proc = proc;
+        this.selfPid = selfPid;
+        this.diag = diag;
+    }
+
+    /** The resolver over the live {@code /proc}, finding sockets by netlink where it can. */
     public static CallerResolver linux() {
-        return new CallerResolver(Path.of("/proc"));
+        return new CallerResolver(Path.of("/proc"), ProcessHandle.current().pid(), SockDiag.open());
+    }
+
+    /** Whether sockets are found by netlink rather than by reading {@code /proc/net/tcp}. */
+    public boolean usesNetlink() {
+        return diag != null;
     }
 
     /** How many {@code /proc/<pid>/fd} directories were read in full so far (for tests). */
@@ -78,14 +87,24 @@ public final class CallerResolver {
             return null;
         }
         try {
-            long inode = inode("tcp", client, proxy);
-            if (inode <= 0) {
-                inode = inode("tcp6", client, proxy);
-            }
+            long inode = socketInode(client, proxy);
             return inode <= 0 ? null : owner(inode, DialGuard.unwrap(client.getAddress()));
         } catch (IOException | RuntimeException e) {
             return null;
         }
+    }
+
+    /** The inode of the client's socket: by netlink, or from the socket tables when netlink is absent or fails. */
+    private long socketInode(InetSocketAddress client, InetSocketAddress proxy) throws IOException {
+        if (diag != null) {
+            try {
+                return diag.inode(client, proxy);
+            } catch (IOException e) {
+                // fall through to the tables
+            }
+        }
+        long inode = inode("tcp", client, proxy);
+        return inode > 0 ? inode : inode("tcp6", client, proxy);
     }
 
     private long inode(String table, InetSocketAddress client, InetSocketAddress proxy) throws IOException {

@@ -3,7 +3,6 @@ package dev.stockade.proxy.internal;
 import io.netty.channel.Channel;
 import dev.stockade.proxy.Decider;
 import dev.stockade.proxy.SandboxRegistry;
-import io.netty.util.concurrent.EventExecutor;
 import io.netty.util.concurrent.EventExecutorGroup;
 import java.net.InetSocketAddress;
 import java.util.concurrent.CompletableFuture;
@@ -17,7 +16,6 @@ public final class ConnectionInfo {
     private final Channel channel;
     private final AtomicBoolean resolving = new AtomicBoolean();
     private final CompletableFuture<String> caller = new CompletableFuture<>();
-    private volatile EventExecutor resolver;
     private final long openedNanos = System.nanoTime();
 
     public ConnectionInfo(ProxyContext px, Channel channel) {
@@ -31,23 +29,12 @@ public final class ConnectionInfo {
      */
     public void resolveCallerSoon(EventExecutorGroup executors) {
         if (resolving.compareAndSet(false, true)) {
-            EventExecutor e = executors.next();
             try {
-                resolver = e;
-                e.execute(this::resolveNow);
+                executors.next().execute(this::resolveNow);
             } catch (RejectedExecutionException shuttingDown) {
                 resolveNow();
             }
         }
-    }
-
-    /**
-     * An executor of {@code executors} other than the one resolving the caller, so work that may not
-     * need the caller does not queue behind it.
-     */
-    public EventExecutor besideResolver(EventExecutorGroup executors) {
-        EventExecutor e = executors.next();
-        return e == resolver ? executors.next() : e;
     }
 
     /** The kernel-resolved executable of the peer, {@code null} when unknown; resolved once (may wait for it). */

@@ -1,12 +1,15 @@
 package dev.stockade.proxy.internal;
 
+import com.github.benmanes.caffeine.cache.Cache;
+import com.github.benmanes.caffeine.cache.Caffeine;
 import java.net.Inet4Address;
 import java.net.Inet6Address;
 import java.net.InetAddress;
 import java.net.NetworkInterface;
 import java.net.SocketException;
 import java.net.UnknownHostException;
-import java.util.ArrayList;
+import java.security.Security;
+import java.time.Duration;
 import java.util.Collections;
 import java.util.HashSet;
 import java.util.List;
@@ -47,6 +50,9 @@ public final class DialGuard {
     private final List<Cidr> extraDeny;
     private final Map<String, String> overrides;
     private final Set<InetAddress> own;
+    /** Names resolved lately, so an event loop can dial them without a lookup; {@code null}: off. */
+    private final Cache<String, List<InetAddress>> recent = recentAnswers();
+    private static final int RECENT_ANSWERS = 4_096;
 
     public DialGuard(boolean allowLoopbackUnsafe, boolean allowPrivate, List<String> extraDenyCidrs,
                      Map<String, String> overrides) {
@@ -65,6 +71,24 @@ public final class DialGuard {
         } catch (UnknownHostException e) {
             return new Refused("`" + host + "` does not resolve");
         }
+        return judge(host, addresses);
+    }
+
+    /**
+     * {@link #check} when it needs no DNS lookup, so an event loop may call it: an IP literal, a
+     * {@code --resolve} override, or a name resolved within the JVM's positive DNS cache time
+     * ({@code networkaddress.cache.ttl}, 30 s by default). {@code null} when only a lookup can tell.
+     */
+    public Outcome checkWithoutLookup(String host) {
+        String override = overrides.get(host);
+        if (override != null || IpLiterals.parse(host) != null) {
+            return check(host); // no lookup: a literal, or an override (which is never looked up)
+        }
+        List<InetAddress> addresses = recent == null ? null : recent.getIfPresent(host);
+        return addresses == null ? null : judge(host, addresses);
+    }
+
+    private Outcome judge(String host, List<InetAddress> addresses) {
         if (addresses.isEmpty()) {
             return new Refused("`" + host + "` does not resolve");
         }
@@ -148,9 +172,32 @@ public final class DialGuard {
         if (override != null) {
             throw new UnknownHostException(host);
         }
-        List<InetAddress> out = new ArrayList<>();
-        Collections.addAll(out, InetAddress.getAllByName(host));
+        List<InetAddress> out = List.of(InetAddress.getAllByName(host));
+        if (recent != null && !out.isEmpty()) {
+            recent.put(host, out);
+        }
         return out;
+    }
+
+    /**
+     * What the JVM's own resolver keeps a positive answer for: {@code networkaddress.cache.ttl}
+     * seconds, 30 when unset; 0 keeps nothing ({@code null}), a negative value keeps it for good.
+     */
+    private static Cache<String, List<InetAddress>> recentAnswers() {
+        long seconds = 30;
+        try {
+            String ttl = Security.getProperty("networkaddress.cache.ttl");
+            if (ttl != null) {
+                seconds = Long.parseLong(ttl.trim());
+            }
+        } catch (NumberFormatException e) {
+            // the JVM ignores a malformed value too
+        }
+        if (seconds == 0) {
+            return null;
+        }
+        Caffeine<Object, Object> b = Caffeine.newBuilder().maximumSize(RECENT_ANSWERS);
+        return (seconds > 0 ? b.expireAfterWrite(Duration.ofSeconds(seconds)) : b).build();
     }
 
     private static Set<InetAddress> ownAddresses() {

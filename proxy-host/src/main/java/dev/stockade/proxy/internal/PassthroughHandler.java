@@ -53,7 +53,7 @@ public final class PassthroughHandler extends ChannelInboundHandlerAdapter {
     public void channelActive(ChannelHandlerContext ctx) {
         // the caller is looked up while the client sends its first record: the audit line names it, and a
         // caller fence, if one applies, finds it ready
-        conn.resolveCallerSoon(px.blocking);
+        conn.resolveCallerSoon(px.callerLookups);
         // a client that never finishes its first record is refused, whatever the idle timeout
         ctx.executor().schedule(() -> {
             if (!decided) {
@@ -119,78 +119,92 @@ public final class PassthroughHandler extends ChannelInboundHandlerAdapter {
         ctx.pipeline().fireChannelRead(first);
     }
 
-    /** What the blocking part decided: splice to {@code address}, or nothing (already audited and closed). */
-    private record Verdict(String host, int port, InetAddress address, Decision d, long start) {
-    }
-
+    /**
+     * On the event loop: the decision is pure and needs no caller unless a caller fence answers
+     * {@code caller-not-listed} (then it waits, without blocking, for the lookup started at accept);
+     * only a DNS lookup moves to a worker thread.
+     */
     private void tls(ChannelHandlerContext ctx, String rawSni) {
         // INVARIANT: no read while deciding, so nothing reaches this handler between the decision and the splice
         ctx.channel().config().setAutoRead(false);
+        long start = System.nanoTime();
+        int port = px.config.passthroughTlsOriginPort();
+        String host = Hosts.normalise(rawSni);
+        if (host == null || IpLiterals.isLiteral(host)) {
+            refuse(ctx, rawSni, "no-server-name", "a TLS connection on the passthrough port must name its host");
+            return;
+        }
+        Decider decider = conn.decider();
+        Decision d = decide(decider, host, port, null);
+        if (d.reason() == ReasonCode.CALLER_NOT_LISTED) {
+            conn.whenCallerKnown(caller -> onLoop(ctx, () -> decided(ctx, host, port, decide(decider, host, port, caller),
+                    start)));
+            return;
+        }
+        decided(ctx, host, port, d, start);
+    }
+
+    private Decision decide(Decider decider, String host, int port, String caller) {
+        if (px.isHalted()) {
+            return Decision.deny(ReasonCode.HALTED, "the organization is halted");
+        }
+        long deciding = System.nanoTime();
+        Decision d;
         try {
-            conn.besideResolver(px.blocking).execute(() -> {
-                Verdict v = decide(ctx, rawSni);
-                if (v != null) {
-                    ctx.executor().execute(() -> splice(ctx, v.host(), v.port(), v.address(), v.d(), v.start()));
-                }
+            d = decider.decideConnection(EgressRequest.connection("https", host, port, host, caller));
+        } catch (RuntimeException e) {
+            d = Decision.deny(ReasonCode.INTERNAL_ERROR, "the decision failed");
+        }
+        px.metrics.decided("connection", deciding);
+        return d;
+    }
+
+    /** Acts on the decision: refuse, or check the dial (a worker thread resolves a name not known yet). */
+    private void decided(ChannelHandlerContext ctx, String host, int port, Decision d, long start) {
+        if (!d.allowed()) {
+            audit(host, port, "deny", d, d.reason().code(), start, 0, 0);
+            ctx.close();
+            return;
+        }
+        if (d.intercept() || d.transport() != Transport.DIRECT) {
+            // an upstream host must be intercepted so its rules hold: never splice it blindly
+            audit(host, port, "deny", d, "routed-upstream", start, 0, 0);
+            ctx.close();
+            return;
+        }
+        DialGuard.Outcome known = px.dialGuard.checkWithoutLookup(host);
+        if (known != null) {
+            dial(ctx, host, port, known, d, start);
+            return;
+        }
+        try {
+            px.blocking.next().execute(() -> {
+                DialGuard.Outcome looked = px.dialGuard.check(host);
+                ctx.executor().execute(() -> dial(ctx, host, port, looked, d, start));
             });
         } catch (java.util.concurrent.RejectedExecutionException e) {
             ctx.close(); // shutting down
         }
     }
 
-    /**
-     * Runs on {@code px.blocking}: the policy decision, DNS and, when a caller fence asks for it, the
-     * wait for the caller may block. Returns where to splice, or {@code null} after auditing and closing.
-     */
-    private Verdict decide(ChannelHandlerContext ctx, String rawSni) {
-        long start = System.nanoTime();
-        int port = px.config.passthroughTlsOriginPort();
-        String host = Hosts.normalise(rawSni);
-        if (host == null || IpLiterals.isLiteral(host)) {
-            refuse(ctx, rawSni, "no-server-name", "a TLS connection on the passthrough port must name its host");
-            return null;
-        }
-        Decision d;
-        if (px.isHalted()) {
-            d = Decision.deny(ReasonCode.HALTED, "the organization is halted");
+    private void dial(ChannelHandlerContext ctx, String host, int port, DialGuard.Outcome outcome, Decision d,
+                      long start) {
+        if (outcome instanceof DialGuard.Allowed allowed && !px.isSelf(allowed.address(), port)) {
+            // no byte reaches the origin before the caller is known: until then the client waits for the
+            // origin's answer, so its socket is still there to be found and the audit line names it
+            conn.whenCallerKnown(caller -> onLoop(ctx, () -> splice(ctx, host, port, allowed.address(), d, start)));
         } else {
-            long deciding = System.nanoTime();
-            try {
-                // decided first for an unknown caller: only a caller-not-listed answer waits for the caller
-                Decider decider = conn.decider();
-                d = decider.decideConnection(EgressRequest.connection("https", host, port, host, null));
-                if (d.reason() == ReasonCode.CALLER_NOT_LISTED) {
-                    d = decider.decideConnection(EgressRequest.connection("https", host, port, host, conn.caller()));
-                }
-            } catch (RuntimeException e) {
-                d = Decision.deny(ReasonCode.INTERNAL_ERROR, "the decision failed");
-            }
-            px.metrics.decided("connection", deciding);
-        }
-        if (!d.allowed()) {
-            audit(host, port, "deny", d, d.reason().code(), start, 0, 0);
-            ctx.close();
-            return null;
-        }
-        if (d.intercept() || d.transport() != Transport.DIRECT) {
-            // an upstream host must be intercepted so its rules hold: never splice it blindly
-            audit(host, port, "deny", d, "routed-upstream", start, 0, 0);
-            ctx.close();
-            return null;
-        }
-        DialGuard.Outcome dial = px.dialGuard.check(host);
-        if (dial instanceof DialGuard.Refused) {
             audit(host, port, "deny", d, "dial-refused", start, 0, 0);
             ctx.close();
-            return null;
         }
-        InetAddress address = ((DialGuard.Allowed) dial).address();
-        if (px.isSelf(address, port)) {
-            audit(host, port, "deny", d, "dial-refused", start, 0, 0);
-            ctx.close();
-            return null;
+    }
+
+    private static void onLoop(ChannelHandlerContext ctx, Runnable task) {
+        if (ctx.executor().inEventLoop()) {
+            task.run();
+        } else {
+            ctx.executor().execute(task);
         }
-        return new Verdict(host, port, address, d, start);
     }
 
     /** On the client's event loop: dial the origin on the same loop and splice both ways. */

@@ -28,6 +28,12 @@ public final class ProxyContext {
     public final SslContext originTls;
     public final ChannelGroup channels;
     public final EventExecutorGroup blocking;
+    /**
+     * Where callers are looked up, apart from {@link #blocking} so a lookup never queues behind a slow
+     * DNS answer: it must finish while the client still holds its socket. Shut down with the proxy.
+     */
+    public final EventExecutorGroup callerLookups = new io.netty.util.concurrent.DefaultEventExecutorGroup(2,
+            new io.netty.util.concurrent.DefaultThreadFactory("stockade-caller", true));
     public final AtomicBoolean halted = new AtomicBoolean();
     public final AtomicLong openConnections = new AtomicLong();
     /** Decisions, latency, bytes, connections, reloads and halts, served on the admin {@code /metrics}. */

@@ -53,6 +53,22 @@ class DialGuardTest {
     }
 
     @Test
+    void withoutALookupOnlyLiteralsOverridesAndNamesResolvedLatelyAreKnown() {
+        DialGuard g = new DialGuard(true, false, List.of(), Map.of("a.test", "93.184.215.14"));
+        assertThat(g.checkWithoutLookup("a.test")).isEqualTo(new DialGuard.Allowed(addr("93.184.215.14")));
+        assertThat(g.checkWithoutLookup("169.254.169.254")).isInstanceOf(DialGuard.Refused.class);
+        assertThat(g.checkWithoutLookup("localhost")).as("never resolved: only a lookup can tell").isNull();
+
+        DialGuard.Outcome looked = g.check("localhost"); // the real resolver (/etc/hosts), loopback allowed here
+        assertThat(looked).isInstanceOf(DialGuard.Allowed.class);
+        assertThat(g.checkWithoutLookup("localhost")).isEqualTo(looked);
+        assertThat(strict.checkWithoutLookup("localhost")).as("per guard").isNull();
+        assertThat(strict.check("localhost")).as("the same answer is still judged by each guard")
+                .isInstanceOf(DialGuard.Refused.class);
+        assertThat(strict.checkWithoutLookup("localhost")).isInstanceOf(DialGuard.Refused.class);
+    }
+
+    @Test
     void badCidrIsRefused() {
         assertThatThrownBy(() -> Cidr.parse("10.0.0.0/33")).isInstanceOf(IllegalArgumentException.class);
         assertThatThrownBy(() -> Cidr.parse("example.com/8")).isInstanceOf(IllegalArgumentException.class);
