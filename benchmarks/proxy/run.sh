@@ -9,6 +9,8 @@
 #        adds the medians over the rounds and the median of each round's passthrough/direct ratio)
 #        MATRIX=latency (each round: small HTTPS requests at one fixed rate, LAT_RATE=2000 per second, open
 #        loop: direct, through passthrough and through Squid's tunnel; for the added-p99 target)
+#        MATRIX=connect (each round: CONNECT_SAMPLES=100 new HTTPS connections per path, interleaved
+#        direct / passthrough / Squid's tunnel; p25, median, p75 of curl's time to TLS established)
 #        INTERCEPT_ONLY=1 (rate rows: stockade intercepted, squid ssl-bump, stockade http forward)
 #        PROXY_ARGS="--passthrough-io nio" (more proxy options) PROXY_JAVA_OPTS=... (JVM options)
 #   e.g. only the idle-tunnel test, given time to open all 10,000:
@@ -225,6 +227,20 @@ wrkrun() { # round label wrk-args...
   row "$r" "rate/wrk" "$label" "rps=${rps%.*} p50=$p50 p90=$p90 p99=$p99 ${errs}$(cpudelta "$c0")"
 }
 
+connects() { # round: time to TLS established for new connections, the three paths interleaved
+  local r=$1 out="$W/connect-$1.txt"
+  : >"$out"
+  for _ in $(seq 1 "${CONNECT_SAMPLES:-100}"); do
+    echo "direct $(curl -s -o /dev/null -r 0-0 --cacert ca.pem -w '%{time_appconnect}' "https://localhost:$ORIGIN_HTTPS/big")" >>"$out"
+    echo "passthrough $(curl -s -o /dev/null -r 0-0 --cacert ca.pem -w '%{time_appconnect}' "https://localhost:$PASS/big")" >>"$out"
+    echo "squid $(curl -s -o /dev/null -r 0-0 -x "http://127.0.0.1:$SQUID" --cacert ca.pem -w '%{time_appconnect}' "https://localhost:$ORIGIN_HTTPS/big")" >>"$out"
+  done
+  for k in direct passthrough squid; do
+    row "$r" connect "$k https" "$(awk -v k="$k" '$1 == k {print $2 * 1000}' "$out" | sort -n | awk '{a[NR] = $1}
+      END {printf "p25=%.2fms median=%.2fms p75=%.2fms n=%d", a[int(NR / 4) + 1], a[int(NR / 2) + 1], a[int(NR * 3 / 4) + 1], NR}')"
+  done
+}
+
 cat >abs.lua <<'EOF'
 -- absolute-form requests for a forward proxy: wrk connects to the proxy, the target is in the path
 wrk.path = os.getenv("ABS_URL")
@@ -253,6 +269,10 @@ for r in $(seq 1 "$ROUNDS"); do
     SERVER=$SQUID_PID; jload "$r" "squid ssl-bump (MITM)" --proxy 127.0.0.1:$SQUID_BUMP --tls --trust squid-ca.pem --host origin.test:$ORIGIN_HTTPS
     SERVER=$STOCKADE_PID; ABS_URL="http://origin.test:$ORIGIN_HTTP/tiny" ABS_HOST="origin.test:$ORIGIN_HTTP" \
       wrkrun "$r" "stockade http forward" -s abs.lua "http://127.0.0.1:$PROXY"
+    continue
+  fi
+  if [ "${MATRIX:-all}" = connect ]; then
+    connects "$r"
     continue
   fi
   # bulk download, HTTPS, $BIG_MB MB
@@ -328,14 +348,15 @@ echo "== summary ($(nproc) cores; conns=$CONNS; ${SECS}s per rate figure after $
 column -t -s $'\t' "$RES"
 if [ "${MATRIX:-all}" = tunnel ]; then
   # medians over the rounds, and the median of the per-round ratios to direct (drift between rounds cancels)
-  awk -F'\t' '$2 == "bulk" && $4 ~ /MB\/s/ { split($4, v, " "); speed[$3, $1] = v[1]; paths[$3] = 1; rounds[$1] = 1 }
+  awk -F'\t' '$2 == "bulk" && $4 ~ /MB\/s/ { split($4, v, " "); speed[$3, $1] = v[1]; paths[$3] = 1; rounds[$1] = 1
+      if (match($4, /proxyCPU=[0-9.]+/)) cpu[$3, $1] = substr($4, RSTART + 9, RLENGTH - 9) }
     function median(a, n,   i, j, t) {  # insertion sort, mawk has no asort
       for (i = 2; i <= n; i++) { t = a[i]; for (j = i - 1; j >= 1 && a[j] > t; j--) a[j + 1] = a[j]; a[j + 1] = t }
       return n % 2 ? a[(n + 1) / 2] : (a[n / 2] + a[n / 2 + 1]) / 2 }
     END {
       d = "direct https"
-      for (p in paths) { if (p == d) continue; n = 0; split("", s); split("", q); split("", ds)
-        for (r in rounds) if (((p, r) in speed) && ((d, r) in speed)) { n++; s[n] = speed[p, r]; ds[n] = speed[d, r]; q[n] = speed[p, r] / speed[d, r] }
-        if (n) printf "median over %d rounds: %s %.0f MB/s, direct %.0f MB/s; median per-round ratio %.0f%%\n", n, p, median(s, n), median(ds, n), 100 * median(q, n) }
+      for (p in paths) { if (p == d) continue; n = 0; split("", s); split("", q); split("", ds); split("", c)
+        for (r in rounds) if (((p, r) in speed) && ((d, r) in speed)) { n++; s[n] = speed[p, r]; ds[n] = speed[d, r]; q[n] = speed[p, r] / speed[d, r]; c[n] = cpu[p, r] + 0 }
+        if (n) printf "median over %d rounds: %s %.0f MB/s, direct %.0f MB/s; median per-round ratio %.0f%%; median proxy CPU %.2fs\n", n, p, median(s, n), median(ds, n), 100 * median(q, n), median(c, n) }
     }' "$RES"
 fi

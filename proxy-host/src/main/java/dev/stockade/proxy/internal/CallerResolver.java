@@ -66,6 +66,14 @@ public final class CallerResolver {
         return new CallerResolver(Path.of("/proc"), ProcessHandle.current().pid(), SockDiag.open());
     }
 
+    /**
+     * The resolver over the live {@code /proc} that reads the socket tables {@code /proc/net/tcp{,6}}:
+     * what {@link #linux} falls back to without netlink, and the baseline of its benchmark.
+     */
+    public static CallerResolver linuxTablesOnly() {
+        return new CallerResolver(Path.of("/proc"), ProcessHandle.current().pid(), null);
+    }
+
     /** Whether sockets are found by netlink rather than by reading {@code /proc/net/tcp}. */
     public boolean usesNetlink() {
         return diag != null;
