@@ -83,6 +83,13 @@ class CallerFenceTest {
                 "--cacert", proxy.caCertificate().toString(), url));
     }
 
+    /** curl straight to the passthrough port, trusting the origins' CA (nothing is intercepted there). */
+    static Run curlPassthrough(String host, String path) throws Exception {
+        int port = proxy.passthroughPort();
+        return run(List.of(CURL, "-sS", "--max-time", "30", "--cacert", origins.originCaPem.toString(),
+                "--resolve", host + ":" + port + ":127.0.0.1", "https://" + host + ":" + port + path));
+    }
+
     static Run wget(String url) throws Exception {
         // no wgetrc, no environment proxies: only what is given here
         return run(List.of(WGET, "--no-config", "-q", "-O", "-", "--timeout=10", "--tries=1", "-e", "use_proxy=yes",
@@ -122,8 +129,7 @@ class CallerFenceTest {
     @Test
     void onThePassthroughListenerCurlIsListedAndWgetIsClosed() throws Exception {
         int port = proxy.passthroughPort();
-        Run byCurl = run(List.of(CURL, "-sS", "--max-time", "30", "--cacert", origins.originCaPem.toString(),
-                "https://localhost:" + port + "/pass-by-curl"));
+        Run byCurl = curlPassthrough("localhost", "/pass-by-curl");
         assertThat(byCurl.output()).startsWith("GET /pass-by-curl\n");
         AuditEvent allowed = audit.await(e -> "passthrough".equals(e.listener()) && "localhost".equals(e.host())
                 && "allow".equals(e.verdict()), Duration.ofSeconds(30));
@@ -141,9 +147,7 @@ class CallerFenceTest {
 
     @Test
     void onThePassthroughListenerAnUnfencedHostIsAuditedWithItsCaller() throws Exception {
-        int port = proxy.passthroughPort();
-        Run r = run(List.of(CURL, "-sS", "--max-time", "30", "--cacert", origins.originCaPem.toString(),
-                "--resolve", "direct-open.test:" + port + ":127.0.0.1", "https://direct-open.test:" + port + "/open"));
+        Run r = curlPassthrough("direct-open.test", "/open");
         assertThat(r.output()).startsWith("GET /open\n");
         AuditEvent line = audit.await(e -> "passthrough".equals(e.listener()) && "direct-open.test".equals(e.host()),
                 Duration.ofSeconds(30));
