@@ -19,7 +19,9 @@ import java.util.Map;
  * @param dataDir              where the interception CA lives
  * @param extraTrustPem        extra CA certificates (PEM) trusted for origins, {@code null} for none
  * @param allowLoopbackOriginsUnsafe UNSAFE, for tests only: lets origins on loopback addresses be dialed
- * @param allowPrivateRanges   lets private (RFC 1918, ULA, CGNAT) origins be dialed
+ * @param allowPrivateRanges   lets private (RFC 1918, ULA, CGNAT) origins be dialed, for every host
+ * @param allowPrivateHosts    host names (domain patterns, e.g. {@code git.corp.example}, {@code *.corp.example})
+ *                             allowed to resolve to private ranges while the install refuses them for others
  * @param extraDenyCidrs       more ranges never dialed, e.g. {@code 203.0.113.0/24}
  * @param resolveOverrides     host to IP literal, consulted before DNS (like curl's --resolve)
  * @param maxHeaderBytes       largest request header block; larger gets 431
@@ -49,6 +51,7 @@ public record ProxyConfig(
         Path extraTrustPem,
         boolean allowLoopbackOriginsUnsafe,
         boolean allowPrivateRanges,
+        List<String> allowPrivateHosts,
         List<String> extraDenyCidrs,
         Map<String, String> resolveOverrides,
         int maxHeaderBytes,
@@ -77,6 +80,13 @@ public record ProxyConfig(
     public enum PassthroughIo { AUTO, EPOLL, NIO }
 
     public ProxyConfig {
+        allowPrivateHosts = List.copyOf(allowPrivateHosts);
+        for (String p : allowPrivateHosts) {
+            String error = dev.stockade.proxy.internal.DialGuard.privateHostError(p);
+            if (error != null) {
+                throw new IllegalArgumentException(error);
+            }
+        }
         extraDenyCidrs = List.copyOf(extraDenyCidrs);
         resolveOverrides = Map.copyOf(resolveOverrides);
     }
@@ -98,6 +108,7 @@ public record ProxyConfig(
         private Path extraTrustPem;
         private boolean allowLoopbackOriginsUnsafe;
         private boolean allowPrivateRanges;
+        private List<String> allowPrivateHosts = List.of();
         private List<String> extraDenyCidrs = List.of();
         private Map<String, String> resolveOverrides = new LinkedHashMap<>();
         private int maxHeaderBytes = 32768;
@@ -129,6 +140,7 @@ public record ProxyConfig(
         public Builder extraTrustPem(Path v) { extraTrustPem = v; return this; }
         public Builder allowLoopbackOriginsUnsafe(boolean v) { allowLoopbackOriginsUnsafe = v; return this; }
         public Builder allowPrivateRanges(boolean v) { allowPrivateRanges = v; return this; }
+        public Builder allowPrivateHosts(List<String> v) { allowPrivateHosts = v; return this; }
         public Builder extraDenyCidrs(List<String> v) { extraDenyCidrs = v; return this; }
         public Builder resolve(String host, String ip) { resolveOverrides.put(host, ip); return this; }
         public Builder maxHeaderBytes(int v) { maxHeaderBytes = v; return this; }
@@ -150,7 +162,7 @@ public record ProxyConfig(
         public ProxyConfig build() {
             return new ProxyConfig(bindAddress, port, passthroughPort, passthroughTlsOriginPort,
                     passthroughHttpOriginPort, adminPort, dataDir, extraTrustPem, allowLoopbackOriginsUnsafe,
-                    allowPrivateRanges, extraDenyCidrs, resolveOverrides, maxHeaderBytes, inspectBodyBytes,
+                    allowPrivateRanges, allowPrivateHosts, extraDenyCidrs, resolveOverrides, maxHeaderBytes, inspectBodyBytes,
                     maxBodyBytes, leafCacheSize, idleTimeout, handshakeTimeout, connectTimeout, requestHeadTimeout,
                     maxConnectionsPerSandbox, sandbox, haltFile, originPoolIdle, originPoolPerKey, originPoolMax, passthroughIo);
         }

@@ -64,6 +64,10 @@ public final class ProxyMain implements Callable<Integer> {
     @Option(names = "--allow-private-ranges", description = "Let origins in private ranges (10/8, 172.16/12, 192.168/16, 100.64/10, fc00::/7) be dialed.")
     boolean allowPrivate;
 
+    @Option(names = "--allow-private-host", paramLabel = "PATTERN",
+            description = "Let this host (a domain pattern: git.corp.example, *.corp.example) resolve to private ranges while they stay refused for every other host; repeatable.")
+    List<String> privateHosts = new ArrayList<>();
+
     @Option(names = "--deny-cidr", paramLabel = "CIDR", description = "Extra address range never dialed; repeatable.")
     List<String> denyCidrs = new ArrayList<>();
 
@@ -121,10 +125,16 @@ public final class ProxyMain implements Callable<Integer> {
 
     @Override
     public Integer call() throws Exception {
+        for (String p : privateHosts) {
+            String error = dev.stockade.proxy.internal.DialGuard.privateHostError(p);
+            if (error != null) {
+                throw new CommandLine.ParameterException(new CommandLine(this), "--allow-private-host: " + error);
+            }
+        }
         ProxyConfig.Builder b = ProxyConfig.builder(dataDir).bindAddress(InetAddress.getByName(bind)).port(port)
                 .passthroughPort(passthroughPort).passthroughTlsOriginPort(passthroughTlsOriginPort)
                 .passthroughHttpOriginPort(passthroughHttpOriginPort).adminPort(adminPort).extraTrustPem(extraTrust)
-                .allowLoopbackOriginsUnsafe(unsafeLoopback).allowPrivateRanges(allowPrivate).extraDenyCidrs(denyCidrs)
+                .allowLoopbackOriginsUnsafe(unsafeLoopback).allowPrivateRanges(allowPrivate).allowPrivateHosts(privateHosts).extraDenyCidrs(denyCidrs)
                 .maxHeaderBytes(maxHeaderBytes).inspectBodyBytes(inspectBodyBytes).maxBodyBytes(maxBodyBytes)
                 .idleTimeout(Duration.ofSeconds(idleSeconds)).handshakeTimeout(Duration.ofSeconds(handshakeSeconds))
                 .connectTimeout(Duration.ofSeconds(connectSeconds)).requestHeadTimeout(Duration.ofSeconds(requestHeadSeconds))

@@ -104,7 +104,7 @@ public final class ProxyServer implements AutoCloseable {
                                     CredentialStore credentials, SandboxRegistry sandboxes) throws IOException {
         CertificateAuthority ca = CertificateAuthority.loadOrCreate(config.dataDir(), config.leafCacheSize());
         DialGuard guard = new DialGuard(config.allowLoopbackOriginsUnsafe(), config.allowPrivateRanges(),
-                config.extraDenyCidrs(), config.resolveOverrides());
+                config.allowPrivateHosts(), config.extraDenyCidrs(), config.resolveOverrides());
         SslContext originTls = originTls(config.extraTrustPem());
         EventLoopGroup boss = new MultiThreadIoEventLoopGroup(1, NioIoHandler.newFactory());
         EventLoopGroup workers = new MultiThreadIoEventLoopGroup(NioIoHandler.newFactory());

@@ -2,6 +2,9 @@ package dev.stockade.proxy.internal;
 
 import com.github.benmanes.caffeine.cache.Cache;
 import com.github.benmanes.caffeine.cache.Caffeine;
+import dev.stockade.policy.glob.Glob;
+import dev.stockade.policy.glob.GlobKind;
+import dev.stockade.policy.glob.GlobResult;
 import java.net.Inet4Address;
 import java.net.Inet6Address;
 import java.net.InetAddress;
@@ -19,8 +22,9 @@ import java.util.Set;
 /**
  * Resolves a host once and refuses addresses an agent must never reach through the proxy: loopback,
  * link-local (cloud metadata), unspecified, multicast, broadcast, the proxy's own addresses, private
- * ranges (unless allowed), configured extra ranges, and the IPv4-mapped, IPv4-compatible and NAT64
- * forms of all of them. The caller connects to the address returned, never re-resolving.
+ * ranges (unless allowed for the whole install, or for the host names given as private hosts),
+ * configured extra ranges, and the IPv4-mapped, IPv4-compatible and NAT64 forms of all of them. The
+ * caller connects to the address returned, never re-resolving.
  */
 public final class DialGuard {
 
@@ -47,6 +51,8 @@ public final class DialGuard {
 
     private final boolean allowLoopbackUnsafe;
     private final boolean allowPrivate;
+    /** Host names (domain globs) that may resolve to private ranges even though the install refuses them. */
+    private final List<Glob> privateHosts;
     private final List<Cidr> extraDeny;
     private final Map<String, String> overrides;
     private final Set<InetAddress> own;
@@ -56,8 +62,24 @@ public final class DialGuard {
 
     public DialGuard(boolean allowLoopbackUnsafe, boolean allowPrivate, List<String> extraDenyCidrs,
                      Map<String, String> overrides) {
+        this(allowLoopbackUnsafe, allowPrivate, List.of(), extraDenyCidrs, overrides);
+    }
+
+    /**
+     * @param privateHostPatterns host names allowed to resolve to private ranges (the opt-out per entry),
+     *                            in the policy's domain-pattern syntax; each must pass {@link #privateHostError}
+     */
+    public DialGuard(boolean allowLoopbackUnsafe, boolean allowPrivate, List<String> privateHostPatterns,
+                     List<String> extraDenyCidrs, Map<String, String> overrides) {
         this.allowLoopbackUnsafe = allowLoopbackUnsafe;
         this.allowPrivate = allowPrivate;
+        this.privateHosts = privateHostPatterns.stream().map(p -> {
+            String error = privateHostError(p);
+            if (error != null) {
+                throw new IllegalArgumentException(error);
+            }
+            return Glob.compile(GlobKind.DOMAIN, p).glob();
+        }).toList();
         this.extraDeny = extraDenyCidrs.stream().map(Cidr::parse).toList();
         this.overrides = overrides;
         this.own = ownAddresses();
@@ -88,14 +110,51 @@ public final class DialGuard {
         return addresses == null ? null : judge(host, addresses);
     }
 
+    /**
+     * Why {@code pattern} cannot name private hosts, or {@code null} when it can: it must be a domain
+     * pattern of the policy's syntax ({@code git.corp.example}, {@code *.corp.example}) and not an
+     * address, since an address range is opted out for the whole install or not at all.
+     */
+    public static String privateHostError(String pattern) {
+        if (pattern == null || pattern.isBlank()) {
+            return "a private host pattern is empty";
+        }
+        if (IpLiterals.parse(pattern) != null) {
+            return "private host `" + pattern + "` is an address; name the host (private ranges are opted out"
+                    + " by name, or for the whole install with --allow-private-ranges)";
+        }
+        GlobResult compiled = Glob.compile(GlobKind.DOMAIN, pattern);
+        if (!compiled.ok() || compiled.glob() == null) {
+            return "private host `" + pattern + "` is not a domain pattern: " + compiled.errors().get(0).message();
+        }
+        return null;
+    }
+
+    /** Whether {@code host} may resolve to private ranges: the install allows them, or it is a name opted out. */
+    private boolean privateAllowedFor(String host) {
+        if (allowPrivate) {
+            return true;
+        }
+        if (IpLiterals.parse(host) != null) {
+            return false; // an address is not a host name: only the install-wide opt-out covers it
+        }
+        for (Glob g : privateHosts) {
+            if (g.matches(host)) {
+                return true;
+            }
+        }
+        return false;
+    }
+
     private Outcome judge(String host, List<InetAddress> addresses) {
         if (addresses.isEmpty()) {
             return new Refused("`" + host + "` does not resolve");
         }
+        boolean privateOk = privateAllowedFor(host);
         // INVARIANT: every resolved address must pass; one forbidden address refuses the host, so a
         // name that also resolves to a metadata or loopback address is never dialed
         for (InetAddress a : addresses) {
-            String why = forbidden(a);
+            String why = forbidden(a, privateOk);
             if (why != null) {
                 return new Refused("`" + host + "` resolves to " + why + " address " + a.getHostAddress());
             }
@@ -103,8 +162,12 @@ public final class DialGuard {
         return new Allowed(addresses.get(0));
     }
 
-    /** Why an address is forbidden, or {@code null} when it may be dialed. */
+    /** Why an address is forbidden, or {@code null} when it may be dialed (private ranges as the install says). */
     public String forbidden(InetAddress raw) {
+        return forbidden(raw, allowPrivate);
+    }
+
+    private String forbidden(InetAddress raw, boolean privateOk) {
         InetAddress a = unwrap(raw);
         if (allowLoopbackUnsafe && LOOPBACK.stream().anyMatch(c -> c.contains(a))) {
             return null;
@@ -127,7 +190,7 @@ public final class DialGuard {
         if (own.contains(a)) {
             return "the proxy's own";
         }
-        if (!allowPrivate && (a.isSiteLocalAddress() || PRIVATE.stream().anyMatch(c -> c.contains(a)))) {
+        if (!privateOk && (a.isSiteLocalAddress() || PRIVATE.stream().anyMatch(c -> c.contains(a)))) {
             return "a private";
         }
         if (extraDeny.stream().anyMatch(c -> c.contains(a) || c.contains(raw))) {

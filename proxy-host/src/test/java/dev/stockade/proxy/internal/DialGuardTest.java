@@ -37,6 +37,33 @@ class DialGuardTest {
     }
 
     @Test
+    void privateRangesCanBeOptedOutPerHost() {
+        DialGuard g = new DialGuard(false, false, List.of("git.corp.test", "*.svc.corp.test"), List.of("10.9.0.0/16"),
+                Map.of("git.corp.test", "10.1.2.3", "api.svc.corp.test", "fd00::7", "svc.corp.test", "10.1.2.4",
+                        "other.test", "10.1.2.3", "meta.svc.corp.test", "169.254.169.254",
+                        "lo.svc.corp.test", "127.0.0.1", "denied.svc.corp.test", "10.9.0.1"));
+        assertThat(g.check("git.corp.test")).isEqualTo(new DialGuard.Allowed(addr("10.1.2.3")));
+        assertThat(g.check("api.svc.corp.test")).isEqualTo(new DialGuard.Allowed(addr("fd00::7")));
+        assertThat(g.check("svc.corp.test")).as("*. needs a label in front").isInstanceOf(DialGuard.Refused.class);
+        assertThat(g.check("other.test")).as("the same address, another name").isInstanceOf(DialGuard.Refused.class);
+        assertThat(g.check("10.1.2.3")).as("an address never matches a host pattern")
+                .isInstanceOf(DialGuard.Refused.class);
+        assertThat(g.check("meta.svc.corp.test")).as("only private ranges open").isInstanceOf(DialGuard.Refused.class);
+        assertThat(g.check("lo.svc.corp.test")).isInstanceOf(DialGuard.Refused.class);
+        assertThat(g.check("denied.svc.corp.test")).as("--deny-cidr still wins")
+                .isInstanceOf(DialGuard.Refused.class);
+        assertThat(g.forbidden(addr("10.1.2.3"))).as("an address alone: the install's rule").isNotNull();
+    }
+
+    @ParameterizedTest
+    @ValueSource(strings = {"", " ", "10.1.2.3", "[fd00::1]", "fd00::1", "a..b", "exa mple.com"})
+    void aPrivateHostMustBeADomainPattern(String pattern) {
+        assertThat(DialGuard.privateHostError(pattern)).isNotNull();
+        assertThatThrownBy(() -> new DialGuard(false, false, List.of(pattern), List.of(), Map.of()))
+                .isInstanceOf(IllegalArgumentException.class);
+    }
+
+    @Test
     void unsafeLoopbackSettingOpensLoopbackOnly() throws Exception {
         DialGuard unsafe = new DialGuard(true, false, List.of(), Map.of());
         assertThat(unsafe.forbidden(InetAddress.getByName("127.0.0.1"))).isNull();
