@@ -3,7 +3,7 @@
 # tunnel memory; Stockade (direct, passthrough, intercepted) side by side with Squid and tinyproxy.
 # Usage: benchmarks/proxy/run.sh
 #   env: SECS=10 WARMUP=2 CONNS=8 ROUNDS=2 BIG_MB=100 IDLE_COUNT=10000 IDLE_HOLD=10 IDLE_OPEN_SECONDS=150
-#        IDLE_PATHS="intercepted passthrough squid" WARMUP_SECS=20 WARMUP_BULK=10 KEEP=1 (keep the temp dir) BUILD=1
+#        IDLE_PATHS="intercepted passthrough squid" WARMUP_SECS=20 WARMUP_CONNECT_SECS=5 WARMUP_BULK=10 KEEP=1 (keep the temp dir) BUILD=1
 #        MATRIX=bulk (each round: only the bulk downloads) JAR=path (another proxy build) PORT_OFFSET=N
 #        MATRIX=tunnel (each round: only direct, passthrough and Squid's tunnel, back to back; the summary
 #        adds the medians over the rounds and the median of each round's passthrough/direct ratio)
@@ -250,7 +250,7 @@ EOF
 echo "== machine: $(nproc) cores; open-files limit $NOFILE; $(uptime)" | tee "$W/machine.txt"
 # warm-up, not recorded: the proxy is a long-running JVM, so its JIT compiles the TLS, splice and
 # HTTP paths first (a cold first transfer spends seconds of CPU in the compiler)
-echo "== warm-up (${WARMUP_SECS:=20}s of Stockade traffic, not recorded)"
+echo "== warm-up (${WARMUP_SECS:=20}s of Stockade traffic and ${WARMUP_CONNECT_SECS:=$((WARMUP_SECS / 4))}s of new passthrough connections, not recorded)"
 # (WARMUP_BULK downloads per path: the kernel-splice path is only reached by bulk transfers, and C2 is
 # still compiling it after a handful of them)
 for _ in $(seq 1 "${WARMUP_BULK:-10}"); do
@@ -260,6 +260,11 @@ done
 java -Xmx512m "$LOAD" rate --conns "$CONNS" --seconds $((WARMUP_SECS / 4)) --warmup 0 --path /tiny --connect 127.0.0.1:$PASS --tls --trust ca.pem --host localhost >/dev/null 2>&1 || true
 java -Xmx512m "$LOAD" rate --conns "$CONNS" --seconds $((WARMUP_SECS / 4)) --warmup 0 --path /tiny --proxy 127.0.0.1:$PROXY --tls --trust "$STOCKADE_CA" --host origin.test:$ORIGIN_HTTPS >/dev/null 2>&1 || true
 wrk -t 2 -c "$CONNS" -d $((WARMUP_SECS / 4))s "https://localhost:$PASS/tiny" >/dev/null 2>&1 || true
+# new passthrough connections, one request each: the per-connection code (accept, ClientHello, caller
+# lookup, decision, dial, audit) runs once per connection, so the keep-alive loads above leave it to
+# the interpreter and C1, and C2 would still be compiling it during the measured rounds (seen as
+# 40-50 ms of compiler CPU per measured bulk download; a few tens of thousands of connections settle it)
+wrk -t 1 -c 4 -d "${WARMUP_CONNECT_SECS}s" -H "Connection: close" "https://localhost:$PASS/tiny" >/dev/null 2>&1 || true
 ABS_URL="http://origin.test:$ORIGIN_HTTP/tiny" ABS_HOST="origin.test:$ORIGIN_HTTP" \
   wrk -t 2 -c "$CONNS" -d $((WARMUP_SECS / 4))s -s abs.lua "http://127.0.0.1:$PROXY" >/dev/null 2>&1 || true
 for r in $(seq 1 "$ROUNDS"); do
