@@ -80,13 +80,7 @@ public record ProxyConfig(
     public enum PassthroughIo { AUTO, EPOLL, NIO }
 
     public ProxyConfig {
-        allowPrivateHosts = List.copyOf(allowPrivateHosts);
-        for (String p : allowPrivateHosts) {
-            String error = dev.stockade.proxy.internal.DialGuard.privateHostError(p);
-            if (error != null) {
-                throw new IllegalArgumentException(error);
-            }
-        }
+        allowPrivateHosts = List.copyOf(allowPrivateHosts); // checked by the dial guard when the proxy starts
         extraDenyCidrs = List.copyOf(extraDenyCidrs);
         resolveOverrides = Map.copyOf(resolveOverrides);
     }

@@ -82,14 +82,19 @@ class NetnsOriginTest {
 
     @AfterAll
     static void stop() {
-        for (AutoCloseable c : new AutoCloseable[] {perHost == null ? null : perHost::close,
-                perInstall == null ? null : perInstall::close, origin == null ? null : () -> origin.stop(0), ns}) {
-            try {
-                if (c != null) {
-                    c.close();
-                }
-            } catch (Exception ignored) {
-                // tear down the rest regardless
+        try {
+            if (perHost != null) {
+                perHost.close();
+            }
+            if (perInstall != null) {
+                perInstall.close();
+            }
+            if (origin != null) {
+                origin.stop(0);
+            }
+        } finally {
+            if (ns != null) {
+                ns.close(); // the namespace and its link go even when a step above failed
             }
         }
     }

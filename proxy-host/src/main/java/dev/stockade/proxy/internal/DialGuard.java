@@ -130,12 +130,15 @@ public final class DialGuard {
         return null;
     }
 
-    /** Whether {@code host} may resolve to private ranges: the install allows them, or it is a name opted out. */
+    /**
+     * Whether {@code host} may resolve to private ranges: the install allows them, or it is a name
+     * opted out. Asked only for a private address, so a dial that meets none pays nothing for it.
+     */
     private boolean privateAllowedFor(String host) {
         if (allowPrivate) {
             return true;
         }
-        if (IpLiterals.parse(host) != null) {
+        if (host == null || privateHosts.isEmpty() || IpLiterals.parse(host) != null) {
             return false; // an address is not a host name: only the install-wide opt-out covers it
         }
         for (Glob g : privateHosts) {
@@ -150,11 +153,10 @@ public final class DialGuard {
         if (addresses.isEmpty()) {
             return new Refused("`" + host + "` does not resolve");
         }
-        boolean privateOk = privateAllowedFor(host);
         // INVARIANT: every resolved address must pass; one forbidden address refuses the host, so a
         // name that also resolves to a metadata or loopback address is never dialed
         for (InetAddress a : addresses) {
-            String why = forbidden(a, privateOk);
+            String why = forbidden(a, host);
             if (why != null) {
                 return new Refused("`" + host + "` resolves to " + why + " address " + a.getHostAddress());
             }
@@ -164,10 +166,11 @@ public final class DialGuard {
 
     /** Why an address is forbidden, or {@code null} when it may be dialed (private ranges as the install says). */
     public String forbidden(InetAddress raw) {
-        return forbidden(raw, allowPrivate);
+        return forbidden(raw, null);
     }
 
-    private String forbidden(InetAddress raw, boolean privateOk) {
+    /** As above, for an address {@code host} resolved to ({@code null}: no name, the install's rule). */
+    private String forbidden(InetAddress raw, String host) {
         InetAddress a = unwrap(raw);
         if (allowLoopbackUnsafe && LOOPBACK.stream().anyMatch(c -> c.contains(a))) {
             return null;
@@ -190,7 +193,7 @@ public final class DialGuard {
         if (own.contains(a)) {
             return "the proxy's own";
         }
-        if (!privateOk && (a.isSiteLocalAddress() || PRIVATE.stream().anyMatch(c -> c.contains(a)))) {
+        if ((a.isSiteLocalAddress() || PRIVATE.stream().anyMatch(c -> c.contains(a))) && !privateAllowedFor(host)) {
             return "a private";
         }
         if (extraDeny.stream().anyMatch(c -> c.contains(a) || c.contains(raw))) {
