@@ -1,5 +1,6 @@
 package dev.stockade.cli;
 
+import dev.stockade.policy.model.TerminalText;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.stockade.cli.testing.RequestFactory;
@@ -78,7 +79,7 @@ final class EvalCommand implements Callable<Integer> {
         try {
             request = RequestFactory.from(requestNode());
         } catch (IllegalArgumentException e) {
-            err.println("stockade: " + e.getMessage());
+            err.println("stockade: " + TerminalText.escape(e.getMessage()));
             return 2;
         }
         DecisionProgram program = PolicyCompiler.compile(resolution.get(), CompileOptions.defaults());
@@ -91,8 +92,8 @@ final class EvalCommand implements Callable<Integer> {
             out.println(node.toPrettyString());
         } else {
             out.println(decision.verdict().wire() + (decision.allowed() ? " " + decision.transport().wire() : ""));
-            out.println("  connection: " + explain(connection));
-            out.println("  request:    " + explain(decision));
+            out.println("  connection: " + TerminalText.escape(explain(connection)));
+            out.println("  request:    " + TerminalText.escape(explain(decision)));
         }
         out.flush();
         return decision.allowed() ? 0 : 1;

@@ -1,5 +1,6 @@
 package dev.stockade.cli;
 
+import dev.stockade.policy.model.TerminalText;
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
 
@@ -26,16 +27,25 @@ public final class Stockade {
         cli.setOut(out);
         cli.setErr(err);
         cli.setExecutionExceptionHandler((e, commandLine, parseResult) -> {
-            commandLine.getErr().println("stockade: " + e.getMessage());
+            commandLine.getErr().println("stockade: " + TerminalText.escape(String.valueOf(e.getMessage())));
             return 2;
         });
         cli.setParameterExceptionHandler((e, args1) -> {
             CommandLine cmd = e.getCommandLine();
-            cmd.getErr().println("stockade: " + e.getMessage());
+            cmd.getErr().println("stockade: " + TerminalText.escape(e.getMessage()));
             cmd.getErr().println("run `" + cmd.getCommandSpec().qualifiedName() + " --help` for usage");
             return 2;
         });
-        return cli.execute(args);
+        try {
+            return cli.execute(args);
+        } catch (OutOfMemoryError | StackOverflowError e) {
+            // INVARIANT: no stack trace reaches a user. Inputs are bounded before they are read, so this is a
+            // bug; say what ran out and fail without deciding anything.
+            err.println("stockade: out of " + (e instanceof OutOfMemoryError ? "memory" : "stack")
+                    + "; nothing was decided (please report this with the input that caused it)");
+            err.flush();
+            return 2;
+        }
     }
 
     /** The version from the jar's manifest, or {@code dev} when run from classes. */

@@ -13,6 +13,17 @@ package dev.stockade.policy.model;
  */
 public record Problem(String code, Severity severity, String pointer, int line, int column, String message,
         String help) {
+    /** Longest message or help kept; longer ones (quoting a huge value) end in {@code ...}. */
+    public static final int MAX_TEXT = 400;
+
+    public Problem {
+        message = clip(message);
+        help = clip(help);
+    }
+
+    private static String clip(String text) {
+        return text == null || text.length() <= MAX_TEXT ? text : text.substring(0, MAX_TEXT - 3) + "...";
+    }
 
     /** An error without a position yet. */
     public static Problem error(String code, String pointer, String message, String help) {

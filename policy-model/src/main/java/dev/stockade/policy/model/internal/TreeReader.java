@@ -20,6 +20,8 @@ import java.io.IOException;
 import java.util.ArrayList;
 import java.util.List;
 import org.yaml.snakeyaml.LoaderOptions;
+import org.yaml.snakeyaml.error.Mark;
+import org.yaml.snakeyaml.error.MarkedYAMLException;
 
 /**
  * Reads YAML or JSON text into Jackson trees with a streaming parser, recording where every node was
@@ -119,6 +121,11 @@ public final class TreeReader {
                     "split the policy or remove unused entries"));
             return List.of(done(safeText, null));
         }
+        Problem control = controlCharacter(text);
+        if (control != null) {
+            problems.add(control);
+            return List.of(done(safeText, null));
+        }
         try (JsonParser parser = json ? JSON.createParser(text) : YAML.createParser(text)) {
             while (true) {
                 JsonNode root = null;
@@ -192,7 +199,55 @@ public final class TreeReader {
         return false;
     }
 
+    /**
+     * The first character YAML 1.2 does not allow in a stream (C0 controls but tab, line feed and carriage
+     * return; DEL; C1 controls but NEL; lone surrogates; U+FFFE and U+FFFF), placed at its line and column:
+     * SnakeYAML would refuse it without a useful position, and JSON allows none of them raw either.
+     */
+    static Problem controlCharacter(String text) {
+        int line = 1;
+        int lineStart = 0;
+        for (int i = 0; i < text.length(); i++) {
+            char c = text.charAt(i);
+            if (c == '\n') {
+                line++;
+                lineStart = i + 1;
+            } else if (notAllowed(text, i, c)) {
+                return Problem.error("control-character", "", String.format(
+                        "text holds the character U+%04X, which a policy cannot contain", (int) c),
+                        "remove it; write control characters in quoted strings as escapes such as \\t")
+                        .at(new SourcePosition(line, i - lineStart + 1));
+            }
+        }
+        return null;
+    }
+
+    private static boolean notAllowed(String text, int i, char c) {
+        if (c < 0x20) {
+            return c != '\t' && c != '\r';
+        }
+        if (c >= 0x7f && c <= 0x9f) {
+            return c != 0x85;
+        }
+        if (Character.isHighSurrogate(c)) {
+            return i + 1 >= text.length() || !Character.isLowSurrogate(text.charAt(i + 1));
+        }
+        if (Character.isLowSurrogate(c)) {
+            return i == 0 || !Character.isHighSurrogate(text.charAt(i - 1));
+        }
+        return c == '\uFFFE' || c == '\uFFFF';
+    }
+
     private Problem syntax(JsonProcessingException e) {
+        if (e.getCause() instanceof MarkedYAMLException marked && marked.getProblemMark() != null) {
+            // SnakeYAML knows where the problem is (a tab in an indent, say); Jackson's location is where the
+            // token it was reading started.
+            Mark mark = marked.getProblemMark();
+            String what = marked.getProblem() == null ? "syntax error" : marked.getProblem();
+            String context = marked.getContext() == null ? "" : " (" + marked.getContext() + ")";
+            return Problem.error("syntax", "", (what + context).lines().findFirst().orElse("syntax error").strip(), null)
+                    .at(new SourcePosition(mark.getLine() + 1, mark.getColumn() + 1));
+        }
         String raw = e.getOriginalMessage() == null ? "syntax error" : e.getOriginalMessage();
         String first = raw.lines().findFirst().orElse("syntax error").strip();
         String message = first.isEmpty() ? "syntax error" : Character.toLowerCase(first.charAt(0)) + first.substring(1);
