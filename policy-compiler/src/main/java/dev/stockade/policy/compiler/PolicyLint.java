@@ -6,6 +6,7 @@ import dev.stockade.policy.model.DomainEntry;
 import dev.stockade.policy.model.GraphqlFence;
 import dev.stockade.policy.model.Policy;
 import dev.stockade.policy.model.Problem;
+import dev.stockade.policy.model.ProblemCode;
 import dev.stockade.policy.model.Rule;
 import dev.stockade.policy.model.Transport;
 import dev.stockade.policy.model.Verdict;
@@ -60,7 +61,7 @@ public final class PolicyLint {
         }
         for (int j = 0; j < i; j++) {
             if (DomainPattern.covers(patterns.get(j), List.of(later))) {
-                out.add(Problem.warning("entry-unreachable", "/allowedDomains/" + i + "/pattern",
+                out.add(Problem.warning(ProblemCode.ENTRY_UNREACHABLE, "/allowedDomains/" + i + "/pattern",
                         "entry `" + entries.get(i).pattern() + "` can never match: entry " + j + " (`"
                                 + entries.get(j).pattern() + "`) covers every host it names",
                         "the first matching entry wins and fences do not fall through; move this entry above entry "
@@ -75,7 +76,7 @@ public final class PolicyLint {
             return;
         }
         if (e.transport() == Transport.DIRECT) {
-            out.add(Problem.warning("rules-on-direct", "/allowedDomains/" + i + "/transport",
+            out.add(Problem.warning(ProblemCode.RULES_ON_DIRECT, "/allowedDomains/" + i + "/transport",
                     "entry `" + e.pattern() + "` has rules but direct transport: it is intercepted as upstream so "
                             + "that its rules can be enforced",
                     "write `transport: upstream`, or drop the rules to keep the connection direct"));
@@ -85,7 +86,7 @@ public final class PolicyLint {
             GraphqlFence g = rule.graphql();
             if (g != null && g.arguments() != null && !g.arguments().isEmpty() && g.fields() != null
                     && g.fields().contains("*")) {
-                out.add(Problem.warning("fields-wildcard-with-arguments",
+                out.add(Problem.warning(ProblemCode.FIELDS_WILDCARD_WITH_ARGUMENTS,
                         "/allowedDomains/" + i + "/rules/" + r + "/graphql/fields",
                         "`fields: [\"*\"]` with argument conditions leaves every other root field unbounded",
                         "name the root fields the agent needs instead of `*`"));
@@ -105,7 +106,7 @@ public final class PolicyLint {
                 continue;
             }
             if (!allows(policy, patterns, host)) {
-                out.add(Problem.warning("credential-domain-not-allowed", "/credentials/" + k,
+                out.add(Problem.warning(ProblemCode.CREDENTIAL_DOMAIN_NOT_ALLOWED, "/credentials/" + k,
                         "credential `" + c.credentialName() + "` is for `" + host
                                 + "`, which this policy does not allow",
                         "attaching a credential never allows its domain; add an allow entry for `" + host + "`"));

@@ -26,11 +26,21 @@ public record Problem(String code, Severity severity, String pointer, int line, 
     }
 
     /** An error without a position yet. */
+    public static Problem error(ProblemCode code, String pointer, String message, String help) {
+        return error(code.code(), pointer, message, help);
+    }
+
+    /** A warning without a position yet. */
+    public static Problem warning(ProblemCode code, String pointer, String message, String help) {
+        return warning(code.code(), pointer, message, help);
+    }
+
+    /** An error without a position yet, by code text (prefer the {@link ProblemCode} overload). */
     public static Problem error(String code, String pointer, String message, String help) {
         return new Problem(code, Severity.ERROR, pointer, 0, 0, message, help);
     }
 
-    /** A warning without a position yet. */
+    /** A warning without a position yet, by code text (prefer the {@link ProblemCode} overload). */
     public static Problem warning(String code, String pointer, String message, String help) {
         return new Problem(code, Severity.WARNING, pointer, 0, 0, message, help);
     }
