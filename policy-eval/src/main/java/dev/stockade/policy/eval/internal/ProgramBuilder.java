@@ -148,7 +148,7 @@ public final class ProgramBuilder {
     /** The rule's fence compiled, or null when it cannot be (the rule then denies: fail closed). */
     private static GraphqlFenceSet graphqlFence(Rule rule, CompileOptions options) {
         try {
-            return GraphqlFenceSet.allOf(List.of(rule.graphql()), options.graphqlLimits());
+            return GraphqlFenceSet.allOf(List.of(rule.graphql()), options.graphqlLimits(), options.graphqlDocuments());
         } catch (RuntimeException e) {
             return null;
         }
