@@ -3,6 +3,7 @@ package dev.stockade.cli;
 import dev.stockade.cli.testing.PolicySources;
 import dev.stockade.policy.compiler.InstallFacts;
 import dev.stockade.policy.compiler.Resolution;
+import dev.stockade.policy.compiler.ResolutionTooLarge;
 import dev.stockade.policy.compiler.Resolver;
 import dev.stockade.policy.model.Policy;
 import dev.stockade.policy.model.TerminalText;
@@ -33,7 +34,12 @@ final class ResolutionInputs {
         if (grants.isEmpty() || clip.isEmpty() || facts.isEmpty()) {
             return Optional.empty();
         }
-        return Optional.of(Resolver.resolve(facts.get(), clip.get(), grants.get()));
+        try {
+            return Optional.of(Resolver.resolve(facts.get(), clip.get(), grants.get()));
+        } catch (ResolutionTooLarge e) {
+            err.println("stockade: " + e.getMessage());
+            return Optional.empty();
+        }
     }
 
     private Optional<InstallFacts> installFacts(PrintWriter err) {

@@ -38,6 +38,7 @@ public enum ProblemCode {
     INVALID_TOOL_NAME("invalid-tool-name"),
     INVALID_UUID("invalid-uuid"),
     LIMIT_EXCEEDED("limit-exceeded"),
+    LINT_INCOMPLETE("lint-incomplete"),
     MISSING_KEY("missing-key"),
     MULTIPLE_DOCUMENTS("multiple-documents"),
     NULL_VALUE("null-value"),

@@ -17,8 +17,10 @@ import dev.stockade.policy.model.Rule;
 import dev.stockade.policy.model.Transport;
 import dev.stockade.policy.model.Verdict;
 import java.util.ArrayList;
+import java.util.HashMap;
 import java.util.HashSet;
 import java.util.List;
+import java.util.Map;
 import java.util.Locale;
 
 /**
@@ -34,11 +36,13 @@ public final class ProgramBuilder {
         List<EffectiveEntry> entries = effective.entries();
         Row[] rows = new Row[entries.size()];
         List<List<DomainPattern>> patterns = new ArrayList<>(entries.size());
+        // Rows repeat patterns (a row per pair of crossing wildcards): each distinct text is parsed once.
+        Map<String, DomainPattern> parsedTexts = new HashMap<>();
         for (int i = 0; i < rows.length; i++) {
             EffectiveEntry entry = entries.get(i);
             List<DomainPattern> parsed = new ArrayList<>(entry.patterns().size());
             for (String p : entry.patterns()) {
-                parsed.add(DomainPattern.parse(p));
+                parsed.add(p == null ? DomainPattern.parse(null) : parsedTexts.computeIfAbsent(p, DomainPattern::parse));
             }
             if (parsed.isEmpty()) {
                 parsed.add(DomainPattern.parse(null));
