@@ -31,8 +31,11 @@ public final class ProgramBuilder {
     private ProgramBuilder() {
     }
 
-    /** The program for {@code effective}; never throws for a policy that validation accepted. */
-    public static DecisionProgram build(EffectivePolicy effective, CompileOptions options) {
+    /**
+     * The engine of {@code effective}; never throws for a policy that validation accepted. Reached only
+     * through {@link DecisionProgram#compile}, the one public way to build a program.
+     */
+    public static Engine build(EffectivePolicy effective, CompileOptions options) {
         List<EffectiveEntry> entries = effective.entries();
         Row[] rows = new Row[entries.size()];
         List<List<DomainPattern>> patterns = new ArrayList<>(entries.size());
@@ -53,7 +56,7 @@ public final class ProgramBuilder {
         Decision fallback = defaultDecision(effective);
         Engine engine = new Engine(rows, new DomainIndex(patterns), fallback, options.inferSchemeFromConnection(),
                 options.hostMemoSlots() == 0 ? null : new HostMemo(options.hostMemoSlots()));
-        return ProgramAccess.wrap(engine);
+        return engine;
     }
 
     private static Decision defaultDecision(EffectivePolicy effective) {
