@@ -1,0 +1,20 @@
+package dev.stockade.api.identity;
+
+import io.micronaut.data.jdbc.annotation.JdbcRepository;
+import io.micronaut.data.model.query.builder.sql.Dialect;
+import io.micronaut.data.repository.CrudRepository;
+import java.time.Instant;
+import java.util.List;
+import java.util.Optional;
+import java.util.UUID;
+
+@JdbcRepository(dialect = Dialect.POSTGRES)
+public interface ApiTokenRepository extends CrudRepository<ApiTokenRow, UUID> {
+    Optional<ApiTokenRow> findByTokenHash(byte[] tokenHash);
+
+    List<ApiTokenRow> findByOrgIdOrderByCreatedAt(UUID orgId);
+
+    void updateRevokedAt(UUID id, Instant revokedAt);
+
+    boolean existsByOwnerTrue();
+}
