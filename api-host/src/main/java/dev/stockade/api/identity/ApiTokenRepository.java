@@ -1,5 +1,6 @@
 package dev.stockade.api.identity;
 
+import io.micronaut.data.annotation.Query;
 import io.micronaut.data.jdbc.annotation.JdbcRepository;
 import io.micronaut.data.model.query.builder.sql.Dialect;
 import io.micronaut.data.repository.CrudRepository;
@@ -14,7 +15,8 @@ public interface ApiTokenRepository extends CrudRepository<ApiTokenRow, UUID> {
 
     List<ApiTokenRow> findByOrgIdOrderByCreatedAt(UUID orgId);
 
-    void updateRevokedAt(UUID id, Instant revokedAt);
+    @Query("UPDATE api_tokens SET revoked_at = :revokedAt WHERE id = :id AND revoked_at IS NULL")
+    void revoke(UUID id, Instant revokedAt);
 
     boolean existsByOwnerTrue();
 }

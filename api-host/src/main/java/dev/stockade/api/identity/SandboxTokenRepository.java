@@ -1,5 +1,6 @@
 package dev.stockade.api.identity;
 
+import io.micronaut.data.annotation.Query;
 import io.micronaut.data.jdbc.annotation.JdbcRepository;
 import io.micronaut.data.model.query.builder.sql.Dialect;
 import io.micronaut.data.repository.CrudRepository;
@@ -14,5 +15,6 @@ public interface SandboxTokenRepository extends CrudRepository<SandboxTokenRow, 
 
     List<SandboxTokenRow> findByProjectIdOrderByCreatedAt(UUID projectId);
 
-    void updateRevokedAt(UUID id, Instant revokedAt);
+    @Query("UPDATE sandbox_tokens SET revoked_at = :revokedAt WHERE id = :id AND revoked_at IS NULL")
+    void revoke(UUID id, Instant revokedAt);
 }

@@ -72,7 +72,7 @@ public class TokenService {
     public void revokeApiToken(Identity caller, Grant grant, UUID id) {
         ApiTokenRow row = getApiToken(id);
         if (row.revokedAt() == null) {
-            apiTokens.updateRevokedAt(id, clock.instant());
+            apiTokens.revoke(id, clock.instant());
         }
         authenticator.forget(row.tokenHash());
         audit.record(AuditEvent.write(caller, grant.orgId(), null, "api-token", "revoke", id.toString(), Map.of()));
@@ -97,7 +97,7 @@ public class TokenService {
     public void revokeSandboxToken(Identity caller, Grant grant, UUID id) {
         SandboxTokenRow row = sandboxTokens.findById(id).orElseThrow(() -> ApiProblem.notFound("sandbox token `" + id + "`"));
         if (row.revokedAt() == null) {
-            sandboxTokens.updateRevokedAt(id, clock.instant());
+            sandboxTokens.revoke(id, clock.instant());
         }
         authenticator.forget(row.tokenHash());
         audit.record(AuditEvent.write(caller, grant.orgId(), grant.projectId(), "sandbox-token", "revoke",

@@ -63,7 +63,7 @@ public class OrgService {
 
     @Transactional
     public Organization rename(Identity caller, UUID orgId, String name) {
-        orgs.updateName(orgId, name.strip());
+        orgs.rename(orgId, name.strip());
         audit.record(AuditEvent.write(caller, orgId, null, "organization", "update", orgId.toString(),
                 Map.of("name", name.strip())));
         return get(orgId);

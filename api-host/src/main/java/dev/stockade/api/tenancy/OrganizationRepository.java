@@ -15,5 +15,6 @@ public interface OrganizationRepository extends CrudRepository<Organization, UUI
             + " ORDER BY o.created_at")
     List<Organization> findForUser(UUID userId);
 
-    void updateName(@io.micronaut.data.annotation.Id UUID id, String name);
+    @Query("UPDATE organizations SET name = :name WHERE id = :id")
+    void rename(UUID id, String name);
 }
