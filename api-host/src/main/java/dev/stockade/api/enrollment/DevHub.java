@@ -17,7 +17,13 @@ import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.security.MessageDigest;
+import java.util.ArrayList;
+import java.util.HashMap;
 import java.util.HexFormat;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.TreeSet;
 import java.util.UUID;
 import java.util.concurrent.Executors;
 import org.slf4j.Logger;
@@ -35,7 +41,13 @@ public final class DevHub implements AutoCloseable {
     private final Path stateFile;
     private final ObjectMapper json = new ObjectMapper();
     private final HttpServer server;
+    private final List<Received> received = new ArrayList<>();
+    private final Map<String, String> enrollmentAnswerOverrides = new HashMap<>();
     private ObjectNode state;
+
+    /** A request the hub received: method, path, and the names of its JSON body's top-level fields and query. */
+    public record Received(String method, String path, Set<String> keys) {
+    }
 
     public DevHub(Path stateFile, int port) throws IOException {
         this.stateFile = stateFile;
@@ -72,6 +84,19 @@ public final class DevHub implements AutoCloseable {
         save();
     }
 
+    /** The requests received so far, oldest first (at most the last 1,000): what an installation sends the hub. */
+    public synchronized List<Received> received() {
+        return List.copyOf(received);
+    }
+
+    /**
+     * Makes later enrollment answers say {@code value} for {@code field} ({@code fleetId}, {@code publicUrl},
+     * {@code authMode}, {@code owner}), as a hub holding other values for the fleet would (tests of the checks).
+     */
+    public synchronized void answerEnrollmentWith(String field, String value) {
+        enrollmentAnswerOverrides.put(field, value);
+    }
+
     public synchronized String lastHeartbeatVersion(String fleetId) {
         return state.path("fleets").path(fleetId).path("version").asText(null);
     }
@@ -86,14 +111,21 @@ public final class DevHub implements AutoCloseable {
             String path = ex.getRequestURI().getPath();
             String[] seg = path.split("/");
             String method = ex.getRequestMethod();
+            JsonNode body;
+            try {
+                body = body(ex);
+            } catch (com.fasterxml.jackson.core.JacksonException e) {
+                send(ex, 400, json.createObjectNode().put("error", "the body is not JSON"));
+                return;
+            }
             if ("POST".equals(method) && path.equals("/api/fleets")) {
-                register(ex);
+                register(ex, body);
             } else if ("PUT".equals(method) && seg.length == 5 && "enrollment".equals(seg[4])) {
-                enroll(ex, seg[3]);
+                enroll(ex, seg[3], body);
             } else if ("POST".equals(method) && seg.length == 5 && "heartbeat".equals(seg[4])) {
-                heartbeat(ex, seg[3]);
+                heartbeat(ex, seg[3], body);
             } else if ("POST".equals(method) && path.equals("/api/setup/exchange")) {
-                exchange(ex);
+                exchange(ex, body);
             } else if ("GET".equals(method) && path.equals("/enroll")) {
                 approve(ex);
             } else {
@@ -104,12 +136,11 @@ public final class DevHub implements AutoCloseable {
         }
     }
 
-    private synchronized void register(HttpExchange ex) throws IOException {
+    private synchronized void register(HttpExchange ex, JsonNode body) throws IOException {
         if (!operatorToken().equals(bearer(ex))) {
             send(ex, 401, json.createObjectNode().put("error", "operator token required"));
             return;
         }
-        JsonNode body = body(ex);
         if (!"platform".equals(body.path("kind").asText()) || body.path("publicUrl").asText().isEmpty()) {
             send(ex, 400, json.createObjectNode().put("error", "kind must be platform and publicUrl is required"));
             return;
@@ -127,26 +158,27 @@ public final class DevHub implements AutoCloseable {
         return json.createObjectNode().put("fleetId", fleetId).put("accessToken", token);
     }
 
-    private synchronized void enroll(HttpExchange ex, String fleetId) throws IOException {
+    private synchronized void enroll(HttpExchange ex, String fleetId, JsonNode body) throws IOException {
         JsonNode fleet = authorizedFleet(ex, fleetId);
         if (fleet == null) {
             return;
         }
-        JsonNode body = body(ex);
         if (!"create".equals(body.path("mode").asText())) {
             send(ex, 400, json.createObjectNode().put("error", "mode must be create"));
             return;
         }
         ((ObjectNode) fleet).put("authMode", body.path("authMode").asText()).put("enrolled", true);
         save();
-        send(ex, 200, json.createObjectNode().put("fleetId", fleetId).put("owner", "dev-owner")
-                .put("publicUrl", fleet.path("publicUrl").asText()).put("authMode", body.path("authMode").asText()));
+        ObjectNode answer = json.createObjectNode().put("fleetId", fleetId).put("owner", "dev-owner")
+                .put("publicUrl", fleet.path("publicUrl").asText()).put("authMode", body.path("authMode").asText());
+        enrollmentAnswerOverrides.forEach(answer::put);
+        send(ex, 200, answer);
     }
 
-    private synchronized void heartbeat(HttpExchange ex, String fleetId) throws IOException {
+    private synchronized void heartbeat(HttpExchange ex, String fleetId, JsonNode body) throws IOException {
         JsonNode fleet = authorizedFleet(ex, fleetId);
         if (fleet != null) {
-            ((ObjectNode) fleet).put("version", body(ex).path("version").asText());
+            ((ObjectNode) fleet).put("version", body.path("version").asText());
             save();
             send(ex, 200, json.createObjectNode().put("status", "active"));
         }
@@ -171,8 +203,8 @@ public final class DevHub implements AutoCloseable {
         ex.sendResponseHeaders(302, -1);
     }
 
-    private synchronized void exchange(HttpExchange ex) throws IOException {
-        String code = body(ex).path("code").asText();
+    private synchronized void exchange(HttpExchange ex, JsonNode body) throws IOException {
+        String code = body.path("code").asText();
         JsonNode fleet = state.path("setupCodes").path(code);
         if (fleet.isMissingNode()) {
             send(ex, 400, json.createObjectNode().put("error", "unknown or used code"));
@@ -200,7 +232,20 @@ public final class DevHub implements AutoCloseable {
     private JsonNode body(HttpExchange ex) throws IOException {
         try (InputStream in = ex.getRequestBody()) {
             byte[] b = in.readNBytes(MAX_BODY);
-            return b.length == 0 ? json.createObjectNode() : json.readTree(b);
+            JsonNode node = b.length == 0 ? json.createObjectNode() : json.readTree(b);
+            Set<String> keys = new TreeSet<>();
+            node.fieldNames().forEachRemaining(keys::add);
+            String query = ex.getRequestURI().getRawQuery();
+            for (String kv : query == null ? new String[0] : query.split("&")) {
+                keys.add(kv.split("=", 2)[0]); // the browser leg carries its values in the query
+            }
+            synchronized (this) {
+                if (received.size() == 1000) {
+                    received.remove(0);
+                }
+                received.add(new Received(ex.getRequestMethod(), ex.getRequestURI().getPath(), Set.copyOf(keys)));
+            }
+            return node;
         }
     }
 

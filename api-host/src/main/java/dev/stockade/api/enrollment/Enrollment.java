@@ -120,57 +120,80 @@ public class Enrollment {
     private void enrollQuietly() {
         try {
             enrollNow();
+        } catch (Refused e) {
+            refused(e);
         } catch (HubClient.HubException | RuntimeException e) {
             failed(e.getMessage());
             timer.schedule(this::enrollQuietly, 10, TimeUnit.SECONDS);
         }
     }
 
-    /** Completes enrollment from the hub values or the dev hub, if the installation is not enrolled yet. */
+    /**
+     * At start: completes enrollment from the hub values or the dev hub if the installation is not enrolled yet; an
+     * installation already enrolled (by values or the setup screen) checks in with a heartbeat instead, so the
+     * connection it shows is what the hub answers now, not what it answered before the restart.
+     */
     void enrollNow() throws HubClient.HubException {
         InstallationStore.Row row = store.load();
         Optional<URI> url = hubUrl();
-        if (row.revokedAt() != null || url.isEmpty()) {
+        if (row.revokedAt() != null) {
+            connection = Connection.UNAVAILABLE;
             return;
         }
-        HubClient client = new HubClient(url.get());
-        if (devHub != null && row.fleetId() == null) {
-            HubClient.Fleet f = client.registerFleet(devHub.operatorToken(), "local", "stockade-dev", publicUrl());
-            store.saveFleet(f.fleetId(), url.get().toString(), f.accessToken(), true);
-        } else if (hub.hasValues()) {
+        if (hub.hasValues() && url.isPresent()) {
             String token = readSecret(hub.accessTokenSecret().name(), hub.accessTokenSecret().key());
-            if (!hub.fleetId().equals(row.fleetId()) || !token.equals(row.hubToken())) {
+            if (!hub.fleetId().equals(row.fleetId()) || !token.equals(row.hubToken())
+                    || !url.get().toString().equals(row.hubUrl())) {
                 store.saveFleet(hub.fleetId(), url.get().toString(), token, false);
             }
-        } else if (devHub != null) {
-            store.saveFleet(row.fleetId(), url.get().toString(), row.hubToken(), true);
+        } else if (devHub != null && url.isPresent()) {
+            if (row.fleetId() == null || !row.devHub()) {
+                HubClient.Fleet f = client(url.get()).registerFleet(devHub.operatorToken(), "local", "stockade-dev",
+                        publicUrl());
+                store.saveFleet(f.fleetId(), url.get().toString(), f.accessToken(), true);
+            } else {
+                store.saveFleet(row.fleetId(), url.get().toString(), row.hubToken(), true);
+            }
         }
-        complete(client);
+        row = store.load();
+        if (row.fleetId() == null || row.hubUrl() == null) {
+            connection = Connection.UNAVAILABLE; // nothing to reach until the setup screen or values name a fleet
+            return;
+        }
+        if (row.enrolled()) {
+            heartbeat();
+        } else {
+            complete(client(URI.create(row.hubUrl())));
+        }
     }
 
-    /** Requests enrollment for the stored fleet and checks the hub's answer against this installation's values. */
+    /**
+     * Requests enrollment for the stored fleet and checks the hub's answer (fleet ID, owner, public URL, sign-in
+     * mode) against this installation's own; a difference refuses enrollment ({@link Refused}) and is logged.
+     */
     public void complete(HubClient client) throws HubClient.HubException {
         InstallationStore.Row row = store.load();
         if (row.fleetId() == null || row.enrolled()) {
-            connection = Connection.CONNECTED;
             return;
         }
         HubClient.Enrollment e = client.enroll(row.fleetId(), row.hubToken(), authMode());
         List<String> mismatches = new ArrayList<>();
         if (!row.fleetId().equals(e.fleetId())) {
-            mismatches.add("fleet ID");
+            mismatches.add("fleet ID (hub has `" + e.fleetId() + "`, this installation `" + row.fleetId() + "`)");
         }
         if (!publicUrl().equals(e.publicUrl().replaceAll("/+$", ""))) {
             mismatches.add("public URL (hub has `" + e.publicUrl() + "`, config.publicUrl is `" + publicUrl() + "`)");
         }
         if (!authMode().equals(e.authMode())) {
-            mismatches.add("sign-in mode");
+            mismatches.add("sign-in mode (hub has `" + e.authMode() + "`, this installation `" + authMode() + "`)");
         }
         if (e.owner().isBlank()) {
-            mismatches.add("owner (none)");
+            mismatches.add("owner (the hub named none)");
         }
         if (!mismatches.isEmpty()) {
-            throw new IllegalStateException("enrollment refused: the hub's answer differs in " + String.join(", ", mismatches));
+            Refused refused = new Refused("enrollment refused: the hub's answer differs in " + String.join(", ", mismatches));
+            refused(refused);
+            throw refused;
         }
         store.markEnrolled(e.owner(), e.authMode());
         gate.refresh();
@@ -179,14 +202,31 @@ public class Enrollment {
         LOG.info("enrolled with the hub as fleet {} (owner {})", e.fleetId(), e.owner());
     }
 
+    /** Enrollment refused because the hub's answer differs from this installation's values; an operator must act. */
+    public static final class Refused extends RuntimeException {
+        Refused(String message) {
+            super(message, null, false, false);
+        }
+    }
+
+    private void refused(Refused e) {
+        connection = Connection.UNAVAILABLE;
+        lastError = e.getMessage();
+        LOG.error("{}; not enrolled (fix the values or the fleet at the hub, then restart or run the setup again)",
+                e.getMessage());
+    }
+
+    private static HubClient client(URI url) {
+        return new HubClient(url);
+    }
+
     void heartbeat() {
         InstallationStore.Row row = store.load();
-        Optional<URI> url = hubUrl();
-        if (row.fleetId() == null || !row.enrolled() || url.isEmpty()) {
+        if (row.fleetId() == null || !row.enrolled() || row.hubUrl() == null) {
             return;
         }
         try {
-            new HubClient(url.get()).heartbeat(row.fleetId(), row.hubToken(), PlatformVersion.VALUE);
+            client(URI.create(row.hubUrl())).heartbeat(row.fleetId(), row.hubToken(), PlatformVersion.VALUE);
             store.heartbeat(Optional.empty());
             connection = Connection.CONNECTED;
             lastError = null;

@@ -44,7 +44,8 @@ class InstallationController {
     Status installation() {
         InstallationStore.Row row = gate.current();
         return new Status(row.enrolled(), enrollment.connection().name().toLowerCase(), row.revokedAt() != null,
-                enrollment.hubUrl().map(Object::toString).orElse(null), enrollment.devHub().isPresent(),
+                row.hubUrl() != null ? row.hubUrl() : enrollment.hubUrl().map(Object::toString).orElse(null),
+                enrollment.devHub().isPresent(),
                 row.fleetId(), PlatformVersion.VALUE, enrollment.warnings());
     }
 }

@@ -50,10 +50,15 @@ public class InstallationStore {
                 });
     }
 
-    /** Remembers the fleet this installation belongs to and its access token (before enrollment completes). */
+    /**
+     * Remembers the fleet this installation belongs to and its access token (sealed). A different fleet than the one
+     * stored starts over: enrollment and revocation belong to a fleet, so both are cleared.
+     */
     public void saveFleet(String fleetId, String hubUrl, String accessToken, boolean devHub) {
-        update("UPDATE installation SET fleet_id = ?, hub_url = ?, hub_token = ?, dev_hub = ? WHERE id = 1",
-                fleetId, hubUrl, secrets.seal(accessToken, "hub-token"), devHub);
+        update("UPDATE installation SET enrolled_at = CASE WHEN fleet_id IS DISTINCT FROM ? THEN NULL ELSE enrolled_at END,"
+                + " revoked_at = CASE WHEN fleet_id IS DISTINCT FROM ? THEN NULL ELSE revoked_at END,"
+                + " fleet_id = ?, hub_url = ?, hub_token = ?, dev_hub = ? WHERE id = 1",
+                fleetId, fleetId, fleetId, hubUrl, secrets.seal(accessToken, "hub-token"), devHub);
     }
 
     public void markEnrolled(String owner, String authMode) {

@@ -25,6 +25,7 @@ public enum ProblemCode {
     PAYLOAD_TOO_LARGE(HttpStatus.REQUEST_ENTITY_TOO_LARGE, "payload-too-large", "Payload too large"),
     UNSUPPORTED_MEDIA_TYPE(HttpStatus.UNSUPPORTED_MEDIA_TYPE, "unsupported-media-type", "Unsupported media type"),
     HEADERS_TOO_LARGE(HttpStatus.REQUEST_HEADER_FIELDS_TOO_LARGE, "headers-too-large", "Request header fields too large"),
+    TOO_MANY_ATTEMPTS(HttpStatus.TOO_MANY_REQUESTS, "too-many-attempts", "Too many attempts"),
     INTERNAL(HttpStatus.INTERNAL_SERVER_ERROR, "internal", "Internal error"),
     UPSTREAM_FAILED(HttpStatus.BAD_GATEWAY, "upstream-failed", "Upstream failed"),
     FLEET_ENROLLMENT_REQUIRED(HttpStatus.SERVICE_UNAVAILABLE, "fleet-enrollment-required", "Fleet enrollment required"),
@@ -70,6 +71,7 @@ public enum ProblemCode {
             case 409 -> CONFLICT;
             case 413 -> PAYLOAD_TOO_LARGE;
             case 415 -> UNSUPPORTED_MEDIA_TYPE;
+            case 429 -> TOO_MANY_ATTEMPTS;
             case 431 -> HEADERS_TOO_LARGE;
             case 502 -> UPSTREAM_FAILED;
             default -> status >= 500 ? INTERNAL : BAD_REQUEST;
