@@ -157,8 +157,7 @@ public class Enrollment {
         }
         row = store.load();
         if (row.fleetId() == null || row.hubUrl() == null) {
-            connection = Connection.UNAVAILABLE; // nothing to reach until the setup screen or values name a fleet
-            return;
+            return; // stays connecting: nothing to reach until the setup screen or the values name a fleet
         }
         if (row.enrolled()) {
             heartbeat();
