@@ -121,7 +121,7 @@ public class Enrollment {
         try {
             enrollNow();
         } catch (Refused e) {
-            refused(e);
+            // logged where it was found; retrying cannot help until an operator changes the values or the fleet
         } catch (HubClient.HubException | RuntimeException e) {
             failed(e.getMessage());
             timer.schedule(this::enrollQuietly, 10, TimeUnit.SECONDS);

@@ -85,7 +85,7 @@ final class Fixtures {
     }
 
     static boolean logged(ListAppender<ILoggingEvent> logs, String text) {
-        synchronized (logs.list) {
+        synchronized (logs) { // AppenderBase appends under the appender's own lock
             return logs.list.stream().anyMatch(e -> e.getFormattedMessage().contains(text));
         }
     }
