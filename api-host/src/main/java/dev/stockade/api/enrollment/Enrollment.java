@@ -136,10 +136,6 @@ public class Enrollment {
     void enrollNow() throws HubClient.HubException {
         InstallationStore.Row row = store.load();
         Optional<URI> url = hubUrl();
-        if (row.revokedAt() != null) {
-            connection = Connection.UNAVAILABLE;
-            return;
-        }
         if (hub.hasValues() && url.isPresent()) {
             String token = readSecret(hub.accessTokenSecret().name(), hub.accessTokenSecret().key());
             if (!hub.fleetId().equals(row.fleetId()) || !token.equals(row.hubToken())
@@ -156,6 +152,10 @@ public class Enrollment {
             }
         }
         row = store.load();
+        if (row.revokedAt() != null) {
+            connection = Connection.UNAVAILABLE; // revoked stays revoked until values or the setup name another fleet
+            return;
+        }
         if (row.fleetId() == null || row.hubUrl() == null) {
             return; // stays connecting: nothing to reach until the setup screen or the values name a fleet
         }

@@ -62,6 +62,17 @@ class HubOutageTest {
                 assertThat(installation.body().path("enrolled").asBoolean()).isFalse();
                 assertThat(installation.body().path("revoked").asBoolean()).isTrue();
                 assertThat(http.get("/health", null).status()).isEqualTo(200);
+
+                // values naming another fleet enroll again; a second replica starting with them lifts the stop
+                Map<String, String> next = new HashMap<>(Fixtures.hubValues(back, dataDir, values.get("config.public-url")));
+                next.put("hub.dev", "false");
+                try (EmbeddedServer third = Fixtures.startPlatform(database, dataDir, next)) {
+                    Http replica = new Http(third.getURI());
+                    await("enrolled with the new fleet", () -> next.get("hub.fleet-id").equals(
+                            replica.get("/v1/installation", null).text("fleetId")));
+                    await("the first replica to follow", () -> http.get("/v1/auth/me", owner).status() == 200);
+                    assertThat(replica.get("/v1/auth/me", owner).status()).isEqualTo(200);
+                }
             }
         }
     }
