@@ -1,16 +1,23 @@
 package dev.stockade.api.enrollment;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import dev.stockade.api.support.Http;
 import dev.stockade.api.support.PlatformTest;
+import dev.stockade.api.web.ApiProblem;
+import dev.stockade.api.web.ProblemCode;
 import io.micronaut.test.extensions.junit5.annotation.MicronautTest;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.attribute.PosixFilePermissions;
+import java.util.ArrayList;
+import java.util.List;
 import java.util.Map;
 import java.util.UUID;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.Test;
 
@@ -108,5 +115,20 @@ class NotEnrolledTest extends PlatformTest {
         assertThat(problem(http.post("/v1/installation/activation", null, Map.of("setupCode", "x", "more", 1)), 400))
                 .isNotBlank();
         assertThat(http.get("/v1/installation", null).body().path("enrolled").asBoolean()).isFalse();
+    }
+
+    @Test
+    void waitingWrongCodeAnswersAreBoundedAndTheBoundIsCheckedBeforeTheCode() throws Exception {
+        SetupFlow flow = server.getApplicationContext().getBean(SetupFlow.class);
+        String code = Files.readString(dataDir.resolve("secrets/stockade-hub-setup/setupCode")).trim();
+        List<CompletableFuture<?>> waiting = new ArrayList<>();
+        for (int i = 0; i < SetupFlow.MAX_DELAYED; i++) {
+            waiting.add(flow.check("wrong-code-" + i, EnrollmentSessions.Kind.DEVICE));
+        }
+        // every slot holds a delayed refusal: even the right code is turned away, so the answer reveals nothing
+        assertThatThrownBy(() -> flow.check(code, EnrollmentSessions.Kind.DEVICE))
+                .isInstanceOfSatisfying(ApiProblem.class, p -> assertThat(p.code()).isEqualTo(ProblemCode.TOO_MANY_ATTEMPTS));
+        CompletableFuture.allOf(waiting.toArray(CompletableFuture[]::new)).get(30, TimeUnit.SECONDS);
+        assertThat(flow.check(code, EnrollmentSessions.Kind.DEVICE).get(30, TimeUnit.SECONDS)).isPresent();
     }
 }
