@@ -3,6 +3,7 @@ package dev.stockade.cli;
 import dev.stockade.cli.rest.AuditCommand;
 import dev.stockade.cli.rest.HaltCommand;
 import dev.stockade.cli.rest.InstallationCommand;
+import dev.stockade.cli.rest.InvitationsCommand;
 import dev.stockade.cli.rest.LoginCommands;
 import dev.stockade.cli.rest.OrgsCommand;
 import dev.stockade.cli.rest.ProjectsCommand;
@@ -21,8 +22,8 @@ import picocli.CommandLine.Command;
                 + " ./stockade proxy --help. Reference: docs/cli.md"},
         subcommands = {PolicyCommand.class, LoginCommands.Login.class, LoginCommands.Logout.class,
                 LoginCommands.Whoami.class, OrgsCommand.class, ProjectsCommand.class, TokensCommand.class,
-                SandboxTokensCommand.class, HaltCommand.class, AuditCommand.class, InstallationCommand.class,
-                CommandLine.HelpCommand.class})
+                SandboxTokensCommand.class, InvitationsCommand.class, HaltCommand.class, AuditCommand.class,
+                InstallationCommand.class, CommandLine.HelpCommand.class})
 public final class Stockade {
     private final Map<String, String> env;
 

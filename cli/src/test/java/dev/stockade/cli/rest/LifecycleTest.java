@@ -106,6 +106,23 @@ class LifecycleTest {
     }
 
     @Test
+    void invitations() {
+        String org = ok("orgs", "create", "inviting").path("id").asText();
+        JsonNode created = ok("invitations", "create", "--org", org, "ada@example.com", "--role", "admin");
+        assertThat(created.path("email").asText()).isEqualTo("ada@example.com");
+        assertThat(created.path("role").asText()).isEqualTo("ADMIN");
+        String id = created.path("id").asText();
+        assertThat(cli.run("invitations", "list", "--org", org).out()).contains(id, "ada@example.com", "ADMIN");
+        ok("invitations", "delete", "--org", org, id);
+        assertThat(ok("invitations", "list", "--org", org).path("items")).isEmpty();
+
+        // Only users signed in through the identity provider have invitations of their own.
+        Cli.Run mine = cli.run("invitations", "mine");
+        assertThat(mine.status()).isEqualTo(Exit.REFUSED);
+        assertThat(mine.err()).contains("HTTP 403");
+    }
+
+    @Test
     void aNotFoundIsRenderedForPeople() {
         String missing = UUID.randomUUID().toString();
         Cli.Run run = cli.run("orgs", "get", missing);
