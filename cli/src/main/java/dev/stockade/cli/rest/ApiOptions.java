@@ -23,7 +23,7 @@ public final class ApiOptions {
     String token;
 
     @Option(names = "--format", paramLabel = "FORMAT", defaultValue = "table",
-            description = "table (default, for people) or json (the API's JSON).")
+            description = "table (default, for people), json (the API's JSON) or id (only the ids, one a line).")
     Output.Format format;
 
     @Spec(Spec.Target.MIXEE)

@@ -41,7 +41,7 @@ public final class LoginCommands {
         String tokenFile;
 
         @Option(names = "--format", paramLabel = "FORMAT", defaultValue = "table",
-                description = "table (default) or json (the answer of GET /v1/auth/me).")
+                description = "table (default), json (the answer of GET /v1/auth/me) or id.")
         Output.Format format;
 
         @Spec

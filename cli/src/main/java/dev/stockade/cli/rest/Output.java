@@ -17,8 +17,8 @@ import java.util.function.Function;
  * that came from the server has its control characters escaped before it reaches the terminal.
  */
 public final class Output {
-    /** The output formats of the REST commands. */
-    public enum Format { table, json }
+    /** The output formats of the REST commands: for people, the API's JSON, or only ids (for shell scripts). */
+    public enum Format { table, json, id }
 
     /** A table column: its header and how a row's cell is read from an item. */
     public record Column(String header, Function<JsonNode, String> cell) {
@@ -51,6 +51,8 @@ public final class Output {
     public void list(JsonNode page, List<Column> columns) {
         if (format == Format.json) {
             json(page);
+        } else if (format == Format.id) {
+            page.path("items").forEach(this::id);
         } else {
             List<JsonNode> items = new ArrayList<>();
             page.path("items").forEach(items::add);
@@ -96,6 +98,10 @@ public final class Output {
             json(item);
             return;
         }
+        if (format == Format.id) {
+            id(item);
+            return;
+        }
         int width = fields.stream().mapToInt(f -> f.header().length()).max().orElse(0);
         for (Column f : fields) {
             String label = f.header().toLowerCase(Locale.ROOT);
@@ -104,10 +110,18 @@ public final class Output {
         out.flush();
     }
 
-    /** A sentence for people after a command whose answer has no body; nothing with {@code --format json}. */
+    /** A sentence for people after a command whose answer has no body; nothing in the other formats. */
     public void done(String message) {
         if (format == Format.table) {
             out.println(Text.safe(message));
+            out.flush();
+        }
+    }
+
+    /** The item's {@code id} alone on a line ({@code --format id}); nothing for an answer without one. */
+    private void id(JsonNode item) {
+        if (item.hasNonNull("id")) {
+            out.println(Text.safe(item.path("id").asText()));
             out.flush();
         }
     }

@@ -32,7 +32,9 @@ final class Tokens {
             }
             JsonNode created = client.post(path, body);
             out.record(created, CREATED);
-            out.note("The token is shown once: store it now (the platform keeps only its hash).");
+            out.note(out.format() == Output.Format.id
+                    ? "--format id printed only the id: the token itself is not shown and cannot be shown again"
+                    : "The token is shown once: store it now (the platform keeps only its hash).");
         });
     }
 

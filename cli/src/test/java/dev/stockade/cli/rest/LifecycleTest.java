@@ -51,8 +51,11 @@ class LifecycleTest {
         Cli.Run table = cli.run("orgs", "get", org);
         assertThat(table.out()).contains("id       " + org, "name     lifecycle-2", "halted   false");
 
-        String project = ok("projects", "create", "--org", org, "web", "--description", "the web app")
-                .path("id").asText();
+        Cli.Run byId = cli.run("projects", "create", "--org", org, "web", "--description", "the web app",
+                "--format", "id");
+        assertThat(byId.status()).as(byId.toString()).isZero();
+        String project = byId.out().strip();
+        assertThat(cli.run("projects", "list", "--org", org, "--format", "id").out()).isEqualTo(project + "\n");
         assertThat(ids(ok("projects", "list", "--org", org), "id")).containsExactly(project);
         JsonNode updated = ok("projects", "update", project, "--name", "web-2");
         assertThat(updated.path("name").asText()).isEqualTo("web-2");
