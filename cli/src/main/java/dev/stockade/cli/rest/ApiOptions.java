@@ -15,7 +15,8 @@ import picocli.CommandLine.Spec;
  * stored for.
  */
 public final class ApiOptions {
-    @Option(names = "--url", paramLabel = "URL", description = "The platform's URL (default: STOCKADE_URL, else the stored login).")
+    @Option(names = "--url", paramLabel = "URL",
+            description = "The platform's URL (default: STOCKADE_URL, else the stored login).")
     String url;
 
     @Option(names = "--token", paramLabel = "TOKEN", description = "API token (default: STOCKADE_TOKEN, else the stored"

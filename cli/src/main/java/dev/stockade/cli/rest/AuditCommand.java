@@ -30,7 +30,8 @@ public final class AuditCommand implements Callable<Integer> {
 
     @Option(names = "--org", paramLabel = "ORG_ID", required = true)
     String org;
-    @Option(names = "--kind", description = "Only this kind (organization, project, project-member, api-token, halt, ...).")
+    @Option(names = "--kind",
+            description = "Only this kind (organization, project, project-member, api-token, halt, ...).")
     String kind;
     @Option(names = "--action", description = "Only this action (create, update, delete, halt, lift, ...).")
     String action;
@@ -47,7 +48,8 @@ public final class AuditCommand implements Callable<Integer> {
     String outcome;
     @Option(names = "--exclude-reads", description = "Leave out reads.")
     boolean excludeReads;
-    @Option(names = "--limit", paramLabel = "N", description = "Entries per page, 1 to 500 (the platform's default: 50).")
+    @Option(names = "--limit", paramLabel = "N",
+            description = "Entries per page, 1 to 500 (the platform's default: 50).")
     Integer limit;
     @Option(names = "--all", description = "Follow the cursor to the oldest entry and print every page.")
     boolean all;

@@ -7,6 +7,8 @@ import java.net.InetAddress;
 import java.net.URI;
 import java.net.UnknownHostException;
 import java.nio.charset.StandardCharsets;
+import java.nio.file.AccessDeniedException;
+import java.nio.file.NoSuchFileException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
@@ -112,6 +114,10 @@ public final class LoginCommands {
         try {
             text = source.equals("-") ? new String(System.in.readNBytes(64 * 1024), StandardCharsets.UTF_8)
                     : Files.readString(Path.of(source));
+        } catch (NoSuchFileException e) {
+            throw Failure.usage("cannot read the token file " + Text.safe(source) + ": no such file");
+        } catch (AccessDeniedException e) {
+            throw Failure.usage("cannot read the token file " + Text.safe(source) + ": permission denied");
         } catch (IOException | RuntimeException e) {
             throw Failure.usage("cannot read the token file " + Text.safe(source) + ": "
                     + (e.getMessage() == null ? e.getClass().getSimpleName() : Text.safe(e.getMessage())));

@@ -34,7 +34,7 @@ final class Tokens {
             out.record(created, CREATED);
             out.note(out.format() == Output.Format.id
                     ? "--format id printed only the id: the token itself is not shown and cannot be shown again"
-                    : "The token is shown once: store it now (the platform keeps only its hash).");
+                    : "the token is shown once: store it now (the platform keeps only its hash)");
         });
     }
 

@@ -72,7 +72,7 @@ class LifecycleTest {
         assertThat(tokens.toString()).doesNotContain("\"token\"");
         assertThat(cli.run("tokens", "list", "--org", org).out()).contains("deploy").doesNotContain("token ");
 
-        cli.run("projects", "members", "set-token", "--project", project, tokenId, "--role", "member");
+        ok("projects", "members", "set-token", "--project", project, tokenId, "--role", "member");
         JsonNode members = ok("projects", "members", "list", "--project", project);
         assertThat(members.path("items").get(0).path("principalId").asText()).isEqualTo(tokenId);
         assertThat(members.path("items").get(0).path("role").asText()).isEqualTo("MEMBER");

@@ -76,9 +76,10 @@ class LoginTest {
     @Test
     void anUnreadableTokenFileIsAUsageError() {
         Cli cli = new Cli(dir);
-        Cli.Run run = cli.run("login", "--url", platform.url.toString(), "--token-file", dir.resolve("nope").toString());
+        Path missing = dir.resolve("nope");
+        Cli.Run run = cli.run("login", "--url", platform.url.toString(), "--token-file", missing.toString());
         assertThat(run.status()).isEqualTo(Exit.USAGE);
-        assertThat(run.err()).startsWith("stockade: cannot read the token file");
+        assertThat(run.err()).isEqualTo("stockade: cannot read the token file " + missing + ": no such file\n");
         assertThat(cli.credentials()).doesNotExist();
     }
 
