@@ -107,6 +107,5 @@ class BadInputTest extends PlatformTest {
         Http.Response basic = http.send("GET", "/v1/auth/me", null, null, null);
         assertThat(problem(basic, 401)).isEqualTo("unauthenticated");
         assertThat(http.get("/v1/orgs", null).status()).isEqualTo(401);
-        assertThat(Map.of()).isEmpty();
     }
 }
