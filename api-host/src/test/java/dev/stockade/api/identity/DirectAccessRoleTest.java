@@ -2,34 +2,18 @@ package dev.stockade.api.identity;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import dev.stockade.api.support.PlatformTest;
+import dev.stockade.api.support.OidcPlatformTest;
 import io.micronaut.test.extensions.junit5.annotation.MicronautTest;
 import java.util.List;
 import java.util.Map;
-import no.nav.security.mock.oauth2.MockOAuth2Server;
-import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.Test;
 
 /** {@code oidc.directAccessRole}: only people holding the realm role use the platform directly. */
 @MicronautTest(transactional = false)
-class DirectAccessRoleTest extends PlatformTest {
-    private final MockOAuth2Server idp = started();
-
-    private static MockOAuth2Server started() {
-        MockOAuth2Server s = new MockOAuth2Server();
-        s.start();
-        return s;
-    }
-
+class DirectAccessRoleTest extends OidcPlatformTest {
     @Override
-    protected Map<String, String> extraProperties() {
-        return Map.of("oidc.issuer", idp.issuerUrl("default").toString(), "oidc.audience", "stockade",
-                "oidc.direct-access-role", "stockade-user");
-    }
-
-    @AfterAll
-    void stopIdp() {
-        idp.shutdown();
+    protected Map<String, String> oidcTestProperties() {
+        return Map.of("oidc.direct-access-role", "stockade-user");
     }
 
     @Test

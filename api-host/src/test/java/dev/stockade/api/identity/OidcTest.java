@@ -3,37 +3,17 @@ package dev.stockade.api.identity;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.stockade.api.support.Http;
-import dev.stockade.api.support.PlatformTest;
+import dev.stockade.api.support.OidcPlatformTest;
 import io.micronaut.test.extensions.junit5.annotation.MicronautTest;
 import java.util.Map;
-import no.nav.security.mock.oauth2.MockOAuth2Server;
-import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.Test;
 
 /** Sign-in through a real OIDC provider (mock-oauth2-server in-process: discovery, JWKS, signed tokens). */
 @MicronautTest(transactional = false)
-class OidcTest extends PlatformTest {
-    private final MockOAuth2Server idp = started();
-
-    private static MockOAuth2Server started() {
-        MockOAuth2Server s = new MockOAuth2Server();
-        s.start();
-        return s;
-    }
-
+class OidcTest extends OidcPlatformTest {
     @Override
-    protected Map<String, String> extraProperties() {
-        return Map.of("oidc.issuer", idp.issuerUrl("default").toString(), "oidc.audience", "stockade",
-                "config.owner-emails", "owner@example.com");
-    }
-
-    @AfterAll
-    void stopIdp() {
-        idp.shutdown();
-    }
-
-    private String token(String subject, Map<String, Object> claims) {
-        return idp.issueToken("default", subject, "stockade", claims, 3600).serialize();
+    protected Map<String, String> oidcTestProperties() {
+        return Map.of("config.owner-emails", "owner@example.com");
     }
 
     @Test

@@ -4,7 +4,7 @@ import static dev.stockade.api.web.Relation.*;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.stockade.api.support.Http;
-import dev.stockade.api.support.PlatformTest;
+import dev.stockade.api.support.OidcPlatformTest;
 import io.micronaut.http.HttpMethod;
 import io.micronaut.test.extensions.junit5.annotation.MicronautTest;
 import io.micronaut.web.router.Router;
@@ -18,8 +18,6 @@ import java.util.Set;
 import java.util.UUID;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
-import no.nav.security.mock.oauth2.MockOAuth2Server;
-import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -29,27 +27,9 @@ import org.junit.jupiter.api.Test;
  * identity holds are written out here, independently of {@link Authorizer}.
  */
 @MicronautTest(transactional = false)
-class AuthorizationMatrixTest extends PlatformTest {
-    private final MockOAuth2Server idp = idp();
-
+class AuthorizationMatrixTest extends OidcPlatformTest {
     @Inject
     Router router;
-
-    private static MockOAuth2Server idp() {
-        MockOAuth2Server s = new MockOAuth2Server();
-        s.start();
-        return s;
-    }
-
-    @Override
-    protected Map<String, String> extraProperties() {
-        return Map.of("oidc.issuer", idp.issuerUrl("default").toString(), "oidc.audience", "stockade");
-    }
-
-    @AfterAll
-    void stopIdp() {
-        idp.shutdown();
-    }
 
     /** The kinds of caller, and the relations each holds to the fixture's organization and project. */
     enum Who {
@@ -99,8 +79,7 @@ class AuthorizationMatrixTest extends PlatformTest {
     private String memberUserId;
 
     private String userToken(String subject) {
-        return idp.issueToken("default", subject, "stockade", Map.of("email", subject + "@example.com",
-                "email_verified", true), 3600).serialize();
+        return token(subject, Map.of("email", subject + "@example.com", "email_verified", true));
     }
 
     private Fixture fixture() {
