@@ -11,6 +11,7 @@
 # Usage: benchmarks/platform/run.sh [http] [trail] [launch]      (no argument: all three)
 #   env: SECS=15 WARMUP=10 CONNS=64 THREADS=2 TRAIL_SECS=10 TRAIL_CONNS=4 TRAIL_ROWS=1000000 LAUNCH_RUNS=5
 #        PORT=18480 JAR=api-host/target/stockade-platform.jar JAVA_OPTS=... KEEP=1 (keep the temp dir)
+#        CDS=/path/app.jsa (launch: also a warm restart with that AppCDS archive; made first when absent)
 # Needs wrk, curl, jq and psql; it installs nothing: `apt-get install wrk curl jq postgresql-client`.
 # Builds the jar when absent: ./mvnw -q -B -pl api-host -am package -DskipTests
 # Everything runs in a temp dir; every process started here is stopped on exit (trap).
@@ -171,10 +172,10 @@ trail_round() { # trail_round LABEL: every case, EXPLAIN ANALYZE then wrk
     "${PSQL[@]}" -c "EXPLAIN (ANALYZE, BUFFERS) $(page_sql "$qs")" >> "$W/explain.txt"
   done
   header "audit-trail page ($label)"
-  for name in $(printf '%s\n' "${!CASES[@]}" | sort); do
+  while IFS= read -r name; do
     qs="${CASES[$name]}"
-    bench "$name" "/v1/orgs/$ORG/audit-trail?$qs" "$TOKEN" "$TRAIL_SECS" "$TRAIL_CONNS" 1
-  done
+    bench "$name" "/v1/orgs/$ORG/audit-trail?$qs" "$TOKEN" "$TRAIL_SECS" "$TRAIL_CONNS" 1 </dev/null
+  done < <(printf '%s\n' "${!CASES[@]}" | sort)
 }
 
 part_trail() {
@@ -209,19 +210,29 @@ median() { sort -n | awk '{a[NR]=$1} END {print (NR%2 ? a[(NR+1)/2] : (a[NR/2]+a
 
 part_launch() {
   echo "== launch: $LAUNCH_RUNS runs each, ms from exec to the first 200 on /health"
-  local cold=() warm=() base=() t
+  local cold=() warm=() base=() cds=() t saved="$JAVA_OPTS"
+  if [ -n "${CDS:-}" ] && [ ! -f "$CDS" ]; then # CDS=file: make the archive once (a start and a stop)
+    JAVA_OPTS="$saved -XX:ArchiveClassesAtExit=$CDS"
+    start_platform "$W/cds"; wait_health >/dev/null; sleep 2; stop_platform
+    JAVA_OPTS="$saved"
+  fi
   for i in $(seq 1 "$LAUNCH_RUNS"); do
     t=$(ms_now); java $JAVA_OPTS -jar "$JAR" --version >/dev/null; base+=($(( $(ms_now) - t )))
     rm -rf "$W/launch" "$W/launch.log"
     start_platform "$W/launch"; cold+=("$(wait_health)"); stop_platform; cp "$W/launch.log" "$W/launch-cold.log"
     start_platform "$W/launch"; warm+=("$(wait_health)"); stop_platform; cp "$W/launch.log" "$W/launch-warm.log"
-    echo "run $i: java -jar --version ${base[-1]} ms, cold ${cold[-1]} ms, warm ${warm[-1]} ms (load $(load))"
+    if [ -n "${CDS:-}" ]; then # the same warm restart with an AppCDS archive of the platform's classes
+      JAVA_OPTS="$saved -XX:SharedArchiveFile=$CDS"
+      start_platform "$W/launch"; cds+=("$(wait_health)"); stop_platform
+      JAVA_OPTS="$saved"
+    fi
+    echo "run $i: java -jar --version ${base[-1]} ms, cold ${cold[-1]} ms, warm ${warm[-1]} ms${CDS:+, warm+CDS ${cds[-1]} ms} (load $(load))"
   done
+  [ -z "${CDS:-}" ] || echo "median warm restart with AppCDS ($CDS): $(printf '%s\n' "${cds[@]}" | median) ms"
   printf 'median: --version %s ms (baseline: JVM and jar only), cold %s ms, warm %s ms\n' \
     "$(printf '%s\n' "${base[@]}" | median)" "$(printf '%s\n' "${cold[@]}" | median)" \
     "$(printf '%s\n' "${warm[@]}" | median)"
   # one more cold and warm start, not counted, logging the steps of zonky, Flyway and Hikari (logback-profile.xml)
-  local saved="$JAVA_OPTS"
   JAVA_OPTS="$JAVA_OPTS -Dlogback.configurationFile=$ROOT/benchmarks/platform/logback-profile.xml"
   rm -rf "$W/launch" "$W/launch.log"
   start_platform "$W/launch"; t=$(wait_health); sleep 1; stop_platform; cp "$W/launch.log" "$W/launch-cold.log"

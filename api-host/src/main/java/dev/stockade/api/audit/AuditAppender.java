@@ -21,9 +21,11 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * Group commit for the many small entries enforcement points report (decisions from proxies): callers enqueue, one
- * writer thread appends whatever has queued up in one multi-row INSERT and one transaction, so a single commit (one
- * WAL flush with synchronous_commit on) carries many entries.
+ * Group commit for the many small entries enforcement points report (decisions from proxies): callers enqueue, a few
+ * writer threads ({@code audit.appender.writers}, each on its own connection) each append whatever has queued up in
+ * one multi-row INSERT and one transaction, so a single commit (one WAL flush with synchronous_commit on) carries many
+ * entries. More than one writer keeps a batch being built and inserted while another waits for its flush, and lets
+ * PostgreSQL flush several commits together.
  *
  * <p>Durability contract: the future {@link #append} returns completes only after the transaction holding the entry
  * COMMITTED; it completes exceptionally when that transaction failed (nothing of the entry is stored) or the entry
@@ -51,24 +53,29 @@ public final class AuditAppender {
     private final BlockingQueue<Pending> queue;
     private final int maxBatch;
     private final long offerTimeoutNanos;
-    private final Thread writer;
+    private final List<Thread> writers = new ArrayList<>();
     private volatile boolean closed;
 
     public AuditAppender(Sql jdbc, TransactionOperations<Connection> tx,
                          @Value("${audit.appender.queue-capacity:65536}") int queueCapacity,
                          @Value("${audit.appender.max-batch:2000}") int maxBatch,
+                         @Value("${audit.appender.writers:4}") int writerCount,
                          @Value("${audit.appender.offer-timeout:5s}") Duration offerTimeout) {
-        if (queueCapacity < 1 || maxBatch < 1) {
-            throw new IllegalArgumentException("audit.appender.queue-capacity and max-batch must be at least 1");
+        if (queueCapacity < 1 || maxBatch < 1 || writerCount < 1 || writerCount > 16) {
+            throw new IllegalArgumentException("audit.appender: queue-capacity and max-batch must be at least 1,"
+                    + " writers between 1 and 16");
         }
         this.jdbc = jdbc;
         this.tx = tx;
         this.queue = new ArrayBlockingQueue<>(queueCapacity);
         this.maxBatch = maxBatch;
         this.offerTimeoutNanos = offerTimeout.toNanos();
-        this.writer = new Thread(this::run, "audit-appender");
-        this.writer.setDaemon(true);
-        this.writer.start();
+        for (int i = 0; i < writerCount; i++) {
+            Thread writer = new Thread(this::run, "audit-appender-" + i);
+            writer.setDaemon(true);
+            writers.add(writer);
+            writer.start();
+        }
     }
 
     /** Queues one entry; the future completes once it is committed (see the class comment). */
@@ -98,9 +105,11 @@ public final class AuditAppender {
     @PreDestroy
     public void close() {
         closed = true;
-        writer.interrupt();
+        writers.forEach(Thread::interrupt);
         try {
-            writer.join(TimeUnit.SECONDS.toMillis(30));
+            for (Thread writer : writers) {
+                writer.join(TimeUnit.SECONDS.toMillis(30));
+            }
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
         }

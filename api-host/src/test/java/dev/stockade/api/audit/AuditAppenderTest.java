@@ -124,7 +124,7 @@ class AuditAppenderTest extends PlatformTest {
 
     @Test
     void aFullQueueRefusesNewEntriesInsteadOfGrowing() throws Exception {
-        AuditAppender small = new AuditAppender(sql, tx, 4, 2, Duration.ofMillis(200));
+        AuditAppender small = new AuditAppender(sql, tx, 4, 2, 1, Duration.ofMillis(200));
         List<CompletableFuture<Void>> accepted = new ArrayList<>();
         int refused = 0;
         try (Connection locker = DriverManager.getConnection(url, user, password)) {

@@ -17,8 +17,9 @@ import java.util.concurrent.atomic.AtomicBoolean;
  * Sustained audit append rate with durability (synchronous_commit on, fsync on), closed loop: N producer threads each
  * append and wait for the acknowledgement before the next append, like enforcement points reporting decisions.
  * Side by side in one run: {@code one-row-tx} (the baseline: {@link AuditLog#record} in a transaction of its own per
- * entry, on the host's pool of 16 connections) and {@code appender} ({@link AuditAppender}, group commit), with
- * {@code appender-x16} (each call a report of 16 entries, acknowledged together).
+ * entry, on the host's pool of 16 connections), {@code appender-1w} ({@link AuditAppender} with one writer),
+ * {@code appender} (the host's appender: four writers) and {@code appender-x16} (each call a report of 16 entries,
+ * acknowledged together).
  *
  * <p>Usage: {@code java -cp benchmarks/target/benchmarks.jar dev.stockade.bench.platform.AuditAppendBench
  * [seconds=10] [producers=1,8,64] [rounds=1]}
@@ -41,12 +42,18 @@ public final class AuditAppendBench {
             AuditAppender appender = platform.bean(AuditAppender.class);
             @SuppressWarnings("unchecked")
             TransactionOperations<Connection> tx = platform.bean(TransactionOperations.class);
+            AuditAppender single = new AuditAppender(platform.bean(dev.stockade.api.db.Sql.class), tx, 65_536, 2000, 1,
+                    java.time.Duration.ofSeconds(5));
             Map<String, Producer> modes = new java.util.LinkedHashMap<>();
             modes.put("one-row-tx", (org, n) -> {
                 tx.executeWrite(s -> {
                     log.record(event(org, n));
                     return null;
                 });
+                return 1;
+            });
+            modes.put("appender-1w", (org, n) -> {
+                single.append(event(org, n)).join();
                 return 1;
             });
             modes.put("appender", (org, n) -> {
