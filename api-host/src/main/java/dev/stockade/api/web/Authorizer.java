@@ -94,6 +94,9 @@ public final class Authorizer {
             }
         } else if (caller instanceof Identity.SandboxToken s) {
             out.add(Relation.SANDBOX_IDENTITY);
+            if (s.orgId().equals(t.orgId)) {
+                out.add(Relation.ORG_SANDBOX);
+            }
             if (s.projectId().equals(t.projectId)) {
                 out.add(Relation.PROJECT_SANDBOX);
             }

@@ -52,6 +52,13 @@ final class ProblemErrorProcessor implements ErrorResponseProcessor<Map<String, 
             if (t instanceof ConstraintViolationException violations) {
                 return Validation.of(violations);
             }
+            if (t instanceof jakarta.validation.ValidationException) {
+                return new ApiProblem(ProblemCode.VALIDATION_FAILED,
+                        "the body must be a JSON object of the documented shape");
+            }
+            if (t.getClass().getName().endsWith("TooLongHttpHeaderException")) {
+                return new ApiProblem(ProblemCode.HEADERS_TOO_LARGE, detailFor(ProblemCode.HEADERS_TOO_LARGE));
+            }
             if (t == t.getCause()) {
                 break;
             }

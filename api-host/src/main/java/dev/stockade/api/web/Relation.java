@@ -20,6 +20,8 @@ public enum Relation {
     ORG_API_TOKEN,
     PROJECT_ADMIN,
     PROJECT_MEMBER,
+    /** A sandbox or cluster token of a project of the organization. */
+    ORG_SANDBOX,
     /** A sandbox token of the project. */
     PROJECT_SANDBOX,
     /** A cluster JWT of the project. */
