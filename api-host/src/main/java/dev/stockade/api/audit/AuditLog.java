@@ -19,7 +19,7 @@ public final class AuditLog {
             + " actor_type, actor_id, target, details) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?::jsonb)";
 
     private final Sql jdbc;
-    private final ObjectMapper json = new ObjectMapper();
+    private static final ObjectMapper JSON = new ObjectMapper();
 
     public AuditLog(Sql jdbc) {
         this.jdbc = jdbc;
@@ -56,8 +56,13 @@ public final class AuditLog {
         ps.setString(7, e.actorType());
         ps.setString(8, e.actorId());
         ps.setString(9, e.target());
+        ps.setString(10, detailsJson(e));
+    }
+
+    /** The entry's details as JSON text (also used by {@link AuditAppender}). */
+    static String detailsJson(AuditEvent e) {
         try {
-            ps.setString(10, json.writeValueAsString(e.details()));
+            return JSON.writeValueAsString(e.details());
         } catch (JsonProcessingException ex) {
             throw new IllegalArgumentException("audit details are not serialisable", ex);
         }
