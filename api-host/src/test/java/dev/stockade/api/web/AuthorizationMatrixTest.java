@@ -116,7 +116,7 @@ class AuthorizationMatrixTest extends OidcPlatformTest {
                 "apiTokenId", plain.text("id"), "userId", memberUserId, "id",
                 http.post("/v1/projects/" + project + "/sandbox-tokens", owner, Map.of("name", "t")).text("id"),
                 "invitationId", UUID.randomUUID().toString(), "slug", "not-found",
-                "sessionId", UUID.randomUUID().toString());
+                "sessionId", UUID.randomUUID().toString(), "policyId", UUID.randomUUID().toString());
         return new Fixture(vars, tokens);
     }
 

@@ -1,0 +1,168 @@
+package dev.stockade.api.governance;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import dev.stockade.api.audit.AuditEvent;
+import dev.stockade.api.audit.AuditLog;
+import dev.stockade.api.db.Sql;
+import dev.stockade.api.identity.Identity;
+import dev.stockade.api.web.ApiProblem;
+import dev.stockade.api.web.Grant;
+import dev.stockade.api.web.ProblemCode;
+import jakarta.inject.Singleton;
+import jakarta.transaction.Transactional;
+import java.io.UncheckedIOException;
+import java.sql.PreparedStatement;
+import java.sql.ResultSet;
+import java.sql.SQLException;
+import java.sql.Types;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.UUID;
+
+/**
+ * Org and project policies: stored as the core checked them, names unique per scope, every write audited under kind
+ * {@code policy}. An org policy has {@code projectId == null}; the grant's project decides the scope.
+ */
+@Singleton
+public class PolicyService {
+    private static final ObjectMapper JSON = new ObjectMapper();
+    private static final String COLUMNS = "id, org_id, project_id, name, document, created_at, updated_at";
+
+    private final Sql jdbc;
+    private final AuditLog audit;
+
+    public PolicyService(Sql jdbc, AuditLog audit) {
+        this.jdbc = jdbc;
+        this.audit = audit;
+    }
+
+    /** A stored policy. */
+    public record StoredPolicy(UUID id, UUID orgId, UUID projectId, String name, JsonNode policy, Instant createdAt,
+                               Instant updatedAt) {
+    }
+
+    @Transactional
+    public StoredPolicy create(Identity caller, Grant scope, String text) {
+        JsonNode tree = PolicyChecks.read(text);
+        String name = tree.path("name").asText();
+        refuseTakenName(scope, name, null);
+        UUID id = UUID.randomUUID();
+        jdbc.prepare("INSERT INTO policies (id, org_id, project_id, name, document, source) VALUES (?, ?, ?, ?, ?::jsonb, ?)",
+                ps -> {
+                    ps.setObject(1, id, Types.OTHER);
+                    bindScope(ps, 2, scope);
+                    ps.setString(4, name);
+                    ps.setString(5, tree.toString());
+                    ps.setString(6, text);
+                    return ps.executeUpdate();
+                });
+        audit.record(AuditEvent.write(caller, scope.orgId(), scope.projectId(), "policy", "create", id.toString(),
+                Map.of("name", name)));
+        return get(scope, id);
+    }
+
+    public List<StoredPolicy> list(Grant scope) {
+        return query("SELECT " + COLUMNS + " FROM policies WHERE org_id = ? AND project_id IS NOT DISTINCT FROM ?"
+                + " ORDER BY created_at, id", ps -> bindScope(ps, 1, scope));
+    }
+
+    /** The policy of this scope with that id; another scope's policy is not found. */
+    public StoredPolicy get(Grant scope, UUID id) {
+        List<StoredPolicy> found = query("SELECT " + COLUMNS + " FROM policies WHERE org_id = ?"
+                + " AND project_id IS NOT DISTINCT FROM ? AND id = ?", ps -> {
+                    bindScope(ps, 1, scope);
+                    ps.setObject(3, id, Types.OTHER);
+                });
+        if (found.isEmpty()) {
+            throw ApiProblem.notFound("policy `" + id + "`");
+        }
+        return found.get(0);
+    }
+
+    /** Applies a standalone update (the core's semantics); an invalid result changes nothing. */
+    @Transactional
+    public StoredPolicy update(Identity caller, Grant scope, UUID id, String text) {
+        StoredPolicy before = get(scope, id);
+        JsonNode after = PolicyChecks.update(before.policy(), text);
+        String name = after.path("name").asText();
+        refuseTakenName(scope, name, id);
+        jdbc.prepare("UPDATE policies SET name = ?, document = ?::jsonb, source = ?, updated_at = now() WHERE id = ?",
+                ps -> {
+                    ps.setString(1, name);
+                    ps.setString(2, after.toString());
+                    ps.setString(3, pretty(after));
+                    ps.setObject(4, id, Types.OTHER);
+                    return ps.executeUpdate();
+                });
+        audit.record(AuditEvent.write(caller, scope.orgId(), scope.projectId(), "policy", "update", id.toString(),
+                Map.of("name", name)));
+        return get(scope, id);
+    }
+
+    @Transactional
+    public void delete(Identity caller, Grant scope, UUID id) {
+        StoredPolicy p = get(scope, id);
+        jdbc.prepare("DELETE FROM policies WHERE id = ?", ps -> {
+            ps.setObject(1, id, Types.OTHER);
+            return ps.executeUpdate();
+        });
+        audit.record(AuditEvent.write(caller, scope.orgId(), scope.projectId(), "policy", "delete", id.toString(),
+                Map.of("name", p.name())));
+    }
+
+    private void refuseTakenName(Grant scope, String name, UUID self) {
+        boolean taken = !query("SELECT " + COLUMNS + " FROM policies WHERE org_id = ?"
+                + " AND project_id IS NOT DISTINCT FROM ? AND name = ? AND id IS DISTINCT FROM ?", ps -> {
+                    bindScope(ps, 1, scope);
+                    ps.setString(3, name);
+                    ps.setObject(4, self, Types.OTHER);
+                }).isEmpty();
+        if (taken) {
+            throw new ApiProblem(ProblemCode.CONFLICT, (scope.projectId() == null ? "the organization" : "the project")
+                    + " already has a policy named `" + name + "`");
+        }
+    }
+
+    private interface Binder {
+        void bind(PreparedStatement ps) throws SQLException;
+    }
+
+    private static void bindScope(PreparedStatement ps, int first, Grant scope) throws SQLException {
+        ps.setObject(first, scope.orgId(), Types.OTHER);
+        ps.setObject(first + 1, scope.projectId(), Types.OTHER);
+    }
+
+    private List<StoredPolicy> query(String sql, Binder binder) {
+        return jdbc.prepare(sql, ps -> {
+            binder.bind(ps);
+            List<StoredPolicy> out = new ArrayList<>();
+            try (ResultSet rs = ps.executeQuery()) {
+                while (rs.next()) {
+                    out.add(new StoredPolicy(rs.getObject(1, UUID.class), rs.getObject(2, UUID.class),
+                            rs.getObject(3, UUID.class), rs.getString(4), parse(rs.getString(5)),
+                            rs.getTimestamp(6).toInstant(), rs.getTimestamp(7).toInstant()));
+                }
+            }
+            return out;
+        });
+    }
+
+    private static JsonNode parse(String json) {
+        try {
+            return JSON.readTree(json);
+        } catch (com.fasterxml.jackson.core.JsonProcessingException e) {
+            throw new UncheckedIOException(e);
+        }
+    }
+
+    private static String pretty(JsonNode tree) {
+        try {
+            return JSON.writerWithDefaultPrettyPrinter().writeValueAsString(tree);
+        } catch (com.fasterxml.jackson.core.JsonProcessingException e) {
+            throw new UncheckedIOException(e);
+        }
+    }
+}
