@@ -57,7 +57,7 @@ public class PolicyService {
                     ps.setString(4, name);
                     ps.setString(5, tree.toString());
                     ps.setString(6, text);
-                    return ps.executeUpdate();
+                    return write(ps, scope, name);
                 });
         audit.record(AuditEvent.write(caller, scope.orgId(), scope.projectId(), "policy", "create", id.toString(),
                 Map.of("name", name)));
@@ -95,7 +95,7 @@ public class PolicyService {
                     ps.setString(2, after.toString());
                     ps.setString(3, pretty(after));
                     ps.setObject(4, id, Types.OTHER);
-                    return ps.executeUpdate();
+                    return write(ps, scope, name);
                 });
         audit.record(AuditEvent.write(caller, scope.orgId(), scope.projectId(), "policy", "update", id.toString(),
                 Map.of("name", name)));
@@ -121,8 +121,24 @@ public class PolicyService {
                     ps.setObject(4, self, Types.OTHER);
                 }).isEmpty();
         if (taken) {
-            throw new ApiProblem(ProblemCode.CONFLICT, (scope.projectId() == null ? "the organization" : "the project")
-                    + " already has a policy named `" + name + "`");
+            throw nameTaken(scope, name);
+        }
+    }
+
+    private static ApiProblem nameTaken(Grant scope, String name) {
+        return new ApiProblem(ProblemCode.CONFLICT, (scope.projectId() == null ? "the organization" : "the project")
+                + " already has a policy named `" + name + "`");
+    }
+
+    /** Runs a write; a concurrent writer that took the name first (unique index) is the same 409 as the check. */
+    private static int write(PreparedStatement ps, Grant scope, String name) throws SQLException {
+        try {
+            return ps.executeUpdate();
+        } catch (SQLException e) {
+            if ("23505".equals(e.getSQLState())) {
+                throw nameTaken(scope, name);
+            }
+            throw e;
         }
     }
 
