@@ -1,0 +1,115 @@
+package dev.stockade.runtime;
+
+import dev.stockade.runtime.agent.Agent;
+import dev.stockade.runtime.agent.Compactor;
+import dev.stockade.runtime.agent.Documents;
+import dev.stockade.runtime.agent.Memory;
+import dev.stockade.runtime.agent.ModelCatalog;
+import dev.stockade.runtime.agent.Shell;
+import dev.stockade.runtime.agent.Toolbox;
+import dev.stockade.runtime.channel.Broadcast;
+import dev.stockade.runtime.channel.Conversations;
+import dev.stockade.runtime.channel.SlackDestinations;
+import dev.stockade.runtime.config.RuntimeConfig;
+import dev.stockade.runtime.http.HttpServer;
+import dev.stockade.runtime.http.Router;
+import dev.stockade.runtime.provider.ChatModel;
+import dev.stockade.runtime.provider.ProviderHttp;
+import dev.stockade.runtime.store.AgentProfile;
+import dev.stockade.runtime.store.AgentStore;
+import dev.stockade.runtime.store.Store;
+import dev.stockade.runtime.webhook.RunQueue;
+import dev.stockade.runtime.webhook.WebhookAdmin;
+import dev.stockade.runtime.webhook.WebhookReceiver;
+import dev.stockade.runtime.webhook.WebhookStore;
+import java.nio.file.Path;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+
+/** The assembled runtime: store, agent, channels, webhook receiver, schedules and the HTTP server. */
+public final class AgentRuntime implements AutoCloseable {
+    private final Store store;
+    private final HttpServer server;
+    private final ExecutorService background;
+    private final Schedules schedules;
+    private final AgentProfile profile;
+
+    private AgentRuntime(Store store, HttpServer server, ExecutorService background, Schedules schedules,
+            AgentProfile profile) {
+        this.store = store;
+        this.server = server;
+        this.background = background;
+        this.schedules = schedules;
+        this.profile = profile;
+    }
+
+    /** Opens the database (seeding the agent on first boot), binds the server and resumes pending runs. */
+    public static AgentRuntime start(RuntimeConfig cfg, String host) throws Exception {
+        DatabaseImport.applyStaged(cfg.databaseFile());
+        Store store = Store.open(cfg.databaseFile());
+        AgentStore agents = new AgentStore(store);
+        AgentProfile profile = agents.seed(cfg, w -> Log.warn("seed.settings_file", "detail", w));
+        ModelCatalog catalog = ModelCatalog.load(cfg.settings().nonBlank("MODEL_CATALOG_URL"),
+                cfg.contextWindowTokens());
+        ProviderHttp http = new ProviderHttp(4, 500);
+        ChatModel chat = Providers.chat(cfg, http);
+        Conversations conversations = new Conversations(store);
+        Documents docs = new Documents(store);
+        Memory memory = new Memory(store, Providers.embedder(cfg, http));
+        Toolbox tools = new Toolbox(agents, docs, memory,
+                new Shell(Path.of(cfg.value("SHELL_WORKSPACE_ROOT")), 120));
+        Compactor compactor = new Compactor(conversations, chat, catalog, cfg.compactionThresholdPercent(),
+                cfg.compactionTailMessages());
+        Agent agent = new Agent(chat, conversations, agents, docs, tools, compactor, cfg.endpoints().mainModel());
+        ExecutorService background = Executors.newCachedThreadPool(r -> {
+            Thread t = new Thread(r, "agent-background");
+            t.setDaemon(true);
+            return t;
+        });
+        Broadcast broadcast = new Broadcast(conversations, new SlackDestinations(store));
+        WebhookStore webhooks = new WebhookStore(store);
+        RunQueue queue = new RunQueue(webhooks, broadcast, conversations, agent, background);
+        Router router = new Router();
+        new AgentRoutes(agents, agent, conversations, docs, memory, background).routes(router);
+        router.add("POST", "/agents/import", new DatabaseImport(cfg.databaseFile())::post);
+        router.add("POST", "/agents/webhooks/{name}", new WebhookReceiver(webhooks, queue, broadcast)::handle);
+        new WebhookAdmin(webhooks).routes(router);
+        Schedules schedules = new Schedules(store, agents, agent, chat, conversations, broadcast,
+                cfg.endpoints().classificationModel());
+        new CronRoutes(schedules).routes(router);
+        HttpServer server = HttpServer.start(host, cfg.port(), router);
+        queue.resumeAll();
+        schedules.start();
+        return new AgentRuntime(store, server, background, schedules, profile);
+    }
+
+    public int port() {
+        return server.port();
+    }
+
+    public Store store() {
+        return store;
+    }
+
+    /** The agent as it was after seeding at this start. */
+    public AgentProfile profileAtStart() {
+        return profile;
+    }
+
+    public Schedules schedules() {
+        return schedules;
+    }
+
+    @Override
+    public void close() {
+        schedules.close();
+        server.close();
+        background.shutdownNow();
+        try {
+            background.awaitTermination(5, java.util.concurrent.TimeUnit.SECONDS);
+            store.close();
+        } catch (Exception e) {
+            Log.warn("runtime.close", "error", e.getClass().getSimpleName());
+        }
+    }
+}
