@@ -24,9 +24,13 @@ public final class PromptTemplate {
     public static String render(String template, JsonNode payload) {
         StringBuilder out = new StringBuilder(template.length() + 64);
         int i = 0;
+        int nextClose = 0; // INVARIANT: the first '}' at or after the last search start, or -1 for none
         while (i < template.length()) {
             char c = template.charAt(i);
-            int close = c == '{' ? template.indexOf('}', i + 1) : -1;
+            if (c == '{' && nextClose >= 0 && nextClose <= i) {
+                nextClose = template.indexOf('}', i + 1); // each '}' is found once: linear overall
+            }
+            int close = c == '{' ? nextClose : -1;
             if (close < 0 || close - i - 1 > MAX_TOKEN) {
                 out.append(c);
                 i++;
