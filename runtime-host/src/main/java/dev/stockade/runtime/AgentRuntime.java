@@ -33,18 +33,25 @@ public final class AgentRuntime implements AutoCloseable {
     private final ExecutorService background;
     private final Schedules schedules;
     private final AgentProfile profile;
+    private final Telemetry telemetry;
 
     private AgentRuntime(Store store, HttpServer server, ExecutorService background, Schedules schedules,
-            AgentProfile profile) {
+            AgentProfile profile, Telemetry telemetry) {
         this.store = store;
         this.server = server;
         this.background = background;
         this.schedules = schedules;
         this.profile = profile;
+        this.telemetry = telemetry;
     }
 
     /** Opens the database (seeding the agent on first boot), binds the server and resumes pending runs. */
     public static AgentRuntime start(RuntimeConfig cfg, String host) throws Exception {
+        return start(cfg, host, true);
+    }
+
+    /** As {@link #start(RuntimeConfig, String)}; {@code timers} false leaves heartbeat and cron to explicit ticks. */
+    public static AgentRuntime start(RuntimeConfig cfg, String host, boolean timers) throws Exception {
         DatabaseImport.applyStaged(cfg.databaseFile());
         Store store = Store.open(cfg.databaseFile());
         AgentStore agents = new AgentStore(store);
@@ -60,7 +67,10 @@ public final class AgentRuntime implements AutoCloseable {
                 new Shell(Path.of(cfg.value("SHELL_WORKSPACE_ROOT")), 120));
         Compactor compactor = new Compactor(conversations, chat, catalog, cfg.compactionThresholdPercent(),
                 cfg.compactionTailMessages());
-        Agent agent = new Agent(chat, conversations, agents, docs, tools, compactor, cfg.endpoints().mainModel());
+        Telemetry telemetry = Telemetry.of(cfg.settings().nonBlank("OTEL_EXPORTER_OTLP_ENDPOINT"),
+                cfg.value("OTEL_EXPORTER_OTLP_API_KEY"), cfg.value("DEPLOYMENT_ENVIRONMENT"), profile.id());
+        Agent agent = new Agent(chat, conversations, agents, docs, tools, compactor, cfg.endpoints().mainModel(),
+                telemetry);
         ExecutorService background = Executors.newCachedThreadPool(r -> {
             Thread t = new Thread(r, "agent-background");
             t.setDaemon(true);
@@ -68,19 +78,21 @@ public final class AgentRuntime implements AutoCloseable {
         });
         Broadcast broadcast = new Broadcast(conversations, new SlackDestinations(store));
         WebhookStore webhooks = new WebhookStore(store);
-        RunQueue queue = new RunQueue(webhooks, broadcast, conversations, agent, background);
+        RunQueue queue = new RunQueue(webhooks, broadcast, conversations, agent, background, telemetry);
         Router router = new Router();
         new AgentRoutes(agents, agent, conversations, docs, memory, background).routes(router);
         router.add("POST", "/agents/import", new DatabaseImport(cfg.databaseFile())::post);
-        router.add("POST", "/agents/webhooks/{name}", new WebhookReceiver(webhooks, queue, broadcast)::handle);
+        router.add("POST", "/agents/webhooks/{name}", new WebhookReceiver(webhooks, queue, broadcast, telemetry)::handle);
         new WebhookAdmin(webhooks).routes(router);
         Schedules schedules = new Schedules(store, agents, agent, chat, conversations, broadcast,
                 cfg.endpoints().classificationModel());
         new CronRoutes(schedules).routes(router);
         HttpServer server = HttpServer.start(host, cfg.port(), router);
         queue.resumeAll();
-        schedules.start();
-        return new AgentRuntime(store, server, background, schedules, profile);
+        if (timers) {
+            schedules.start();
+        }
+        return new AgentRuntime(store, server, background, schedules, profile, telemetry);
     }
 
     public int port() {
@@ -104,6 +116,7 @@ public final class AgentRuntime implements AutoCloseable {
     public void close() {
         schedules.close();
         server.close();
+        telemetry.close();
         background.shutdownNow();
         try {
             background.awaitTermination(5, java.util.concurrent.TimeUnit.SECONDS);

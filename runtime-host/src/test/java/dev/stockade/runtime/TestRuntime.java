@@ -27,6 +27,8 @@ final class TestRuntime implements AutoCloseable {
     final Path home;
     final Map<String, String> env;
     AgentRuntime runtime;
+    /** Whether heartbeat and cron run on their own timer (tests that tick explicitly turn it off). */
+    boolean timers = true;
 
     TestRuntime(Path home, Map<String, String> extraEnv) {
         this.home = home;
@@ -52,7 +54,7 @@ final class TestRuntime implements AutoCloseable {
         if (!cfg.problems().isEmpty()) {
             throw new IllegalStateException("config problems: " + cfg.problems());
         }
-        runtime = AgentRuntime.start(cfg, "127.0.0.1");
+        runtime = AgentRuntime.start(cfg, "127.0.0.1", timers);
         return this;
     }
 

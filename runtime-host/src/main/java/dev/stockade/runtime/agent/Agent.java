@@ -2,6 +2,7 @@ package dev.stockade.runtime.agent;
 
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.stockade.runtime.Log;
+import dev.stockade.runtime.Telemetry;
 import dev.stockade.runtime.channel.Conversations;
 import dev.stockade.runtime.provider.ChatModel;
 import dev.stockade.runtime.provider.Item;
@@ -34,9 +35,10 @@ public final class Agent implements AgentTask {
     private final Toolbox tools;
     private final Compactor compactor;
     private final String defaultModel;
+    private final Telemetry telemetry;
 
     public Agent(ChatModel model, Conversations conversations, AgentStore agents, Documents docs, Toolbox tools,
-            Compactor compactor, String defaultModel) {
+            Compactor compactor, String defaultModel, Telemetry telemetry) {
         this.model = model;
         this.conversations = conversations;
         this.agents = agents;
@@ -44,6 +46,7 @@ public final class Agent implements AgentTask {
         this.tools = tools;
         this.compactor = compactor;
         this.defaultModel = defaultModel;
+        this.telemetry = telemetry;
     }
 
     /** The model a turn uses: {@code requested}, else the agent's override, else the env default. */
@@ -70,6 +73,7 @@ public final class Agent implements AgentTask {
         conversations.append(threadId, "user", userText, false);
         List<String> delivered = new ArrayList<>();
         long lastInput = 0;
+        int toolCalls = 0;
         for (int step = 0; step < MAX_STEPS; step++) {
             AgentProfile p = agents.profile();
             Conversations.ThreadInfo t = conversations.thread(threadId);
@@ -88,10 +92,14 @@ public final class Agent implements AgentTask {
                     }
                 } else if (it instanceof Item.ToolCall c) {
                     runTool(threadId, c);
+                    toolCalls++;
                 }
             }
             if (last) {
                 boolean compacted = compactor.afterTurn(threadId, m, lastInput);
+                telemetry.event("agent.turn", "thread", threadId, "steps", step + 1, "tool_calls", toolCalls,
+                        "verbose", p.verbose(), "locked", p.lockedIn(), "compacted", compacted,
+                        "input_tokens", lastInput);
                 String fin = delivered.isEmpty() ? "" : delivered.get(delivered.size() - 1);
                 return new TurnResult(delivered, fin, lastInput, compacted);
             }

@@ -3,6 +3,7 @@ package dev.stockade.runtime.webhook;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import dev.stockade.runtime.Log;
+import dev.stockade.runtime.Telemetry;
 import dev.stockade.runtime.agent.AgentTask;
 import dev.stockade.runtime.channel.Broadcast;
 import dev.stockade.runtime.channel.Conversations;
@@ -23,15 +24,17 @@ public final class RunQueue {
     private final Conversations conversations;
     private final AgentTask agent;
     private final ExecutorService pool;
+    private final Telemetry telemetry;
     private final Set<String> draining = ConcurrentHashMap.newKeySet();
 
     public RunQueue(WebhookStore store, Broadcast broadcast, Conversations conversations, AgentTask agent,
-            ExecutorService pool) {
+            ExecutorService pool, Telemetry telemetry) {
         this.store = store;
         this.broadcast = broadcast;
         this.conversations = conversations;
         this.agent = agent;
         this.pool = pool;
+        this.telemetry = telemetry;
     }
 
     /** Starts draining every subscription that has unfinished runs (at boot). */
@@ -88,6 +91,7 @@ public final class RunQueue {
             String reply = agent.run(thread, prompt, null);
             broadcast.deliver(sub.deliverTo(), "webhook:" + sub.name(), "Webhook: " + sub.name(), header + reply);
             store.finish(run.id(), true, "delivered");
+            telemetry.event("webhook.run", "run", run.id(), "ok", true, "ms", (System.nanoTime() - started) / 1_000_000);
             Log.info("webhook.run_done", "webhook", sub.name(), "run", run.id(), "event", run.event(),
                     "ms", (System.nanoTime() - started) / 1_000_000);
         } catch (Exception e) {
@@ -97,6 +101,7 @@ public final class RunQueue {
                     + "The run for event `" + run.event() + "` failed (" + AgentFailure.describe(e)
                     + "). Run id: " + run.id());
             store.finish(run.id(), false, reason);
+            telemetry.event("webhook.run", "run", run.id(), "ok", false, "ms", (System.nanoTime() - started) / 1_000_000);
         }
     }
 }

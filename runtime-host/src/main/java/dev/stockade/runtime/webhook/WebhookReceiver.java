@@ -2,6 +2,7 @@ package dev.stockade.runtime.webhook;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import dev.stockade.runtime.Log;
+import dev.stockade.runtime.Telemetry;
 import dev.stockade.runtime.channel.Broadcast;
 import dev.stockade.runtime.http.HttpProblem;
 import dev.stockade.runtime.http.Request;
@@ -14,11 +15,13 @@ public final class WebhookReceiver {
     private final WebhookStore store;
     private final RunQueue queue;
     private final Broadcast broadcast;
+    private final Telemetry telemetry;
 
-    public WebhookReceiver(WebhookStore store, RunQueue queue, Broadcast broadcast) {
+    public WebhookReceiver(WebhookStore store, RunQueue queue, Broadcast broadcast, Telemetry telemetry) {
         this.store = store;
         this.queue = queue;
         this.broadcast = broadcast;
+        this.telemetry = telemetry;
     }
 
     /** Handles one delivery. */
@@ -38,12 +41,14 @@ public final class WebhookReceiver {
         String event = EventTypes.resolve(req::header, payload);
         if (!sub.accepts(event)) {
             Log.info("webhook.ignored", "webhook", name, "event", event);
+            telemetry.event("webhook.ignored", "deliver_only", sub.deliverOnly());
             return status(200, "ignored", event, null);
         }
         if (sub.deliverOnly()) {
             String text = PromptTemplate.render(sub.prompt(), payload);
             broadcast.deliver(sub.deliverTo(), "webhook:" + name, "Webhook: " + name, text);
             Log.info("webhook.delivered", "webhook", name, "event", event);
+            telemetry.event("webhook.delivered", "template_chars", text.length());
             return status(200, "delivered", event, null);
         }
         String runId = store.accept(name, event, payload.toString());
@@ -53,6 +58,7 @@ public final class WebhookReceiver {
                     + WebhookStore.MAX_PENDING + " pending runs");
         }
         queue.kick(name);
+        telemetry.event("webhook.accepted", "run", runId);
         Log.info("webhook.accepted", "webhook", name, "event", event, "run", runId);
         return status(202, "accepted", event, runId);
     }
