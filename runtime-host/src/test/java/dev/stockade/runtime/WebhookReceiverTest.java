@@ -112,6 +112,14 @@ class WebhookReceiverTest {
     }
 
     @Test
+    void deliverOnlyWithAnEmptyPromptPostsTheRawPayload() throws Exception {
+        enable();
+        subscribe("{\"name\":\"raw\",\"deliverOnly\":true,\"deliverTo\":\"chat\"}");
+        assertThat(rt.post("/agents/webhooks/raw", Payloads.INCIDENT).status()).isEqualTo(200);
+        assertThat(webThread("raw").get(0).content()).startsWith("{\n  \"event\" : {").contains("\"Checkout down\"");
+    }
+
+    @Test
     void acceptedRunReasonsOverTheRenderedPromptAndDeliversWithThePrefix() throws Exception {
         enable();
         provider.enqueue(ProviderDouble.Reply.text("Merge request 7 looks fine."));
