@@ -23,23 +23,26 @@ import dev.stockade.runtime.webhook.WebhookAdmin;
 import dev.stockade.runtime.webhook.WebhookReceiver;
 import dev.stockade.runtime.webhook.WebhookStore;
 import java.nio.file.Path;
+import java.util.List;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 
 /** The assembled runtime: store, agent, channels, webhook receiver, schedules and the HTTP server. */
 public final class AgentRuntime implements AutoCloseable {
+    /** Webhook runs executing at once, across subscriptions. */
+    static final int RUN_THREADS = 4;
     private final Store store;
     private final HttpServer server;
-    private final ExecutorService background;
+    private final List<ExecutorService> pools;
     private final Schedules schedules;
     private final AgentProfile profile;
     private final Telemetry telemetry;
 
-    private AgentRuntime(Store store, HttpServer server, ExecutorService background, Schedules schedules,
+    private AgentRuntime(Store store, HttpServer server, List<ExecutorService> pools, Schedules schedules,
             AgentProfile profile, Telemetry telemetry) {
         this.store = store;
         this.server = server;
-        this.background = background;
+        this.pools = pools;
         this.schedules = schedules;
         this.profile = profile;
         this.telemetry = telemetry;
@@ -78,7 +81,14 @@ public final class AgentRuntime implements AutoCloseable {
         });
         Broadcast broadcast = new Broadcast(conversations, new SlackDestinations(store));
         WebhookStore webhooks = new WebhookStore(store);
-        RunQueue queue = new RunQueue(webhooks, broadcast, conversations, agent, background, telemetry);
+        // Runs of different subscriptions proceed in parallel, but only a few at once, so that a burst of
+        // runs cannot starve webhook intake of CPU and of the database.
+        ExecutorService runs = Executors.newFixedThreadPool(RUN_THREADS, r -> {
+            Thread t = new Thread(r, "webhook-run");
+            t.setDaemon(true);
+            return t;
+        });
+        RunQueue queue = new RunQueue(webhooks, broadcast, conversations, agent, runs, telemetry);
         Router router = new Router();
         new AgentRoutes(agents, agent, conversations, docs, memory, background).routes(router);
         router.add("POST", "/agents/import", new DatabaseImport(cfg.databaseFile())::post);
@@ -92,7 +102,7 @@ public final class AgentRuntime implements AutoCloseable {
         if (timers) {
             schedules.start();
         }
-        return new AgentRuntime(store, server, background, schedules, profile, telemetry);
+        return new AgentRuntime(store, server, List.of(background, runs), schedules, profile, telemetry);
     }
 
     public int port() {
@@ -117,9 +127,11 @@ public final class AgentRuntime implements AutoCloseable {
         schedules.close();
         server.close();
         telemetry.close();
-        background.shutdownNow();
+        pools.forEach(ExecutorService::shutdownNow);
         try {
-            background.awaitTermination(5, java.util.concurrent.TimeUnit.SECONDS);
+            for (ExecutorService pool : pools) {
+                pool.awaitTermination(5, java.util.concurrent.TimeUnit.SECONDS);
+            }
             store.close();
         } catch (Exception e) {
             Log.warn("runtime.close", "error", e.getClass().getSimpleName());
