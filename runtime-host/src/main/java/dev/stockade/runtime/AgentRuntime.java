@@ -59,43 +59,28 @@ public final class AgentRuntime implements AutoCloseable {
         Store store = Store.open(cfg.databaseFile());
         AgentStore agents = new AgentStore(store);
         AgentProfile profile = agents.seed(cfg, w -> Log.warn("seed.settings_file", "detail", w));
-        ModelCatalog catalog = ModelCatalog.load(cfg.settings().nonBlank("MODEL_CATALOG_URL"),
-                cfg.contextWindowTokens());
         ProviderHttp http = new ProviderHttp(4, 500);
         ChatModel chat = Providers.chat(cfg, http);
         Conversations conversations = new Conversations(store);
         Documents docs = new Documents(store);
         Memory memory = new Memory(store, Providers.embedder(cfg, http));
-        Toolbox tools = new Toolbox(agents, docs, memory,
-                new Shell(Path.of(cfg.value("SHELL_WORKSPACE_ROOT")), 120));
-        Compactor compactor = new Compactor(conversations, chat, catalog, cfg.compactionThresholdPercent(),
-                cfg.compactionTailMessages());
         Telemetry telemetry = Telemetry.of(cfg.settings().nonBlank("OTEL_EXPORTER_OTLP_ENDPOINT"),
                 cfg.value("OTEL_EXPORTER_OTLP_API_KEY"), cfg.value("DEPLOYMENT_ENVIRONMENT"), profile.id());
-        Agent agent = new Agent(chat, conversations, agents, docs, tools, compactor, cfg.endpoints().mainModel(),
-                telemetry);
-        ExecutorService background = Executors.newCachedThreadPool(r -> {
-            Thread t = new Thread(r, "agent-background");
-            t.setDaemon(true);
-            return t;
-        });
-        Broadcast broadcast = new Broadcast(conversations, new SlackDestinations(store));
-        WebhookStore webhooks = new WebhookStore(store);
+        Agent agent = agent(cfg, chat, conversations, agents, docs, memory, telemetry);
+        ExecutorService background = daemonPool("agent-background", 0);
         // Runs of different subscriptions proceed in parallel, but only a few at once, so that a burst of
         // runs cannot starve webhook intake of CPU and of the database.
-        ExecutorService runs = Executors.newFixedThreadPool(RUN_THREADS, r -> {
-            Thread t = new Thread(r, "webhook-run");
-            t.setDaemon(true);
-            return t;
-        });
+        ExecutorService runs = daemonPool("webhook-run", RUN_THREADS);
+        Broadcast broadcast = new Broadcast(conversations, new SlackDestinations(store));
+        WebhookStore webhooks = new WebhookStore(store);
         RunQueue queue = new RunQueue(webhooks, broadcast, conversations, agent, runs, telemetry);
+        Schedules schedules = new Schedules(store, agents, agent, chat, conversations, broadcast,
+                cfg.endpoints().classificationModel());
         Router router = new Router();
         new AgentRoutes(agents, agent, conversations, docs, memory, background).routes(router);
         router.add("POST", "/agents/import", new DatabaseImport(cfg.databaseFile())::post);
         router.add("POST", "/agents/webhooks/{name}", new WebhookReceiver(webhooks, queue, broadcast, telemetry)::handle);
         new WebhookAdmin(webhooks).routes(router);
-        Schedules schedules = new Schedules(store, agents, agent, chat, conversations, broadcast,
-                cfg.endpoints().classificationModel());
         new CronRoutes(schedules).routes(router);
         HttpServer server = HttpServer.start(host, cfg.port(), router);
         queue.resumeAll();
@@ -103,6 +88,26 @@ public final class AgentRuntime implements AutoCloseable {
             schedules.start();
         }
         return new AgentRuntime(store, server, List.of(background, runs), schedules, profile, telemetry);
+    }
+
+    private static Agent agent(RuntimeConfig cfg, ChatModel chat, Conversations conversations, AgentStore agents,
+            Documents docs, Memory memory, Telemetry telemetry) {
+        ModelCatalog catalog = ModelCatalog.load(cfg.settings().nonBlank("MODEL_CATALOG_URL"),
+                cfg.contextWindowTokens());
+        Toolbox tools = new Toolbox(agents, docs, memory, new Shell(Path.of(cfg.value("SHELL_WORKSPACE_ROOT")), 120));
+        Compactor compactor = new Compactor(conversations, chat, catalog, cfg.compactionThresholdPercent(),
+                cfg.compactionTailMessages());
+        return new Agent(chat, conversations, agents, docs, tools, compactor, cfg.endpoints().mainModel(), telemetry);
+    }
+
+    /** A pool of daemon threads; {@code size} 0 for a cached pool. */
+    private static ExecutorService daemonPool(String name, int size) {
+        java.util.concurrent.ThreadFactory f = r -> {
+            Thread t = new Thread(r, name);
+            t.setDaemon(true);
+            return t;
+        };
+        return size == 0 ? Executors.newCachedThreadPool(f) : Executors.newFixedThreadPool(size, f);
     }
 
     public int port() {
