@@ -18,8 +18,14 @@ public final class RuntimeMain implements Runnable {
 
     @Override
     public void run() {
-        System.exit(new Serve().start(this));
+        Serve serve = new Serve();
+        serve.exitWhenReady = exitWhenReady;
+        System.exit(serve.start(this));
     }
+
+    /** {@code serve}'s options given without the subcommand name. */
+    @Option(names = "--exit-when-ready", hidden = true)
+    boolean exitWhenReady;
 
     public static void main(String[] args) {
         System.exit(new CommandLine(new RuntimeMain()).execute(args));
@@ -38,6 +44,10 @@ public final class RuntimeMain implements Runnable {
     static final class Serve implements java.util.concurrent.Callable<Integer> {
         @CommandLine.ParentCommand
         RuntimeMain parent;
+
+        @Option(names = "--exit-when-ready", hidden = true,
+                description = "Start, answer one request, stop (builds the class-data archive; measures startup)")
+        boolean exitWhenReady;
 
         @Override
         public Integer call() {
@@ -62,6 +72,13 @@ public final class RuntimeMain implements Runnable {
                 AgentRuntime rt = AgentRuntime.start(cfg, "0.0.0.0");
                 Log.info("runtime.ready", "port", rt.port(), "ms", (System.nanoTime() - t0) / 1_000_000,
                         "provider", cfg.provider().wire());
+                if (exitWhenReady) {
+                    java.net.http.HttpClient.newHttpClient().send(java.net.http.HttpRequest.newBuilder(
+                            java.net.URI.create("http://127.0.0.1:" + rt.port() + "/agents/profile")).build(),
+                            java.net.http.HttpResponse.BodyHandlers.discarding());
+                    rt.close();
+                    return 0;
+                }
                 CountDownLatch stop = new CountDownLatch(1);
                 Runtime.getRuntime().addShutdownHook(new Thread(() -> {
                     rt.close();
