@@ -29,7 +29,9 @@ import java.util.HashMap;
 import java.util.Locale;
 import java.util.Map;
 import java.util.concurrent.ExecutorService;
-import java.util.concurrent.Executors;
+import java.util.concurrent.SynchronousQueue;
+import java.util.concurrent.ThreadPoolExecutor;
+import java.util.concurrent.TimeUnit;
 import java.util.concurrent.RejectedExecutionException;
 
 /**
@@ -39,6 +41,8 @@ import java.util.concurrent.RejectedExecutionException;
 public final class HttpServer implements AutoCloseable {
     /** Largest request body accepted; larger ones get 413 before a handler runs. */
     public static final int MAX_BODY = 1 << 20;
+    /** Requests handled at once; more get 503. */
+    public static final int MAX_WORKERS = 256;
 
     private final EventLoopGroup group;
     private final ExecutorService workers;
@@ -53,11 +57,14 @@ public final class HttpServer implements AutoCloseable {
     /** Binds {@code host:port} (port 0 picks a free one) and serves {@code router}. */
     public static HttpServer start(String host, int port, Router router) throws InterruptedException {
         EventLoopGroup group = new MultiThreadIoEventLoopGroup(1, NioIoHandler.newFactory());
-        ExecutorService workers = Executors.newFixedThreadPool(16, r -> {
-            Thread t = new Thread(r, "http-worker");
-            t.setDaemon(true);
-            return t;
-        });
+        // Handlers block (SQLite, and a chat turn waits on the model for as long as it takes), so threads are
+        // many but bounded: past MAX_WORKERS concurrent requests the answer is 503, never an unbounded queue.
+        ExecutorService workers = new ThreadPoolExecutor(16, MAX_WORKERS, 60, TimeUnit.SECONDS,
+                new SynchronousQueue<>(), r -> {
+                    Thread t = new Thread(r, "http-worker");
+                    t.setDaemon(true);
+                    return t;
+                });
         ServerBootstrap b = new ServerBootstrap().group(group).channel(NioServerSocketChannel.class)
                 .childHandler(new ChannelInitializer<SocketChannel>() {
                     @Override
@@ -78,7 +85,7 @@ public final class HttpServer implements AutoCloseable {
     @Override
     public void close() {
         channel.close().syncUninterruptibly();
-        group.shutdownGracefully(0, 2, java.util.concurrent.TimeUnit.SECONDS).syncUninterruptibly();
+        group.shutdownGracefully(0, 2, TimeUnit.SECONDS).syncUninterruptibly();
         workers.shutdownNow();
     }
 
@@ -107,7 +114,8 @@ public final class HttpServer implements AutoCloseable {
             try {
                 workers.execute(() -> write(ctx, handle(method, q.path(), headers, body), keepAlive));
             } catch (RejectedExecutionException e) {
-                write(ctx, new HttpProblem(503, "shutting-down", "the runtime is stopping").toResponse(), false);
+                write(ctx, new HttpProblem(503, "busy", "the runtime is handling too many requests or stopping")
+                        .toResponse(), false);
             }
         }
 
