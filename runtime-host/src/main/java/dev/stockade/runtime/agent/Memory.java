@@ -31,6 +31,7 @@ public final class Memory {
     private final Store store;
     private final Embedder embedder;
     private final AtomicBoolean warned = new AtomicBoolean();
+    private volatile VectorIndex index;
 
     /** @param embedder {@code null} skips embeddings (an empty embedding model id) */
     public Memory(Store store, Embedder embedder) {
@@ -40,16 +41,27 @@ public final class Memory {
 
     /** Stores an entry; returns its id. */
     public long write(String content) throws SQLException {
-        byte[] vec = toBytes(embed(content));
-        return store.tx(c -> {
+        float[] v = embed(content);
+        byte[] vec = toBytes(v);
+        long id = store.tx(c -> {
             Store.update(c, "INSERT INTO memory (content, embedding, created_at) VALUES (?,?,?)", content, vec,
                     Instant.now().toString());
             return Store.query(c, "SELECT last_insert_rowid()", rs -> rs.getLong(1)).get(0);
         });
+        VectorIndex ix = index;
+        if (v != null && ix != null) {
+            ix.add(id, v);
+        }
+        return id;
     }
 
     public boolean delete(long id) throws SQLException {
-        return store.update("DELETE FROM memory WHERE id = ?", id) > 0;
+        boolean deleted = store.update("DELETE FROM memory WHERE id = ?", id) > 0;
+        VectorIndex ix = index;
+        if (ix != null) {
+            ix.remove(id);
+        }
+        return deleted;
     }
 
     public String get(long id) throws SQLException {
@@ -89,14 +101,33 @@ public final class Memory {
     }
 
     private List<Entry> nearest(float[] q, int k) throws SQLException {
-        List<Entry> all = new ArrayList<>();
-        store.query("SELECT id, content, embedding FROM memory WHERE embedding IS NOT NULL", rs -> {
-            float[] v = fromBytes(rs.getBytes(3));
-            all.add(new Entry(rs.getLong(1), rs.getString(2), dot(q, v)));
-            return null;
-        });
-        all.sort((a, b) -> Double.compare(b.score(), a.score()));
-        return all.subList(0, Math.min(k, all.size()));
+        List<Entry> out = new ArrayList<>();
+        for (long id : index().nearest(q, k)) {
+            String content = get(id);
+            if (content != null) {
+                out.add(new Entry(id, content, 0));
+            }
+        }
+        return out;
+    }
+
+    /** The in-memory index, built from the stored vectors on first use. */
+    private VectorIndex index() throws SQLException {
+        VectorIndex ix = index;
+        if (ix == null) {
+            synchronized (this) {
+                if (index == null) {
+                    VectorIndex built = new VectorIndex(Embedder.DIMENSIONS);
+                    store.query("SELECT id, embedding FROM memory WHERE embedding IS NOT NULL", rs -> {
+                        built.add(rs.getLong(1), fromBytes(rs.getBytes(2)));
+                        return null;
+                    });
+                    index = built;
+                }
+                ix = index;
+            }
+        }
+        return ix;
     }
 
     private float[] embed(String text) {
@@ -123,18 +154,6 @@ public final class Memory {
             }
         }
         return String.join(" OR ", terms);
-    }
-
-    private static double dot(float[] a, float[] b) {
-        double s = 0;
-        double na = 0;
-        double nb = 0;
-        for (int i = 0; i < a.length; i++) {
-            s += a[i] * b[i];
-            na += a[i] * a[i];
-            nb += b[i] * b[i];
-        }
-        return na == 0 || nb == 0 ? 0 : s / Math.sqrt(na * nb);
     }
 
     private static byte[] toBytes(float[] v) {
