@@ -23,6 +23,8 @@ import org.junit.jupiter.api.io.TempDir;
  * executes exactly once, in acceptance order; deliver-only requests are neither queued nor limited.
  */
 class WebhookQueueTest {
+    /** Fixed, as every property of the project (docs/testing.md). */
+    private static final long SEED = 0x5EED_0151L;
     @TempDir
     Path home;
     ProviderDouble provider;
@@ -45,7 +47,7 @@ class WebhookQueueTest {
 
     @Test
     void neverMoreThanTenPendingAndRunsExecuteInAcceptanceOrder() {
-        qt().withExamples(6).withShrinkCycles(0).forAll(integers().between(1, 40)).checkAssert(this::burst);
+        qt().withFixedSeed(SEED).withExamples(6).withShrinkCycles(0).forAll(integers().between(1, 40)).checkAssert(this::burst);
     }
 
     private void burst(int requests) {
