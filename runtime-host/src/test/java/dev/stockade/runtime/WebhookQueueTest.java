@@ -47,7 +47,8 @@ class WebhookQueueTest {
 
     @Test
     void neverMoreThanTenPendingAndRunsExecuteInAcceptanceOrder() {
-        qt().withFixedSeed(SEED).withExamples(6).withShrinkCycles(0).forAll(integers().between(1, 40)).checkAssert(this::burst);
+        qt().withFixedSeed(SEED).withExamples(6).withShrinkCycles(0).forAll(integers().between(1, 40))
+                .checkAssert(this::burst);
     }
 
     private void burst(int requests) {
