@@ -90,28 +90,28 @@ final class Fence {
         }
         String method = request.method();
         String path = request.path() == null || request.path().isEmpty() ? "/" : request.path();
-        boolean pathSafe = PathCheck.safe(path);
+        String[] readings = PathCheck.readings(path);
         for (int i = 0; i < methods.length; i++) {
-            if (graphql[i] && matches(i, method, path, pathSafe)) {
+            if (graphql[i] && matches(i, method, path, readings)) {
                 return true;
             }
         }
         return false;
     }
 
-    private boolean matches(int i, String method, String path, boolean pathSafe) {
+    private boolean matches(int i, String method, String path, String[] readings) {
         return !broken[i] && (methods[i] == null || methods[i].equals(method))
-                && (paths[i] == null || (pathSafe && paths[i].matches(path)));
+                && (paths[i] == null || PathCheck.matches(paths[i], path, readings));
     }
 
     /** Rule 6 for frames: the first matching graphql rule whose fence admits decides, else the first refusal. */
     private Decision judgeGraphqlRules(EgressRequest request, Function<GraphqlFenceSet, FenceResult> judge) {
         String method = request.method();
         String path = request.path() == null || request.path().isEmpty() ? "/" : request.path();
-        boolean pathSafe = PathCheck.safe(path);
+        String[] readings = PathCheck.readings(path);
         Decision deny = null;
         for (int i = 0; i < methods.length; i++) {
-            if (!graphql[i] || !matches(i, method, path, pathSafe)) {
+            if (!graphql[i] || !matches(i, method, path, readings)) {
                 continue;
             }
             if (graphqlFences[i] == null) {
@@ -137,7 +137,7 @@ final class Fence {
     Decision judge(EgressRequest request, GraphqlRequest exchange) {
         String method = request.method();
         String path = request.path() == null || request.path().isEmpty() ? "/" : request.path();
-        boolean pathSafe = PathCheck.safe(path);
+        String[] readings = PathCheck.readings(path);
         int plain = -1;
         boolean anyGraphql = false;
         Decision graphqlDeny = null;
@@ -145,7 +145,7 @@ final class Fence {
             if (broken[i] || (methods[i] != null && !methods[i].equals(method))) {
                 continue;
             }
-            if (paths[i] != null && (!pathSafe || !paths[i].matches(path))) {
+            if (paths[i] != null && !PathCheck.matches(paths[i], path, readings)) {
                 continue;
             }
             if (!graphql[i]) {
@@ -189,10 +189,9 @@ final class Fence {
 
         GraphqlExchange get(EgressRequest request) {
             if (exchange == null) {
-                String upgrade = request.headers() == null ? null : request.header("upgrade");
                 exchange = GraphqlExchange.of(request.method(), request.headers() == null ? null
                         : request.header("content-type"), request.query(), request.body(), request.bodyTruncated(),
-                        upgrade != null && upgrade.trim().equalsIgnoreCase("websocket"));
+                        request.isWebSocketUpgrade());
             }
             return exchange;
         }

@@ -5,7 +5,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import java.util.List;
 import org.junit.jupiter.api.Test;
 
-/** Host validation and normalisation, the domain index's scan, and the path-safety rule. */
+/** Host validation and normalisation and the domain index's scan (paths: RequestPathTest). */
 class HostAndPathTest {
 
     @Test
@@ -32,19 +32,5 @@ class HostAndPathTest {
         assertThat(index.scan("a/b.example.com")).isEqualTo(DomainIndex.INVALID);
         assertThat(index.scan("x".repeat(64) + ".example.com")).isEqualTo(DomainIndex.INVALID);
         assertThat(index.scan("10.0.0.1")).isEqualTo(DomainIndex.IPV4);
-    }
-
-    @Test
-    void pathsAServerMightReadDifferentlyAreNotJudgedByGlobs() {
-        assertThat(PathCheck.safe("/repos/a/pulls")).isTrue();
-        assertThat(PathCheck.safe("/a/.well-known/x")).isTrue();
-        assertThat(PathCheck.safe("/a/../b")).isFalse();
-        assertThat(PathCheck.safe("/a/./b")).isFalse();
-        assertThat(PathCheck.safe("/a/..")).isFalse();
-        assertThat(PathCheck.safe("/a/%2E%2e/b")).isFalse();
-        assertThat(PathCheck.safe("/a%2fb")).isFalse();
-        assertThat(PathCheck.safe("/a\\b")).isFalse();
-        assertThat(PathCheck.safe("relative")).isFalse();
-        assertThat(PathCheck.safe("/a b")).isFalse();
     }
 }
