@@ -69,20 +69,7 @@ public final class ForwardHandler extends ChannelInboundHandlerAdapter {
     private final boolean transparent;
     private final Queue<FullHttpRequest> queue = new ArrayDeque<>();
     private boolean busy;
-    private volatile boolean gotFirst;
 
-    @Override
-    public void handlerAdded(ChannelHandlerContext ctx) {
-        // a client that trickles its first request head is cut off, whatever the idle timeout
-        ctx.executor().schedule(() -> {
-            if (!gotFirst && ctx.channel().isActive()) {
-                Decision d = Decision.deny(ReasonCode.INVALID_REQUEST, "request head timeout");
-                record(listener(), tunnel != null ? tunnel.host() : "-", tunnel != null ? tunnel.port() : 0, null,
-                        null, "deny", d, "request-timeout", 408, 0, 0, System.nanoTime());
-                ctx.channel().close();
-            }
-        }, px.config.requestHeadTimeout().toMillis(), java.util.concurrent.TimeUnit.MILLISECONDS);
-    }
     private String sni;
     private ChannelFuture origin;
 
@@ -104,8 +91,18 @@ public final class ForwardHandler extends ChannelInboundHandlerAdapter {
      */
     public static void install(ProxyContext px, ChannelPipeline p, ConnectionInfo conn, Tunnel tunnel,
                                boolean transparent) {
-        p.addLast("http", new HttpServerCodec(8192, px.config.maxHeaderBytes(), 8192));
         String listener = tunnel != null ? "intercepted" : transparent ? "passthrough-http" : "http";
+        RequestDeadline deadline = new RequestDeadline(px.config.requestHeadTimeout(), px.config.requestBodyTimeout(),
+                (ctx, phase) -> {
+                    // a client that trickles a request head or body is cut off, whatever the idle timeout
+                    px.record(new AuditEvent(java.time.Instant.now(), listener, conn.sandbox(), conn.caller(),
+                            tunnel != null ? tunnel.host() : "-", tunnel != null ? tunnel.port() : 0, null, null,
+                            "deny", null, null, -1, -1, "request-timeout", 408, 0, 0, 0));
+                    ctx.channel().close();
+                });
+        p.addLast("deadline", deadline);
+        p.addLast("http", new HttpServerCodec(8192, px.config.maxHeaderBytes(), 8192));
+        p.addLast("deadline-mark", deadline.marker());
         p.addLast("aggregate", new HttpObjectAggregator(px.config.maxBodyBytes()) {
             @Override
             protected void handleOversizedMessage(ChannelHandlerContext ctx, io.netty.handler.codec.http.HttpMessage m)
@@ -156,7 +153,6 @@ public final class ForwardHandler extends ChannelInboundHandlerAdapter {
             ReferenceCountUtil.release(msg);
             return;
         }
-        gotFirst = true;
         queue.add(req);
         drain(ctx);
     }
@@ -298,8 +294,7 @@ public final class ForwardHandler extends ChannelInboundHandlerAdapter {
                 return;
             }
             ChannelPipeline p = ch.pipeline();
-            p.remove("forward");
-            p.remove("aggregate");
+            removeRequestHandlers(p);
             p.remove("http");
             SslHandler ssl = px.ca.serverContext(host).newHandler(ch.alloc());
             ssl.setHandshakeTimeoutMillis(px.config.handshakeTimeout().toMillis());
@@ -363,18 +358,10 @@ public final class ForwardHandler extends ChannelInboundHandlerAdapter {
                 return;
             }
         }
-        boolean upgrade = req.headers().contains(HttpHeaderNames.UPGRADE)
-                && req.headers().containsValue(HttpHeaderNames.CONNECTION, HttpHeaderValues.UPGRADE, true);
-        boolean police = false;
-        if (upgrade) {
-            police = graphqlFenced(er);
-            if (police && !"websocket".equalsIgnoreCase(req.headers().get(HttpHeaderNames.UPGRADE, "").strip())) {
-                // only websocket frames can be judged: any other protocol on a GraphQL path would be blind
-                deny(ctx, req, t, d, ReasonCode.GRAPHQL_WEBSOCKET_DENIED.code(),
-                        "only websocket upgrades are admitted on a graphql-fenced path", start);
-                return;
-            }
-        }
+        // INVARIANT: the core's definition (RFC 6455) decides what is an upgrade; any other request that
+        // carries Upgrade was judged as an ordinary one (query and body) and goes on without the header
+        boolean upgrade = er.isWebSocketUpgrade();
+        boolean police = upgrade && graphqlFenced(er);
         if (police) {
             // INVARIANT: no extension is negotiated on a policed socket, so every frame is plain text the
             // fence can read (permessage-deflate would hide the operation)
@@ -399,7 +386,7 @@ public final class ForwardHandler extends ChannelInboundHandlerAdapter {
         out.set(HttpHeaderNames.HOST, Hosts.authority(t.host, t.port, tunnel == null ? 80 : 443));
         if (upgrade) {
             out.set(HttpHeaderNames.CONNECTION, HttpHeaderValues.UPGRADE);
-            out.set(HttpHeaderNames.UPGRADE, req.headers().get(HttpHeaderNames.UPGRADE));
+            out.set(HttpHeaderNames.UPGRADE, HttpHeaderValues.WEBSOCKET);
         } else if (!px.originPool.enabled()) {
             out.set(HttpHeaderNames.CONNECTION, HttpHeaderValues.CLOSE);
         }
@@ -428,11 +415,18 @@ public final class ForwardHandler extends ChannelInboundHandlerAdapter {
                 });
     }
 
+    /** Removes the per-request handlers once the connection stops carrying HTTP requests (the codec stays). */
+    private static void removeRequestHandlers(ChannelPipeline p) {
+        p.remove("forward");
+        p.remove("aggregate");
+        p.remove("deadline-mark");
+        p.remove("deadline");
+    }
+
     private void spliceClient(Channel client) {
         ChannelPipeline p = client.pipeline();
         Channel o = origin.channel();
-        p.remove("forward");
-        p.remove("aggregate");
+        removeRequestHandlers(p);
         p.replace("http", "splice", new Splice(o, new java.util.concurrent.atomic.AtomicLong(), px.metrics::bytesIn, null));
     }
 
@@ -440,8 +434,7 @@ public final class ForwardHandler extends ChannelInboundHandlerAdapter {
     private void policeClient(Channel client, EgressRequest upgrade, String subprotocol, Target t) {
         ChannelPipeline p = client.pipeline();
         Channel o = origin.channel();
-        p.remove("forward");
-        p.remove("aggregate");
+        removeRequestHandlers(p);
         long opened = System.nanoTime();
         WebSocketFence.install(px, p, conn, o, upgrade, subprotocol, new AtomicLong(), new WebSocketFence.Audit() {
             @Override
