@@ -42,7 +42,12 @@ final class ReferenceEvaluator {
         if (host.length() > 253 || !host.matches("[a-z0-9_-]{1,63}(\\.[a-z0-9_-]{1,63})*")) {
             return Outcome.DENY; // not a host name: nothing matches it
         }
-        boolean ip = host.matches("[0-9]{1,3}(\\.[0-9]{1,3}){3}");
+        boolean ip = host.matches("(0|[1-9][0-9]{0,2})(\\.(0|[1-9][0-9]{0,2})){3}");
+        if (!ip && host.matches(".*(^|\\.)([0-9]+|0x[0-9a-f]*)$")) {
+            // ends in a number: an address, never a name; the generated hosts of this kind are all
+            // refused forms (five parts, leading zeros), so this oracle need not canonicalise
+            return Outcome.DENY;
+        }
         List<DomainEntry> grantPicks = picks(grants, host, ip);
         boolean upstream = false;
         if (grantPicks.isEmpty()) {

@@ -5,8 +5,6 @@ import dev.stockade.policy.eval.EgressRequest;
 import dev.stockade.policy.eval.ReasonCode;
 import dev.stockade.policy.model.Transport;
 import dev.stockade.proxy.AuditEvent;
-import dev.stockade.proxy.Credential;
-import dev.stockade.proxy.Decider;
 import io.netty.buffer.ByteBufUtil;
 import io.netty.channel.Channel;
 import io.netty.channel.ChannelFuture;
@@ -42,7 +40,6 @@ import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 import java.util.Queue;
-import java.util.UUID;
 import java.util.concurrent.atomic.AtomicLong;
 import javax.net.ssl.ExtendedSSLSession;
 import javax.net.ssl.SNIHostName;
@@ -338,7 +335,7 @@ public final class ForwardHandler extends ChannelInboundHandlerAdapter {
             return;
         }
         HttpHeaders out = req.headers().copy();
-        String credentialProblem = applyCredentials(out, t.host);
+        String credentialProblem = applyCredentials(out, t.host, t.port);
         if (credentialProblem != null) {
             deny(ctx, req, t, d, "credential-not-allowed", credentialProblem, start);
             return;
@@ -453,66 +450,16 @@ public final class ForwardHandler extends ChannelInboundHandlerAdapter {
 
     // ---- credentials -------------------------------------------------------------------------------
 
-    /** Replaces sentinels and sets bound credential headers; a problem text (no secret) when refused. */
-    private String applyCredentials(HttpHeaders out, String host) {
-        List<Map.Entry<String, String>> entries = new ArrayList<>(out.entries());
-        boolean changed = false;
-        List<Map.Entry<String, String>> rewritten = new ArrayList<>(entries.size());
-        for (Map.Entry<String, String> e : entries) {
-            String value = e.getValue();
-            int at = value.indexOf(Credential.SENTINEL_PREFIX);
-            if (at < 0) {
-                rewritten.add(e);
-                continue;
-            }
-            StringBuilder b = new StringBuilder();
-            int from = 0;
-            while (at >= 0) {
-                int idStart = at + Credential.SENTINEL_PREFIX.length();
-                int end = value.indexOf("__", idStart);
-                if (end < 0) {
-                    return "malformed credential sentinel in header `" + Responses.safe(e.getKey()) + "`";
-                }
-                UUID id;
-                try {
-                    id = UUID.fromString(value.substring(idStart, end));
-                } catch (IllegalArgumentException ex) {
-                    return "malformed credential sentinel in header `" + Responses.safe(e.getKey()) + "`";
-                }
-                Credential c = px.credentials.byId(id).orElse(null);
-                if (c == null) {
-                    return "unknown credential sentinel in header `" + Responses.safe(e.getKey()) + "`";
-                }
-                if (tunnel == null) {
-                    return "credential `" + Responses.safe(c.name()) + "` is injected only into intercepted https";
-                }
-                if (!c.coversHost(host)) {
-                    return "credential `" + Responses.safe(c.name()) + "` may not be sent to `" + host + "`";
-                }
-                b.append(value, from, at).append(c.secret());
-                from = end + 2;
-                at = value.indexOf(Credential.SENTINEL_PREFIX, from);
-            }
-            b.append(value, from, value.length());
-            rewritten.add(Map.entry(e.getKey(), b.toString()));
-            changed = true;
-        }
-        if (changed) {
+    /** Applies credentials to the outbound headers; a problem text (no secret) when refused. */
+    private String applyCredentials(HttpHeaders out, String host, int port) {
+        List<Map.Entry<String, String>> headers = new ArrayList<>(out.entries());
+        String problem = CredentialInjector.apply(headers, new CredentialInjector.Target(host, port, tunnel != null),
+                px.credentials, tunnel != null ? conn.decider().boundCredentials() : List.of());
+        if (problem == null) {
             out.clear();
-            for (Map.Entry<String, String> e : rewritten) {
-                out.add(e.getKey(), e.getValue());
-            }
+            headers.forEach(e -> out.add(e.getKey(), e.getValue()));
         }
-        if (tunnel != null) {
-            Decider decider = conn.decider();
-            for (String name : decider.boundCredentials()) {
-                Credential c = px.credentials.byName(name).orElse(null);
-                if (c != null && c.headerName() != null && c.coversHost(host) && !out.contains(c.headerName())) {
-                    out.set(c.headerName(), c.headerValue());
-                }
-            }
-        }
-        return null;
+        return problem;
     }
 
     // ---- parsing the target ------------------------------------------------------------------------

@@ -1,6 +1,6 @@
 package dev.stockade.proxy.internal;
 
-import java.util.Locale;
+import dev.stockade.policy.eval.HostName;
 
 /** Normalising and splitting host names and authorities as they appear on the wire. */
 public final class Hosts {
@@ -13,7 +13,7 @@ public final class Hosts {
 
     /**
      * Parses {@code host[:port]} or {@code [v6][:port]}; returns {@code null} when malformed. The host
-     * is lower-cased, a trailing dot removed, IPv6 brackets removed.
+     * is in its normal form ({@link #normalise}), IPv6 brackets removed.
      */
     public static Authority parse(String authority, int defaultPort) {
         if (authority == null || authority.isEmpty() || authority.length() > 300) {
@@ -34,7 +34,7 @@ public final class Hosts {
                 }
                 portText = rest.substring(1);
             }
-            if (IpLiterals.parse(host) == null) {
+            if (host.isEmpty() || host.indexOf(':') < 0) {
                 return null;
             }
         } else {
@@ -63,29 +63,13 @@ public final class Hosts {
         return h == null ? null : new Authority(h, port);
     }
 
-    /** Lower case, no trailing dot; {@code null} when the text cannot be a host name or IP literal. */
+    /**
+     * The host in the core's one normal form ({@link HostName}: IDNA UTS #46, lower case, one trailing
+     * dot dropped, IPv4 in any inet_aton form as its dotted quad, IPv6 per RFC 5952 without brackets,
+     * mapped forms unwrapped); {@code null} when the grammar refuses it.
+     */
     public static String normalise(String host) {
-        if (host == null) {
-            return null;
-        }
-        String h = host.toLowerCase(Locale.ROOT);
-        if (h.endsWith(".")) {
-            h = h.substring(0, h.length() - 1);
-        }
-        if (h.isEmpty() || h.length() > 253) {
-            return null;
-        }
-        if (IpLiterals.parse(h) != null) {
-            return h.startsWith("[") ? h.substring(1, h.length() - 1) : h;
-        }
-        for (int i = 0; i < h.length(); i++) {
-            char c = h.charAt(i);
-            boolean ok = (c >= 'a' && c <= 'z') || (c >= '0' && c <= '9') || c == '-' || c == '.' || c == '_';
-            if (!ok) {
-                return null;
-            }
-        }
-        return h.contains("..") || h.startsWith(".") ? null : h;
+        return host != null && HostName.parse(host) instanceof HostName h ? h.value() : null;
     }
 
     /** The authority form for a Host header. */

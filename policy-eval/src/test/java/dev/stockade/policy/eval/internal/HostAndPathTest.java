@@ -9,12 +9,16 @@ import org.junit.jupiter.api.Test;
 class HostAndPathTest {
 
     @Test
-    void normalisation() {
-        assertThat(HostName.normalise("API.Example.COM.")).isEqualTo("api.example.com");
-        assertThat(HostName.normalise("bücher.example")).isEqualTo("xn--bcher-kva.example");
-        assertThat(HostName.normalise("a b.com")).isNull();
-        assertThat(HostName.ipv6Key("[::1]")).isEqualTo("::1");
-        assertThat(HostName.ipv6Key("a:b")).isNull();
+    void fastChecksSendEveryAddressFormButTheCanonicalQuadToTheGrammar() {
+        assertThat(HostName.endsInNumber("2130706433")).isTrue();
+        assertThat(HostName.endsInNumber("127.1")).isTrue();
+        assertThat(HostName.endsInNumber("a.0x7f")).isTrue();
+        assertThat(HostName.endsInNumber("10.0.0.1.")).isTrue();
+        assertThat(HostName.endsInNumber("api.example.com")).isFalse();
+        assertThat(HostName.endsInNumber("a.b1")).isFalse();
+        assertThat(HostName.isCanonicalIpv4("10.0.0.1")).isTrue();
+        assertThat(HostName.isCanonicalIpv4("010.0.0.1")).isFalse();
+        assertThat(HostName.isCanonicalIpv4("256.0.0.1")).isFalse();
     }
 
     @Test
