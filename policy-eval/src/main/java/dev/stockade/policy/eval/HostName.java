@@ -1,6 +1,6 @@
 package dev.stockade.policy.eval;
 
-import com.ibm.icu.text.IDNA;
+import dev.stockade.policy.glob.Idna;
 import java.net.Inet4Address;
 import java.net.InetAddress;
 import java.net.UnknownHostException;
@@ -28,8 +28,6 @@ import java.util.Locale;
  */
 public record HostName(String value, Kind kind) implements ParsedHost {
     private static final int MAX_NAME = 253;
-    private static final IDNA UTS46 = IDNA.getUTS46Instance(IDNA.NONTRANSITIONAL_TO_ASCII
-            | IDNA.CHECK_BIDI | IDNA.CHECK_CONTEXTJ);
 
     /** What a host is. */
     public enum Kind { NAME, IPV4, IPV6 }
@@ -102,13 +100,10 @@ public record HostName(String value, Kind kind) implements ParsedHost {
         String lower = h.toLowerCase(Locale.ROOT);
         String ace = lower;
         if (!ascii || lower.startsWith("xn--") || lower.contains(".xn--")) {
-            StringBuilder out = new StringBuilder();
-            IDNA.Info info = new IDNA.Info();
-            UTS46.nameToASCII(h, out, info);
-            if (info.hasErrors()) {
+            ace = Idna.toAscii(h);
+            if (ace == null) {
                 return new Refused("the host is not a valid internationalised name (IDNA UTS #46)");
             }
-            ace = out.toString();
         }
         return checkLdh(ace);
     }
