@@ -103,6 +103,14 @@ class EgressHolesTest {
         assertThat(origins.seen).noneMatch(seen -> seen.contains(path));
     }
 
+    @ParameterizedTest
+    @ValueSource(strings = {"plain.test..", "plain.test...", ".plain.test", "plain..test"})
+    void aHostWithAnEmptyLabelIsNotTheHostWithoutIt(String host) throws Exception {
+        String get = "GET http://" + host + ":" + origins.plainPort() + "/repos/a HTTP/1.1\r\nHost: " + host + ":"
+                + origins.plainPort() + "\r\n\r\n";
+        assertThat(RawHttp.exchange(proxy.port(), get)).startsWith("HTTP/1.1 403").contains("invalid-request");
+    }
+
     // ---- every request head and body within its bound ---------------------------------------------------
 
     @Test

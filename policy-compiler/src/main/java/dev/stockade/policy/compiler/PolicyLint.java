@@ -19,7 +19,7 @@ import java.util.Map;
  * line and column are 0 (the caller fills them from the source map).
  *
  * <p>Codes: {@code entry-unreachable}, {@code fields-wildcard-with-arguments}, {@code rules-on-direct},
- * {@code credential-domain-not-allowed}.
+ * {@code credential-domain-not-allowed}, {@code graphql-rule-shadowed}.
  */
 public final class PolicyLint {
     private PolicyLint() {
@@ -80,6 +80,7 @@ public final class PolicyLint {
                             + "that its rules can be enforced",
                     "write `transport: upstream`, or drop the rules to keep the connection direct"));
         }
+        GraphqlShadowLint.check(e, i, out);
         for (int r = 0; r < e.rules().size(); r++) {
             Rule rule = e.rules().get(r);
             GraphqlFence g = rule.graphql();

@@ -3,8 +3,10 @@ package dev.stockade.proxy.internal;
 import dev.stockade.policy.eval.Decision;
 import dev.stockade.policy.eval.EgressRequest;
 import dev.stockade.policy.eval.ReasonCode;
+import dev.stockade.policy.eval.RequestTarget;
 import dev.stockade.policy.model.Transport;
 import dev.stockade.proxy.AuditEvent;
+import dev.stockade.proxy.HostRefusal;
 import io.netty.buffer.ByteBufUtil;
 import io.netty.channel.Channel;
 import io.netty.channel.ChannelFuture;
@@ -94,7 +96,7 @@ public final class ForwardHandler extends ChannelInboundHandlerAdapter {
                     // a client that trickles a request head or body is cut off, whatever the idle timeout
                     px.record(new AuditEvent(java.time.Instant.now(), listener, conn.sandbox(), conn.caller(),
                             tunnel != null ? tunnel.host() : "-", tunnel != null ? tunnel.port() : 0, null, null,
-                            "deny", null, null, -1, -1, "request-timeout", 408, 0, 0, 0));
+                            "deny", null, null, -1, -1, HostRefusal.REQUEST_TIMEOUT.code(), 408, 0, 0, 0));
                     ctx.channel().close();
                 });
         p.addLast("deadline", deadline);
@@ -110,7 +112,7 @@ public final class ForwardHandler extends ChannelInboundHandlerAdapter {
                 Decision d = Decision.deny(ReasonCode.INVALID_REQUEST, "body too large");
                 px.record(new AuditEvent(java.time.Instant.now(), listener, conn.sandbox(), conn.caller(), host,
                         tunnel != null ? tunnel.port() : 0, method, null, "deny", null, null, -1, -1,
-                        "body-too-large", 413, 0, 0, 0));
+                        HostRefusal.BODY_TOO_LARGE.code(), 413, 0, 0, 0));
                 super.handleOversizedMessage(ctx, m);
             }
         });
@@ -196,13 +198,13 @@ public final class ForwardHandler extends ChannelInboundHandlerAdapter {
         String reason;
         if (cause instanceof TooLongHttpHeaderException) {
             status = HttpResponseStatus.REQUEST_HEADER_FIELDS_TOO_LARGE;
-            reason = "header-too-large";
+            reason = HostRefusal.HEADER_TOO_LARGE.code();
         } else if (cause instanceof TooLongHttpLineException) {
             status = HttpResponseStatus.REQUEST_URI_TOO_LONG;
-            reason = "request-line-too-long";
+            reason = HostRefusal.REQUEST_LINE_TOO_LONG.code();
         } else if (cause instanceof TooLongFrameException) {
             status = HttpResponseStatus.REQUEST_HEADER_FIELDS_TOO_LARGE;
-            reason = "header-too-large";
+            reason = HostRefusal.HEADER_TOO_LARGE.code();
         } else {
             status = HttpResponseStatus.BAD_REQUEST;
             reason = ReasonCode.INVALID_REQUEST.code();
@@ -223,8 +225,8 @@ public final class ForwardHandler extends ChannelInboundHandlerAdapter {
             FullHttpResponse r = Responses.text(HttpResponseStatus.PROXY_AUTHENTICATION_REQUIRED,
                     "stockade: proxy authentication required: send the sandbox token in Proxy-Authorization\n");
             r.headers().set(HttpHeaderNames.PROXY_AUTHENTICATE, "Basic realm=\"stockade\"");
-            r.headers().set(Responses.DENY_HEADER, "proxy-auth-required; policy=-; entry=-1; rule=-1");
-            record(listener(), host, 0, req.method().name(), null, "deny", d, "proxy-auth-required", 407, 0, 0, start);
+            r.headers().set(Responses.DENY_HEADER, HostRefusal.PROXY_AUTH_REQUIRED.code() + "; policy=-; entry=-1; rule=-1");
+            record(listener(), host, 0, req.method().name(), null, "deny", d, HostRefusal.PROXY_AUTH_REQUIRED.code(), 407, 0, 0, start);
             finish(ctx, r, true);
             return false;
         }
@@ -237,8 +239,8 @@ public final class ForwardHandler extends ChannelInboundHandlerAdapter {
             Decision d = Decision.deny(ReasonCode.INVALID_REQUEST, "connection limit");
             FullHttpResponse r = Responses.text(HttpResponseStatus.TOO_MANY_REQUESTS,
                     "stockade: the sandbox has too many open connections\n");
-            r.headers().set(Responses.DENY_HEADER, "connection-limit; policy=-; entry=-1; rule=-1");
-            record(listener(), host, 0, req.method().name(), null, "deny", d, "connection-limit", 429, 0, 0, start);
+            r.headers().set(Responses.DENY_HEADER, HostRefusal.CONNECTION_LIMIT.code() + "; policy=-; entry=-1; rule=-1");
+            record(listener(), host, 0, req.method().name(), null, "deny", d, HostRefusal.CONNECTION_LIMIT.code(), 429, 0, 0, start);
             finish(ctx, r, true);
             return false;
         }
@@ -250,14 +252,14 @@ public final class ForwardHandler extends ChannelInboundHandlerAdapter {
     // ---- CONNECT ---------------------------------------------------------------------------------
 
     private void connect(ChannelHandlerContext ctx, FullHttpRequest req, long start) {
-        Hosts.Authority target = Hosts.parse(req.uri(), 443);
-        if (target == null) {
+        RequestTarget parsed = RequestTarget.parse(req.uri(), true);
+        if (!(parsed instanceof RequestTarget.Authority target)) {
             Decision d = Decision.deny(ReasonCode.INVALID_REQUEST, "bad CONNECT target");
             denyAndClose(ctx, "connect", Responses.safe(req.uri()), 0, "CONNECT", null, d, d.reason().code(),
                     "CONNECT target must be host:port", start);
             return;
         }
-        String host = target.host();
+        String host = target.host().value();
         int port = target.port();
         Decision d = connectionDecision(EgressRequest.connection("https", host, port, null, conn.caller()));
         if (!d.allowed()) {
@@ -266,18 +268,18 @@ public final class ForwardHandler extends ChannelInboundHandlerAdapter {
         }
         if (!d.intercept() || d.transport() != Transport.UPSTREAM) {
             // a CONNECT the proxy would have to splice blindly: only upstream hosts go through here
-            denyAndClose(ctx, "connect", host, port, "CONNECT", null, d, "not-routed-upstream",
+            denyAndClose(ctx, "connect", host, port, "CONNECT", null, d, HostRefusal.NOT_ROUTED_UPSTREAM.code(),
                     "host is not routed upstream; CONNECT through the forward proxy is refused", start);
             return;
         }
         DialGuard.Outcome dial = px.dialGuard.check(host);
         if (dial instanceof DialGuard.Refused refused) {
-            denyAndClose(ctx, "connect", host, port, "CONNECT", null, d, "dial-refused", refused.why(), start);
+            denyAndClose(ctx, "connect", host, port, "CONNECT", null, d, HostRefusal.DIAL_REFUSED.code(), refused.why(), start);
             return;
         }
         InetAddress address = ((DialGuard.Allowed) dial).address();
         if (px.isSelf(address, port)) {
-            denyAndClose(ctx, "connect", host, port, "CONNECT", null, d, "dial-refused", "the target is this proxy", start);
+            denyAndClose(ctx, "connect", host, port, "CONNECT", null, d, HostRefusal.DIAL_REFUSED.code(), "the target is this proxy", start);
             return;
         }
         record("connect", host, port, "CONNECT", null, "allow", d, d.reason().code(), 200, 0, 0, start);
@@ -305,8 +307,7 @@ public final class ForwardHandler extends ChannelInboundHandlerAdapter {
 
     private void request(ChannelHandlerContext ctx, FullHttpRequest req, long start) {
         String scheme = tunnel == null ? "http" : "https";
-        int defaultPort = tunnel == null ? 80 : 443;
-        Target t = target(req, defaultPort);
+        Target t = target(req);
         if (t.problem != null) {
             Decision d = Decision.deny(ReasonCode.INVALID_REQUEST, t.problem);
             denyAndClose(ctx, listener(), t.host == null ? "-" : t.host, t.port, req.method().name(), t.path, d,
@@ -337,7 +338,7 @@ public final class ForwardHandler extends ChannelInboundHandlerAdapter {
         HttpHeaders out = req.headers().copy();
         String credentialProblem = applyCredentials(out, t.host, t.port);
         if (credentialProblem != null) {
-            deny(ctx, req, t, d, "credential-not-allowed", credentialProblem, start);
+            deny(ctx, req, t, d, HostRefusal.CREDENTIAL_NOT_ALLOWED.code(), credentialProblem, start);
             return;
         }
         InetAddress address;
@@ -346,12 +347,12 @@ public final class ForwardHandler extends ChannelInboundHandlerAdapter {
         } else {
             DialGuard.Outcome dial = px.dialGuard.check(t.host);
             if (dial instanceof DialGuard.Refused refused) {
-                deny(ctx, req, t, d, "dial-refused", refused.why(), start);
+                deny(ctx, req, t, d, HostRefusal.DIAL_REFUSED.code(), refused.why(), start);
                 return;
             }
             address = ((DialGuard.Allowed) dial).address();
             if (px.isSelf(address, t.port)) {
-                deny(ctx, req, t, d, "dial-refused", "the target is this proxy", start);
+                deny(ctx, req, t, d, HostRefusal.DIAL_REFUSED.code(), "the target is this proxy", start);
                 return;
             }
         }
@@ -462,8 +463,9 @@ public final class ForwardHandler extends ChannelInboundHandlerAdapter {
         return problem;
     }
 
-    // ---- parsing the target ------------------------------------------------------------------------
+    // ---- the target ---------------------------------------------------------------------------------
 
+    /** The mutable view of a resolved target the rest of this handler reads. */
     private static final class Target {
         String host;
         int port;
@@ -472,97 +474,25 @@ public final class ForwardHandler extends ChannelInboundHandlerAdapter {
         String problem;
     }
 
-    private Target target(FullHttpRequest req, int defaultPort) {
+    private Target target(FullHttpRequest req) {
+        TargetResolver.Listener listener = tunnel != null ? TargetResolver.Listener.TUNNEL
+                : transparent ? TargetResolver.Listener.PASSTHROUGH_HTTP : TargetResolver.Listener.FORWARD;
+        TargetResolver.Context c = new TargetResolver.Context(listener, tunnel == null ? null : tunnel.host(),
+                tunnel == null ? 0 : tunnel.port(), sni, px.config.passthroughHttpOriginPort());
+        TargetResolver.Result r = TargetResolver.resolve(req.uri(), req.headers().getAll(HttpHeaderNames.HOST), c);
         Target t = new Target();
-        String uri = req.uri();
-        String rest;
-        if (transparent && uri.startsWith("/")) {
-            List<String> named = req.headers().getAll(HttpHeaderNames.HOST);
-            Hosts.Authority a = named.size() == 1 ? Hosts.parse(named.get(0).strip(), px.config.passthroughHttpOriginPort()) : null;
-            if (a == null) {
-                t.problem = "a plain HTTP request on the passthrough port needs one valid Host header";
-                return t;
-            }
-            t.host = a.host();
-            t.port = a.port();
-            rest = uri;
-            defaultPort = px.config.passthroughHttpOriginPort();
-        } else if (tunnel == null) {
-            if (!uri.regionMatches(true, 0, "http://", 0, 7)) {
-                t.problem = uri.regionMatches(true, 0, "https://", 0, 8)
-                        ? "send https through CONNECT, not as an absolute-form request"
-                        : "the forward proxy needs an absolute-form http:// request";
-                return t;
-            }
-            rest = uri.substring(7);
-            int slash = firstOf(rest, '/', '?');
-            String authority = slash < 0 ? rest : rest.substring(0, slash);
-            if (authority.indexOf('@') >= 0) {
-                t.problem = "user information in the request target is refused";
-                return t;
-            }
-            Hosts.Authority a = Hosts.parse(authority, defaultPort);
-            if (a == null) {
-                t.problem = "bad host in the request target";
-                return t;
-            }
-            t.host = a.host();
-            t.port = a.port();
-            rest = slash < 0 ? "/" : rest.substring(slash);
-        } else {
-            t.host = tunnel.host();
-            t.port = tunnel.port();
-            if (uri.regionMatches(true, 0, "https://", 0, 8)) {
-                String r = uri.substring(8);
-                int slash = firstOf(r, '/', '?');
-                Hosts.Authority a = Hosts.parse(slash < 0 ? r : r.substring(0, slash), 443);
-                if (a == null || !a.host().equals(tunnel.host()) || a.port() != tunnel.port()) {
-                    t.problem = "request target disagrees with the tunnel host `" + tunnel.host() + "`";
-                    return t;
-                }
-                rest = slash < 0 ? "/" : r.substring(slash);
-            } else if (uri.startsWith("/")) {
-                rest = uri;
-            } else {
-                t.problem = "bad request target";
-                return t;
-            }
-            if (sni != null && !sni.equals(tunnel.host())) {
-                t.problem = "TLS server name `" + Responses.safe(sni) + "` disagrees with the tunnel host `"
-                        + tunnel.host() + "`";
-                return t;
-            }
-        }
-        if (rest.startsWith("?")) {
-            rest = "/" + rest;
-        }
-        int q = rest.indexOf('?');
-        t.path = q < 0 ? rest : rest.substring(0, q);
-        t.query = q < 0 ? null : rest.substring(q + 1);
-        int hash = t.path.indexOf('#');
-        if (hash >= 0 || (t.query != null && t.query.indexOf('#') >= 0)) {
-            t.problem = "a fragment is not part of a request target";
-            return t;
-        }
-        List<String> hosts = req.headers().getAll(HttpHeaderNames.HOST);
-        if (hosts.size() > 1) {
-            t.problem = "several Host headers";
-            return t;
-        }
-        if (hosts.size() == 1) {
-            Hosts.Authority h = Hosts.parse(hosts.get(0).strip(), defaultPort);
-            if (h == null || !h.host().equals(t.host) || h.port() != t.port) {
-                t.problem = "Host header `" + Responses.safe(hosts.get(0)) + "` disagrees with the target `"
-                        + t.host + "`";
-            }
+        if (r instanceof TargetResolver.Resolved ok) {
+            t.host = ok.host();
+            t.port = ok.port();
+            t.path = ok.path();
+            t.query = ok.query();
+        } else if (r instanceof TargetResolver.Invalid bad) {
+            t.host = bad.host();
+            t.port = bad.port();
+            t.path = bad.path();
+            t.problem = bad.problem();
         }
         return t;
-    }
-
-    private static int firstOf(String s, char a, char b) {
-        int i = s.indexOf(a);
-        int j = s.indexOf(b);
-        return i < 0 ? j : (j < 0 ? i : Math.min(i, j));
     }
 
     // ---- decisions, denies, audit --------------------------------------------------------------------

@@ -1,6 +1,7 @@
 package dev.stockade.proxy.internal;
 
 import dev.stockade.policy.eval.HostName;
+import dev.stockade.policy.eval.RequestTarget;
 
 /** Normalising and splitting host names and authorities as they appear on the wire. */
 public final class Hosts {
@@ -16,51 +17,8 @@ public final class Hosts {
      * is in its normal form ({@link #normalise}), IPv6 brackets removed.
      */
     public static Authority parse(String authority, int defaultPort) {
-        if (authority == null || authority.isEmpty() || authority.length() > 300) {
-            return null;
-        }
-        String host;
-        String portText = null;
-        if (authority.startsWith("[")) {
-            int close = authority.indexOf(']');
-            if (close < 0) {
-                return null;
-            }
-            host = authority.substring(1, close);
-            String rest = authority.substring(close + 1);
-            if (!rest.isEmpty()) {
-                if (!rest.startsWith(":")) {
-                    return null;
-                }
-                portText = rest.substring(1);
-            }
-            if (host.isEmpty() || host.indexOf(':') < 0) {
-                return null;
-            }
-        } else {
-            int colon = authority.lastIndexOf(':');
-            if (colon >= 0) {
-                if (authority.indexOf(':') != colon) {
-                    return null; // bare IPv6 without brackets is ambiguous
-                }
-                host = authority.substring(0, colon);
-                portText = authority.substring(colon + 1);
-            } else {
-                host = authority;
-            }
-        }
-        int port = defaultPort;
-        if (portText != null) {
-            if (portText.isEmpty() || portText.length() > 5 || !portText.chars().allMatch(c -> c >= '0' && c <= '9')) {
-                return null;
-            }
-            port = Integer.parseInt(portText);
-            if (port < 1 || port > 65535) {
-                return null;
-            }
-        }
-        String h = normalise(host);
-        return h == null ? null : new Authority(h, port);
+        RequestTarget t = RequestTarget.authority(authority, defaultPort);
+        return t instanceof RequestTarget.Authority a ? new Authority(a.host().value(), a.port()) : null;
     }
 
     /**
