@@ -80,6 +80,12 @@ final class ReferenceEvaluator {
             if (e.scheme() != null && !e.scheme().equalsIgnoreCase(String.valueOf(scheme))) {
                 return Outcome.DENY;
             }
+            // a scheme means its default port (docs/semantics.md, "Ports")
+            String s = e.scheme() == null ? "" : e.scheme().toLowerCase(Locale.ROOT);
+            int port = s.equals("https") || s.equals("wss") ? 443 : s.equals("http") || s.equals("ws") ? 80 : -1;
+            if (port > 0 && request.port() != port) {
+                return Outcome.DENY;
+            }
         }
         for (DomainEntry e : all) {
             if (e.binaries() != null && (request.caller() == null || !e.binaries().contains(request.caller()))) {

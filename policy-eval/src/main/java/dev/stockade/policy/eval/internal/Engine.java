@@ -70,6 +70,9 @@ public final class Engine {
                 if (f.scheme != null && (scheme == null || !f.scheme.equalsIgnoreCase(scheme))) {
                     return f.schemeDeny;
                 }
+                if (f.port > 0 && request.port() != f.port) {
+                    return f.portDeny; // a scheme means its default port: `https` is not ssh on 22
+                }
             }
         }
         if (row.anyCallerFence) {

@@ -31,6 +31,10 @@ final class Fence {
     final boolean primary;
 
     final Decision schemeDeny;
+    /** The one port the entry's scheme admits (443 for https and wss, 80 for http and ws), -1 for any. */
+    final int port;
+    /** A request on the entry's scheme but another port: {@code scheme-mismatch} too, saying which port. */
+    final Decision portDeny;
     final Decision callerDeny;
     final Decision noRuleDeny;
     final Decision[] ruleAllow;
@@ -48,6 +52,14 @@ final class Fence {
         this.graphqlFences = graphqlFences;
         this.primary = primary;
         this.schemeDeny = schemeDeny;
+        this.port = scheme == null ? -1 : switch (scheme) {
+            case "https", "wss" -> 443;
+            case "http", "ws" -> 80;
+            default -> -1;
+        };
+        this.portDeny = port < 0 ? null : new Decision(Verdict.DENY, null, false, ReasonCode.SCHEME_MISMATCH,
+                schemeDeny.policy(), schemeDeny.entryIndex(), -1, "entry scheme `" + scheme + "` admits port " + port
+                        + " only (docs/semantics.md, \"Ports\")");
         this.callerDeny = callerDeny;
         this.noRuleDeny = noRuleDeny;
         this.ruleAllow = ruleAllow;
