@@ -35,4 +35,22 @@ public final class Hosts {
         String h = host.indexOf(':') >= 0 ? "[" + host + "]" : host;
         return port == defaultPort ? h : h + ":" + port;
     }
+
+    /**
+     * The server name the client asked for in the TLS handshake of {@code ssl}, in normal form; ""
+     * when it named one the grammar refuses; {@code current} when it named none.
+     */
+    public static String serverName(io.netty.handler.ssl.SslHandler ssl, String current) {
+        javax.net.ssl.SSLSession session = ssl == null ? null : ssl.engine().getSession();
+        String out = current;
+        if (session instanceof javax.net.ssl.ExtendedSSLSession ext) {
+            for (javax.net.ssl.SNIServerName n : ext.getRequestedServerNames()) {
+                if (n instanceof javax.net.ssl.SNIHostName h) {
+                    String name = normalise(h.getAsciiName());
+                    out = name == null ? "" : name;
+                }
+            }
+        }
+        return out;
+    }
 }

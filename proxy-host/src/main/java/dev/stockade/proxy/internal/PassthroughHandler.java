@@ -115,7 +115,7 @@ public final class PassthroughHandler extends ChannelInboundHandlerAdapter {
         buffered = null;
         // plain HTTP behaves as on the forward port: a client's FIN closes the connection
         ctx.channel().config().setOption(ChannelOption.ALLOW_HALF_CLOSURE, false);
-        ForwardHandler.install(px, ctx.pipeline(), conn, null, true);
+        RequestPipeline.install(px, ctx.pipeline(), conn, null, true);
         ctx.pipeline().remove(this);
         ctx.pipeline().fireChannelRead(first);
     }
