@@ -44,17 +44,20 @@ public final class PathCheck {
         boolean params = false;
         boolean escapes = false; // escapes above 0x7f, whose bytes must be well-formed UTF-8
         int segment = 1;
+        int nameEnd = -1; // the first `;` of the current segment, -1 when none yet
         for (int i = 1; i <= n; i++) {
             char c = i < n ? path.charAt(i) : '/';
             if (c == '/') {
-                if (refusedSegment(path, segment, i)) {
+                if (refusedSegment(path, segment, nameEnd < 0 ? i : nameEnd, i)) {
                     return REFUSED;
                 }
                 segment = i + 1;
+                nameEnd = -1;
             } else if (c < 0x21 || c > 0x7e || c == '\\') {
                 return REFUSED;
             } else if (c == ';') {
                 params = true;
+                nameEnd = nameEnd < 0 ? i : nameEnd;
             } else if (c == '%') {
                 if (!escapeAllowed(path, i)) {
                     return REFUSED;
@@ -89,10 +92,12 @@ public final class PathCheck {
         return true;
     }
 
-    /** An empty segment, or a dot segment once its parameters are removed (the segment ends at {@code end}). */
-    private static boolean refusedSegment(String path, int start, int end) {
-        int semi = path.indexOf(';', start);
-        int nameEnd = semi >= 0 && semi < end ? semi : end;
+    /**
+     * An empty segment, or a dot segment once its parameters are removed: the segment is
+     * {@code [start, end)}, its name (before any {@code ;}) {@code [start, nameEnd)}. Linear in the path:
+     * each character is looked at once by the caller.
+     */
+    private static boolean refusedSegment(String path, int start, int nameEnd, int end) {
         int len = nameEnd - start;
         if (len == 0) {
             return nameEnd < end || end < path.length(); // a trailing slash is the only empty segment
