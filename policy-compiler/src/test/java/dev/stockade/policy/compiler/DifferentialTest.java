@@ -70,8 +70,10 @@ class DifferentialTest {
                 net.jqwik.api.Tuple.of(1, Arbitraries.just(Verdict.DENY)));
         Arbitrary<Transport> transport = Arbitraries.of(Transport.UPSTREAM, Transport.DIRECT).injectNull(0.3);
         Arbitrary<String> scheme = Arbitraries.of("https", "http", "HTTPS").injectNull(0.85);
+        // caller fences often enough that the coverage guard still reaches them now that a scheme pins its
+        // port and hosts ending in a number are refused (both deny earlier, before the caller fence)
         Arbitrary<List<String>> binaries = Arbitraries.of(List.of("/usr/bin/git"), List.of("/usr/bin/curl"),
-                List.of("/usr/bin/git", "/usr/bin/curl"), List.<String>of()).injectNull(0.75);
+                List.of("/usr/bin/git", "/usr/bin/curl"), List.<String>of()).injectNull(0.6);
         Arbitrary<List<Rule>> rules = rule().list().ofMinSize(1).ofMaxSize(2).injectNull(0.6);
         return Combinators.combine(Arbitraries.of(PATTERNS), verdict, transport, scheme, rules, binaries)
                 .as((p, v, t, s, r, b) -> new DomainEntry(p, v, t, s, null, r, v == Verdict.ALLOW ? b : null));
@@ -88,9 +90,7 @@ class DifferentialTest {
 
     private Arbitrary<EgressRequest> requests() {
         Arbitrary<String> scheme = Arbitraries.of("https", "http").injectNull(0.2);
-        // mostly default ports: a scheme now pins its default port, and the coverage guards below need
-        // requests to get past the scheme fence to the caller fence and the rules
-        Arbitrary<Integer> port = Arbitraries.of(443, 443, 443, 443, 443, 443, 80, 80, 80, 8080);
+        Arbitrary<Integer> port = Arbitraries.of(443, 80, 8080);
         Arbitrary<String> caller = Arbitraries.of("/usr/bin/git", "/usr/bin/curl").injectNull(0.2);
         Arbitrary<String> method = Arbitraries.of("GET", "POST");
         return Combinators.combine(scheme, Arbitraries.frequencyOf(net.jqwik.api.Tuple.of(5, Arbitraries.of(HOSTS)),
