@@ -1,5 +1,6 @@
 package dev.stockade.cli;
 
+import dev.stockade.policy.model.TerminalText;
 import dev.stockade.policy.compiler.DescribeRows;
 import dev.stockade.policy.model.DomainEntry;
 import dev.stockade.policy.model.Policy;
@@ -32,7 +33,7 @@ final class DescribeCommand implements Callable<Integer> {
             return 2;
         }
         for (DomainEntry entry : read.get().get(0).domains()) {
-            out.println(DescribeRows.row(entry));
+            out.println(TerminalText.escape(DescribeRows.row(entry)));
         }
         out.flush();
         return 0;

@@ -1,5 +1,6 @@
 package dev.stockade.cli;
 
+import dev.stockade.policy.model.TerminalText;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.stockade.policy.compiler.BlockedDomain;
@@ -8,6 +9,7 @@ import dev.stockade.policy.compiler.NarrowedDomain;
 import dev.stockade.policy.compiler.Resolution;
 import dev.stockade.policy.model.ConnectorGrant;
 import java.io.PrintWriter;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
@@ -62,24 +64,28 @@ final class EffectiveCommand implements Callable<Integer> {
     }
 
     private static void printText(PrintWriter out, Resolution r, List<String> rows) {
-        out.println("domains:");
-        rows.forEach(row -> out.println("  " + row));
-        out.println("sandbox env:");
+        List<String> lines = new ArrayList<>();
+        lines.add("domains:");
+        rows.forEach(row -> lines.add("  " + row));
+        lines.add("sandbox env:");
         for (Map.Entry<String, String> e : r.sandboxEnv().entrySet()) {
-            out.println("  " + e.getKey() + "=" + e.getValue());
+            lines.add("  " + e.getKey() + "=" + e.getValue());
         }
-        out.println("connector grants:");
+        lines.add("connector grants:");
         for (ConnectorGrant grant : r.connectorGrants()) {
-            out.println("  " + grant.connectorId() + ": " + (grant.allowedTools().isEmpty() ? "(no tools)" : String.join(", ", grant.allowedTools())));
+            lines.add("  " + grant.connectorId() + ": "
+                    + (grant.allowedTools().isEmpty() ? "(no tools)" : String.join(", ", grant.allowedTools())));
         }
-        out.println("drift:" + (r.drift().isEmpty() ? " none" : ""));
+        lines.add("drift:" + (r.drift().isEmpty() ? " none" : ""));
         for (NarrowedDomain d : r.drift().narrowedDomains()) {
-            out.println("  narrowed " + d.pattern() + " (policy `" + d.policy() + "` entry " + d.entryIndex() + ", "
+            lines.add("  narrowed " + d.pattern() + " (policy `" + d.policy() + "` entry " + d.entryIndex() + ", "
                     + String.join(",", d.reasons()) + "): " + d.detail());
         }
         for (BlockedDomain d : r.drift().blockedDomainDetails()) {
-            out.println("  blocked  " + d.pattern() + " (policy `" + d.policy() + "` entry " + d.entryIndex() + ", "
+            lines.add("  blocked  " + d.pattern() + " (policy `" + d.policy() + "` entry " + d.entryIndex() + ", "
                     + d.reason() + "): " + d.detail());
         }
+        // Policy text reaches a terminal: every line escaped, so that no value can forge output.
+        lines.forEach(line -> out.println(TerminalText.escape(line)));
     }
 }

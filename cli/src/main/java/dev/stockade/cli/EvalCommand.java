@@ -1,5 +1,6 @@
 package dev.stockade.cli;
 
+import dev.stockade.policy.model.TerminalText;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.stockade.cli.testing.RequestFactory;
@@ -10,7 +11,6 @@ import dev.stockade.policy.eval.Decision;
 import dev.stockade.policy.eval.DecisionProgram;
 import dev.stockade.policy.eval.EgressRequest;
 import java.io.PrintWriter;
-import java.nio.charset.StandardCharsets;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -59,7 +59,8 @@ final class EvalCommand implements Callable<Integer> {
         @Option(names = "--graphql-query", required = true, description = "GraphQL document text.")
         String query;
 
-        @Option(names = "--graphql-variables", description = "Variables as a JSON object.")
+        @Option(names = "--graphql-variables", description = "Variables as a JSON object, sent as written (the"
+                + " engine judges it as it would a client's body: duplicate keys deny).")
         String variables;
 
         @Option(names = "--operation-name", description = "The operationName to send.")
@@ -76,9 +77,9 @@ final class EvalCommand implements Callable<Integer> {
         }
         EgressRequest request;
         try {
-            request = RequestFactory.from(requestNode());
+            request = RequestFactory.from(requestNode(), graphql == null ? null : graphql.variables);
         } catch (IllegalArgumentException e) {
-            err.println("stockade: " + e.getMessage());
+            err.println("stockade: " + TerminalText.escape(e.getMessage()));
             return 2;
         }
         DecisionProgram program = PolicyCompiler.compile(resolution.get(), CompileOptions.defaults());
@@ -91,14 +92,14 @@ final class EvalCommand implements Callable<Integer> {
             out.println(node.toPrettyString());
         } else {
             out.println(decision.verdict().wire() + (decision.allowed() ? " " + decision.transport().wire() : ""));
-            out.println("  connection: " + explain(connection));
-            out.println("  request:    " + explain(decision));
+            out.println("  connection: " + TerminalText.escape(explain(connection)));
+            out.println("  request:    " + TerminalText.escape(explain(decision)));
         }
         out.flush();
         return decision.allowed() ? 0 : 1;
     }
 
-    private ObjectNode requestNode() throws Exception {
+    private ObjectNode requestNode() {
         ObjectNode node = JSON.createObjectNode().put("url", url);
         if (method != null) {
             node.put("method", method);
@@ -119,9 +120,6 @@ final class EvalCommand implements Callable<Integer> {
             ObjectNode g = node.putObject("graphql").put("query", graphql.query);
             if (graphql.operationName != null) {
                 g.put("operationName", graphql.operationName);
-            }
-            if (graphql.variables != null) {
-                g.set("variables", JSON.readTree(graphql.variables.getBytes(StandardCharsets.UTF_8)));
             }
         }
         return node;

@@ -9,7 +9,6 @@ import dev.stockade.policy.model.ProblemRenderer;
 import dev.stockade.policy.model.ReadResult;
 import dev.stockade.policy.model.Severity;
 import dev.stockade.policy.model.SourcePosition;
-import java.io.IOException;
 import java.io.PrintWriter;
 import java.nio.file.Path;
 import java.util.ArrayList;
@@ -17,6 +16,7 @@ import java.util.Comparator;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 import java.util.concurrent.Callable;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Model.CommandSpec;
@@ -53,12 +53,11 @@ final class LintCommand implements Callable<Integer> {
         Map<String, ReadResult> reads = new LinkedHashMap<>();
         boolean unreadable = false;
         for (Path file : files) {
-            try {
-                ReadResult read = PolicyFiles.read(file);
-                reads.put(read.sourceName(), read);
-                byFile.put(read.sourceName(), problemsOf(read));
-            } catch (IOException e) {
-                err.println("stockade: cannot read " + file + ": " + e.getMessage());
+            Optional<ReadResult> read = PolicyFiles.read(file, err);
+            if (read.isPresent()) {
+                reads.put(read.get().sourceName(), read.get());
+                byFile.put(read.get().sourceName(), problemsOf(read.get()));
+            } else {
                 unreadable = true;
             }
         }

@@ -4,22 +4,30 @@ import dev.stockade.policy.model.Policy;
 import dev.stockade.policy.model.PolicyReader;
 import dev.stockade.policy.model.ProblemRenderer;
 import dev.stockade.policy.model.ReadResult;
-import java.io.IOException;
+import dev.stockade.policy.model.SourceFiles;
+import dev.stockade.policy.model.TerminalText;
 import java.io.PrintWriter;
-import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
 
-/** Reading policy files for the commands that need valid policies (describe, eval, effective). */
+/** Reading policy files for the commands: through the one bounded reader, problems printed with positions. */
 final class PolicyFiles {
     private PolicyFiles() {
     }
 
-    /** Reads and validates one file; unreadable files are an {@link IOException}. */
-    static ReadResult read(Path file) throws IOException {
-        return PolicyReader.read(file.toString(), Files.readString(file));
+    /**
+     * Reads and validates one file; when it cannot be read (missing, not a regular file, over 1 MiB, not
+     * UTF-8) prints why and returns empty, so that the caller exits 2.
+     */
+    static Optional<ReadResult> read(Path file, PrintWriter err) {
+        SourceFiles.Loaded loaded = SourceFiles.read(file);
+        if (loaded instanceof SourceFiles.Unreadable unreadable) {
+            err.println("stockade: cannot read " + TerminalText.escape(unreadable.message()));
+            return Optional.empty();
+        }
+        return Optional.of(PolicyReader.read(file.toString(), ((SourceFiles.Text) loaded).text()));
     }
 
     /**
@@ -30,16 +38,11 @@ final class PolicyFiles {
         List<Policy> policies = new ArrayList<>();
         boolean ok = true;
         for (Path file : files == null ? List.<Path>of() : files) {
-            try {
-                ReadResult read = read(file);
-                if (read.valid()) {
-                    policies.add(read.policy());
-                } else {
-                    err.print(ProblemRenderer.human(read.problems(), read.sourceName(), read.text()));
-                    ok = false;
-                }
-            } catch (IOException e) {
-                err.println("stockade: cannot read " + file + ": " + e.getMessage());
+            Optional<ReadResult> read = read(file, err);
+            if (read.isPresent() && read.get().valid()) {
+                policies.add(read.get().policy());
+            } else {
+                read.ifPresent(r -> err.print(ProblemRenderer.human(r.problems(), r.sourceName(), r.text())));
                 ok = false;
             }
         }

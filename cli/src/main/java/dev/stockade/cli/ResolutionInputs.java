@@ -1,17 +1,13 @@
 package dev.stockade.cli;
 
-import com.fasterxml.jackson.databind.JsonNode;
 import dev.stockade.cli.testing.PolicySources;
 import dev.stockade.policy.compiler.InstallFacts;
 import dev.stockade.policy.compiler.Resolution;
+import dev.stockade.policy.compiler.ResolutionTooLarge;
 import dev.stockade.policy.compiler.Resolver;
-import dev.stockade.policy.model.Documents;
-import dev.stockade.policy.model.ParsedDocument;
 import dev.stockade.policy.model.Policy;
-import dev.stockade.policy.model.ProblemRenderer;
-import java.io.IOException;
+import dev.stockade.policy.model.TerminalText;
 import java.io.PrintWriter;
-import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
 import java.util.Optional;
@@ -38,26 +34,20 @@ final class ResolutionInputs {
         if (grants.isEmpty() || clip.isEmpty() || facts.isEmpty()) {
             return Optional.empty();
         }
-        return Optional.of(Resolver.resolve(facts.get(), clip.get(), grants.get()));
+        try {
+            return Optional.of(Resolver.resolve(facts.get(), clip.get(), grants.get()));
+        } catch (ResolutionTooLarge e) {
+            err.println("stockade: " + e.getMessage());
+            return Optional.empty();
+        }
     }
 
     private Optional<InstallFacts> installFacts(PrintWriter err) {
         if (install == null) {
             return Optional.of(PolicySources.installOf(com.fasterxml.jackson.databind.node.MissingNode.getInstance()));
         }
-        try {
-            ParsedDocument doc = Documents.parse(install.toString(), Files.readString(install));
-            if (doc.root() == null) {
-                err.print(ProblemRenderer.human(doc.problems(), doc.sourceName(), doc.text()));
-                return Optional.empty();
-            }
-            JsonNode root = doc.root();
-            return Optional.of(PolicySources.installOf(root));
-        } catch (IOException e) {
-            err.println("stockade: cannot read " + install + ": " + e.getMessage());
-        } catch (IllegalArgumentException e) {
-            err.println("stockade: " + install + ": " + e.getMessage());
-        }
-        return Optional.empty();
+        PolicySources.InstallOrErrors read = PolicySources.installFile(install);
+        read.errors().forEach(e -> err.println("stockade: " + TerminalText.escape(e.render())));
+        return Optional.ofNullable(read.facts());
     }
 }

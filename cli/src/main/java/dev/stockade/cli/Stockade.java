@@ -1,16 +1,43 @@
 package dev.stockade.cli;
 
+import dev.stockade.policy.model.TerminalText;
+import dev.stockade.cli.rest.AuditCommand;
+import dev.stockade.cli.rest.HaltCommand;
+import dev.stockade.cli.rest.InstallationCommand;
+import dev.stockade.cli.rest.InvitationsCommand;
+import dev.stockade.cli.rest.LoginCommands;
+import dev.stockade.cli.rest.OrgsCommand;
+import dev.stockade.cli.rest.ProjectsCommand;
+import dev.stockade.cli.rest.SandboxTokensCommand;
+import dev.stockade.cli.rest.TokensCommand;
+import java.util.Map;
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
 
-/** {@code stockade}: lint, describe, test, evaluate and resolve policies. */
+/** {@code stockade}: the policy commands and the platform's REST commands. */
 @Command(name = "stockade", mixinStandardHelpOptions = true, versionProvider = Stockade.Version.class,
-        description = "Policy engine for AI-agent sandboxes.",
-        footer = {"", "The egress proxy host runs from the same launcher: ./stockade proxy --help"},
-        subcommands = {PolicyCommand.class, CommandLine.HelpCommand.class})
+        description = "Govern AI agents in sandboxes: policies, and the platform's organizations, projects and tokens.",
+        footer = {"", "Exit status: 0 ok; 1 problems found, or the platform refused the request; 2 usage, unreadable"
+                + " input, not signed in or the platform unreachable; 3 the server's answer was not the platform's.",
+                "The platform and the egress proxy run from the same launcher: ./stockade serve --help,"
+                + " ./stockade proxy --help. Reference: docs/cli.md"},
+        subcommands = {PolicyCommand.class, LoginCommands.Login.class, LoginCommands.Logout.class,
+                LoginCommands.Whoami.class, OrgsCommand.class, ProjectsCommand.class, TokensCommand.class,
+                SandboxTokensCommand.class, InvitationsCommand.class, HaltCommand.class, AuditCommand.class,
+                InstallationCommand.class, CommandLine.HelpCommand.class})
 public final class Stockade {
+    private final Map<String, String> env;
 
-    /** Runs the CLI and exits with its status: 0 ok, 1 problems or failures, 2 bad input or usage. */
+    private Stockade(Map<String, String> env) {
+        this.env = Map.copyOf(env);
+    }
+
+    /** The environment the commands read ({@code STOCKADE_URL}, {@code STOCKADE_TOKEN}, {@code HOME}, ...). */
+    public Map<String, String> env() {
+        return env;
+    }
+
+    /** Runs the CLI and exits with its status (see the usage footer). */
     public static void main(String[] args) {
         System.exit(run(args));
     }
@@ -22,20 +49,35 @@ public final class Stockade {
 
     /** Runs the CLI writing to {@code out} and {@code err}; returns its exit status. */
     public static int run(java.io.PrintWriter out, java.io.PrintWriter err, String... args) {
-        CommandLine cli = new CommandLine(new Stockade());
+        return run(out, err, System.getenv(), args);
+    }
+
+    /** Runs the CLI with the given environment instead of the process's (tests); returns its exit status. */
+    public static int run(java.io.PrintWriter out, java.io.PrintWriter err, Map<String, String> env, String... args) {
+        CommandLine cli = new CommandLine(new Stockade(env));
         cli.setOut(out);
         cli.setErr(err);
+        cli.setCaseInsensitiveEnumValuesAllowed(true);
         cli.setExecutionExceptionHandler((e, commandLine, parseResult) -> {
-            commandLine.getErr().println("stockade: " + e.getMessage());
+            commandLine.getErr().println("stockade: " + TerminalText.escape(String.valueOf(e.getMessage())));
             return 2;
         });
         cli.setParameterExceptionHandler((e, args1) -> {
             CommandLine cmd = e.getCommandLine();
-            cmd.getErr().println("stockade: " + e.getMessage());
+            cmd.getErr().println("stockade: " + TerminalText.escape(e.getMessage()));
             cmd.getErr().println("run `" + cmd.getCommandSpec().qualifiedName() + " --help` for usage");
             return 2;
         });
-        return cli.execute(args);
+        try {
+            return cli.execute(args);
+        } catch (OutOfMemoryError | StackOverflowError e) {
+            // INVARIANT: no stack trace reaches a user. Inputs are bounded before they are read, so this is a
+            // bug; say what ran out and fail without deciding anything.
+            err.println("stockade: out of " + (e instanceof OutOfMemoryError ? "memory" : "stack")
+                    + "; nothing was decided (please report this with the input that caused it)");
+            err.flush();
+            return 2;
+        }
     }
 
     /** The version from the jar's manifest, or {@code dev} when run from classes. */

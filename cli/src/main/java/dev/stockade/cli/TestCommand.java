@@ -1,5 +1,6 @@
 package dev.stockade.cli;
 
+import dev.stockade.policy.model.TerminalText;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.stockade.cli.testing.CaseResult;
@@ -42,13 +43,13 @@ final class TestCommand implements Callable<Integer> {
         PrintWriter out = spec.commandLine().getOut();
         PrintWriter err = spec.commandLine().getErr();
         for (FormatError error : report.formatErrors()) {
-            err.println("error: " + error.render());
+            err.println("error: " + TerminalText.escape(error.render()));
         }
         for (CaseResult result : report.results()) {
             if (format == OutputFormat.json) {
                 out.println(json(result));
             } else if (verbose || result.status() == CaseResult.Status.FAILED) {
-                out.println(line(result));
+                out.println(TerminalText.escape(line(result)));
             }
         }
         if (format == OutputFormat.json) {

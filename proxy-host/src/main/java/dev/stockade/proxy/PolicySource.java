@@ -14,9 +14,9 @@ import dev.stockade.policy.model.Policy;
 import dev.stockade.policy.model.PolicyReader;
 import dev.stockade.policy.model.Problem;
 import dev.stockade.policy.model.ReadResult;
+import dev.stockade.policy.model.SourceFiles;
 import java.io.IOException;
 import java.io.PrintStream;
-import java.nio.charset.StandardCharsets;
 import java.nio.file.ClosedWatchServiceException;
 import java.nio.file.FileSystems;
 import java.nio.file.Files;
@@ -224,13 +224,13 @@ public final class PolicySource implements Supplier<Decider>, AutoCloseable {
         List<Policy> out = new ArrayList<>();
         for (Path root : roots) {
             for (Path f : files(root, problems)) {
-                String text;
-                try {
-                    text = Files.readString(f, StandardCharsets.UTF_8);
-                } catch (IOException e) {
-                    problems.add(f + ": cannot be read");
+                // The core's bounded reader: a device, a pipe or a file over 1 MiB is refused before it is read.
+                SourceFiles.Loaded loaded = SourceFiles.read(f);
+                if (loaded instanceof SourceFiles.Unreadable unreadable) {
+                    problems.add("cannot read " + unreadable.message());
                     continue;
                 }
+                String text = ((SourceFiles.Text) loaded).text();
                 ReadResult r = PolicyReader.read(f.toString(), text);
                 if (!r.valid() || r.policy() == null) {
                     for (Problem p : r.problems()) {
@@ -252,7 +252,8 @@ public final class PolicySource implements Supplier<Decider>, AutoCloseable {
             return List.of(root);
         }
         if (!Files.isDirectory(root)) {
-            problems.add(root + ": no such file or folder");
+            problems.add(root + (Files.exists(root) ? ": not a regular file or folder (a device, pipe or socket)"
+                    : ": no such file or folder"));
             return List.of();
         }
         try (Stream<Path> s = Files.walk(root, 8)) {

@@ -5,9 +5,10 @@ import dev.stockade.policy.compiler.InstallFacts;
 import dev.stockade.policy.model.Documents;
 import dev.stockade.policy.model.ParsedDocument;
 import dev.stockade.policy.model.PolicyReader;
+import dev.stockade.policy.model.Problem;
 import dev.stockade.policy.model.Provider;
 import dev.stockade.policy.model.ReadResult;
-import java.io.IOException;
+import dev.stockade.policy.model.SourceFiles;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
@@ -96,10 +97,43 @@ public final class PolicySources {
     }
 
     private static String readText(Path path, String pointer) {
-        try {
-            return Files.readString(path);
-        } catch (IOException e) {
-            throw new FormatProblem(pointer, "cannot read `" + path + "`: " + e.getMessage());
+        SourceFiles.Loaded loaded = SourceFiles.read(path);
+        if (loaded instanceof SourceFiles.Unreadable unreadable) {
+            throw new FormatProblem(pointer, "cannot read " + unreadable.message());
         }
+        return ((SourceFiles.Text) loaded).text();
+    }
+
+    /**
+     * Install facts from an install file ({@code --install}), read like a test file's {@code install}
+     * mapping: the bounded reader, duplicate and unknown keys refused, types checked. Returns the facts, or
+     * the file's problems with their positions (never empty then).
+     */
+    public static InstallOrErrors installFile(Path file) {
+        SourceFiles.Loaded loaded = SourceFiles.read(file);
+        if (loaded instanceof SourceFiles.Unreadable u) {
+            return new InstallOrErrors(null, List.of(new FormatError(u.name(), u.line(), u.column(),
+                    "cannot read: " + u.reason())));
+        }
+        ParsedDocument doc = Documents.parse(file.toString(), ((SourceFiles.Text) loaded).text());
+        List<FormatError> errors = new ArrayList<>();
+        doc.problems().stream().filter(Problem::isError).forEach(p ->
+                errors.add(new FormatError(doc.sourceName(), p.line(), p.column(), p.message())));
+        if (errors.isEmpty()) {
+            Shape.install().check(doc.root(), "", (pointer, message) ->
+                    errors.add(PolicyTestRunner.at(doc, pointer, message)));
+        }
+        if (!errors.isEmpty()) {
+            return new InstallOrErrors(null, errors);
+        }
+        try {
+            return new InstallOrErrors(installOf(doc.root()), List.of());
+        } catch (IllegalArgumentException e) {
+            return new InstallOrErrors(null, List.of(PolicyTestRunner.at(doc, "/providers", e.getMessage())));
+        }
+    }
+
+    /** Install facts, or why an install file gives none. */
+    public record InstallOrErrors(InstallFacts facts, List<FormatError> errors) {
     }
 }

@@ -5,6 +5,7 @@ import dev.stockade.policy.model.Documents;
 import dev.stockade.policy.model.ParsedDocument;
 import dev.stockade.policy.model.Problem;
 import dev.stockade.policy.model.Severity;
+import dev.stockade.policy.model.SourceFiles;
 import dev.stockade.policy.model.SourcePosition;
 import java.io.IOException;
 import java.nio.file.Files;
@@ -56,8 +57,12 @@ public final class PolicyTestRunner {
      * {@code name} with a suite section; plain policy files referenced by tests are skipped.
      */
     private static boolean isTestFile(Path file) {
+        SourceFiles.Loaded loaded = SourceFiles.read(file);
+        if (!(loaded instanceof SourceFiles.Text text)) {
+            return true; // let runFile report why it cannot be read
+        }
         try {
-            for (ParsedDocument doc : Documents.parseAll(file.toString(), Files.readString(file))) {
+            for (ParsedDocument doc : Documents.parseAll(file.toString(), text.text())) {
                 JsonNode root = doc.root();
                 if (root == null || !root.isObject()) {
                     continue;
@@ -69,20 +74,19 @@ public final class PolicyTestRunner {
                 }
             }
             return false;
-        } catch (IOException | RuntimeException e) {
+        } catch (RuntimeException e) {
             return true; // let runFile report why it cannot be read
         }
     }
 
     private static void runFile(Path file, List<CaseResult> results, List<FormatError> errors) {
         String display = file.toString();
-        String text;
-        try {
-            text = Files.readString(file);
-        } catch (IOException | RuntimeException e) {
-            errors.add(new FormatError(display, 0, 0, "cannot read: " + e.getMessage()));
+        SourceFiles.Loaded loaded = SourceFiles.read(file);
+        if (loaded instanceof SourceFiles.Unreadable u) {
+            errors.add(new FormatError(display, u.line(), u.column(), "cannot read: " + u.reason()));
             return;
         }
+        String text = ((SourceFiles.Text) loaded).text();
         for (ParsedDocument doc : Documents.parseAll(display, text)) {
             if (reportParseProblems(doc, errors) || doc.root() == null || doc.root().isNull()) {
                 continue;

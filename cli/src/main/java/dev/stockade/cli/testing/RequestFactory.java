@@ -25,6 +25,15 @@ public final class RequestFactory {
 
     /** The request of a case's {@code request} mapping; bad input is an {@link IllegalArgumentException}. */
     public static EgressRequest from(JsonNode request) {
+        return from(request, null);
+    }
+
+    /**
+     * The request of {@code request}, with GraphQL variables given as raw JSON text ({@code policy eval
+     * --graphql-variables}): the text goes into the body (or the {@code variables} parameter) unchanged, so
+     * that the engine judges exactly what a client would send, duplicate keys and all.
+     */
+    public static EgressRequest from(JsonNode request, String rawVariables) {
         JsonNode graphql = request.path("graphql");
         String defaultMethod = graphql.isMissingNode() ? "GET" : "POST";
         String method = request.path("method").asText(defaultMethod);
@@ -34,9 +43,9 @@ public final class RequestFactory {
         byte[] body = request.has("body") ? request.get("body").asText().getBytes(StandardCharsets.UTF_8) : null;
         if (!graphql.isMissingNode()) {
             if (method.equals("GET")) {
-                query = join(query, graphqlParameters(graphql));
+                query = join(query, graphqlParameters(graphql, rawVariables));
             } else {
-                body = graphqlBody(graphql);
+                body = graphqlBody(graphql, rawVariables);
                 headers.putIfAbsent("content-type", List.of("application/json"));
             }
         }
@@ -82,7 +91,7 @@ public final class RequestFactory {
         return headers;
     }
 
-    private static byte[] graphqlBody(JsonNode graphql) {
+    private static byte[] graphqlBody(JsonNode graphql, String rawVariables) {
         ObjectNode payload = JSON.createObjectNode();
         payload.set("query", graphql.get("query"));
         if (graphql.has("operationName")) {
@@ -92,18 +101,24 @@ public final class RequestFactory {
             payload.set("variables", graphql.get("variables"));
         }
         try {
-            return JSON.writeValueAsBytes(payload);
+            String json = JSON.writeValueAsString(payload);
+            if (rawVariables != null) {
+                json = json.substring(0, json.length() - 1) + ",\"variables\":" + rawVariables + "}";
+            }
+            return json.getBytes(StandardCharsets.UTF_8);
         } catch (com.fasterxml.jackson.core.JsonProcessingException e) {
             throw new IllegalArgumentException("cannot encode the graphql payload: " + e.getOriginalMessage());
         }
     }
 
-    private static String graphqlParameters(JsonNode graphql) {
+    private static String graphqlParameters(JsonNode graphql, String rawVariables) {
         StringBuilder out = new StringBuilder("query=").append(encode(graphql.get("query").asText()));
         if (graphql.hasNonNull("operationName")) {
             out.append("&operationName=").append(encode(graphql.get("operationName").asText()));
         }
-        if (graphql.hasNonNull("variables")) {
+        if (rawVariables != null) {
+            out.append("&variables=").append(encode(rawVariables));
+        } else if (graphql.hasNonNull("variables")) {
             out.append("&variables=").append(encode(graphql.get("variables").toString()));
         }
         return out.toString();

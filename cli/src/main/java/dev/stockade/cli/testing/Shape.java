@@ -126,13 +126,18 @@ sealed interface Shape {
         return new ListOf(what, element);
     }
 
+    /** An {@code install} mapping, in a test file or an {@code --install} file. */
+    static Shape install() {
+        return obj("install", Map.of(
+                "providers", leaf("providers", Kind.STRING_LIST),
+                "bedrockAmbient", leaf("bedrockAmbient", Kind.BOOLEAN)));
+    }
+
     /** The whole test-file format of FORMAT.md. */
     static Shape suite() {
         Shape policy = leaf("a policy", Kind.POLICY);
         Shape policies = list("policies", policy);
-        Shape install = obj("install", Map.of(
-                "providers", leaf("providers", Kind.STRING_LIST),
-                "bedrockAmbient", leaf("bedrockAmbient", Kind.BOOLEAN)));
+        Shape install = install();
         Shape graphql = obj("request graphql", Map.of(
                 "query", leaf("graphql query", Kind.STRING),
                 "operationName", new Leaf("operationName", Kind.STRING, true),

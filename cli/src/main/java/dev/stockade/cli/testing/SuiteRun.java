@@ -6,6 +6,7 @@ import dev.stockade.policy.compiler.DescribeRows;
 import dev.stockade.policy.compiler.InstallFacts;
 import dev.stockade.policy.compiler.PolicyCompiler;
 import dev.stockade.policy.compiler.Resolution;
+import dev.stockade.policy.compiler.ResolutionTooLarge;
 import dev.stockade.policy.compiler.Resolver;
 import dev.stockade.policy.eval.CompileOptions;
 import dev.stockade.policy.eval.Decision;
@@ -158,7 +159,12 @@ final class SuiteRun {
         InstallFacts install = sources.install(pick(node, "install"), where(node, pointer, "install"));
         List<Policy> ceiling = policies(pick(node, "ceiling"), where(node, pointer, "ceiling"));
         List<Policy> grants = policies(pick(node, "policies"), where(node, pointer, "policies"));
-        Resolution resolution = Resolver.resolve(install, ceiling, grants);
+        Resolution resolution;
+        try {
+            resolution = Resolver.resolve(install, ceiling, grants);
+        } catch (ResolutionTooLarge e) {
+            throw new FormatProblem(pointer, e.getMessage());
+        }
         resolutions.put(key, resolution);
         return resolution;
     }

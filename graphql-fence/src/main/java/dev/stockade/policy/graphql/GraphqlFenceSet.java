@@ -2,6 +2,7 @@ package dev.stockade.policy.graphql;
 
 import dev.stockade.policy.graphql.internal.CompiledFence;
 import dev.stockade.policy.graphql.internal.Frames;
+import dev.stockade.policy.graphql.internal.GlobWork;
 import dev.stockade.policy.graphql.internal.ParserSetup;
 import dev.stockade.policy.graphql.internal.Prepared;
 import dev.stockade.policy.graphql.internal.PreparedOperation;
@@ -31,12 +32,21 @@ public final class GraphqlFenceSet {
     }
 
     /**
-     * Compiles the conjunction of {@code fences} read under {@code limits}. An empty list admits nothing
-     * (fail closed: a graphql rule always has a fence).
+     * Compiles the conjunction of {@code fences} read under {@code limits}, keeping parsed documents in a
+     * cache of its own with the default bound. An empty list admits nothing (fail closed: a graphql rule
+     * always has a fence).
      */
     public static GraphqlFenceSet allOf(List<GraphqlFence> fences, GraphqlLimits limits) {
+        return allOf(fences, limits, GraphqlDocumentCache.bounded(GraphqlDocumentCache.DEFAULT_MAX_BYTES));
+    }
+
+    /**
+     * Compiles the conjunction of {@code fences} read under {@code limits}, keeping parsed documents in
+     * {@code cache} (share one cache among the fence sets of one program or tenant).
+     */
+    public static GraphqlFenceSet allOf(List<GraphqlFence> fences, GraphqlLimits limits, GraphqlDocumentCache cache) {
         CompiledFence[] compiled = fences.stream().map(CompiledFence::compile).toArray(CompiledFence[]::new);
-        return new GraphqlFenceSet(compiled, new ParserSetup(limits));
+        return new GraphqlFenceSet(compiled, new ParserSetup(limits, cache.store()));
     }
 
     /** Judges one HTTP request: a websocket upgrade by the fences' operation types, anything else in full. */
@@ -72,10 +82,11 @@ public final class GraphqlFenceSet {
             return prepared.failure();
         }
         List<List<PreparedOperation>> batch = prepared.operations();
+        GlobWork work = new GlobWork(setup.limits().maxGlobWork());
         for (int i = 0; i < batch.size(); i++) {
             for (PreparedOperation operation : batch.get(i)) {
                 for (CompiledFence fence : fences) {
-                    FenceResult denied = fence.judge(operation);
+                    FenceResult denied = fence.judge(operation, work);
                     if (denied != null) {
                         return batch.size() > 1 ? denied.prefixed("batch element " + (i + 1)) : denied;
                     }

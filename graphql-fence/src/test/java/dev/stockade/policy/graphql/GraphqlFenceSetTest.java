@@ -7,6 +7,7 @@ import static dev.stockade.policy.graphql.Fences.query;
 import static dev.stockade.policy.graphql.Fences.set;
 import static org.assertj.core.api.Assertions.assertThat;
 
+import dev.stockade.policy.graphql.internal.AnalysisCache;
 import dev.stockade.policy.graphql.internal.ParserSetup;
 import dev.stockade.policy.model.OperationType;
 import java.nio.charset.StandardCharsets;
@@ -424,10 +425,32 @@ class GraphqlFenceSetTest {
         @Test
         void oneExchangeIsParsedOnceForSetsWithTheSameLimits() {
             GraphqlExchange exchange = query("{ viewer { id } }");
-            ParserSetup setup = new ParserSetup(GraphqlLimits.defaults());
-            assertThat(exchange.prepared(setup)).isSameAs(exchange.prepared(new ParserSetup(GraphqlLimits.defaults())));
+            ParserSetup setup = new ParserSetup(GraphqlLimits.defaults(), new AnalysisCache(1 << 20));
+            assertThat(exchange.prepared(setup)).isSameAs(exchange.prepared(new ParserSetup(GraphqlLimits.defaults(),
+                    new AnalysisCache(1 << 20))));
             allowed(READ_REPOS.judge(exchange));
             denied(set(fence(OperationType.MUTATION, null, null)).judge(exchange), "graphql-operation-denied");
+        }
+
+        @Test
+        void eachCacheIsItsOwnAndBounded() {
+            GraphqlDocumentCache mine = GraphqlDocumentCache.bounded(1 << 20);
+            GraphqlDocumentCache theirs = GraphqlDocumentCache.bounded(1 << 20);
+            GraphqlFenceSet a = GraphqlFenceSet.allOf(List.of(fence(OperationType.QUERY, null, null)),
+                    GraphqlLimits.defaults(), mine);
+            allowed(a.judge(query("{ viewer { id } }")));
+            assertThat(mine.size()).isEqualTo(1);
+            assertThat(theirs.size()).isZero();
+            // About 1 MiB of estimated trees: 32 bytes a character plus 1 KiB each, so a few hundred small ones.
+            for (int i = 0; i < 5_000; i++) {
+                a.judge(query("{ viewer" + i + " { id } }"));
+            }
+            assertThat(mine.size()).isBetween(100L, 1_000L);
+            GraphqlDocumentCache none = GraphqlDocumentCache.none();
+            GraphqlFenceSet b = GraphqlFenceSet.allOf(List.of(fence(OperationType.QUERY, null, null)),
+                    GraphqlLimits.defaults(), none);
+            allowed(b.judge(query("{ viewer { id } }")));
+            assertThat(none.size()).isZero();
         }
 
         @Test

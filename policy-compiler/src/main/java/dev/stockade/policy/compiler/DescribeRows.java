@@ -25,12 +25,17 @@ public final class DescribeRows {
     private DescribeRows() {
     }
 
-    /** The row of one entry as written. */
+    /**
+     * The row of one entry as written. A deny entry denies every scheme, caller and request whatever it
+     * says (lint warns about {@code scheme} and {@code rules} there), so its row shows {@code *} and
+     * {@code any}: what the engine does.
+     */
     public static String row(DomainEntry entry) {
         boolean deny = entry.verdict() != Verdict.ALLOW;
         return String.join("  ", entry.pattern(), verdict(entry.verdict()),
-                (entry.scheme() == null ? "*" : entry.scheme()) + "/" + (deny ? "-" : entry.effectiveTransport().wire()),
-                "callers=" + callers(entry.binaries()), "rules=" + rules(entry.rules()));
+                (entry.scheme() == null || deny ? "*" : entry.scheme()) + "/"
+                        + (deny ? "-" : entry.effectiveTransport().wire()),
+                "callers=" + (deny ? "any" : callers(entry.binaries())), "rules=" + (deny ? "any" : rules(entry.rules())));
     }
 
     /** The rows of an effective policy, in first-match order. */
@@ -63,6 +68,9 @@ public final class DescribeRows {
         List<String> callers = null;
         List<String> ruleLists = new ArrayList<>();
         for (DomainEntry d : applied) {
+            if (d.verdict() != Verdict.ALLOW) {
+                continue; // a deny entry's scheme and rules are ignored (see row(DomainEntry))
+            }
             if (d.scheme() != null) {
                 schemes.add(d.scheme());
             }

@@ -5,6 +5,7 @@ import dev.stockade.policy.glob.GlobKind;
 import dev.stockade.policy.glob.GlobResult;
 import dev.stockade.policy.model.DomainEntry;
 import dev.stockade.policy.model.Problem;
+import dev.stockade.policy.model.ProblemCode;
 import dev.stockade.policy.model.Rule;
 import java.util.List;
 import java.util.Locale;
@@ -34,7 +35,7 @@ final class GraphqlShadowLint {
                 }
                 String variant = shadowedVariant(fenced, fencedPath, plain);
                 if (variant != null) {
-                    out.add(Problem.warning("graphql-rule-shadowed", "/allowedDomains/" + entry + "/rules/" + g,
+                    out.add(Problem.warning(ProblemCode.GRAPHQL_RULE_SHADOWED, "/allowedDomains/" + entry + "/rules/" + g,
                             "rule " + p + " admits `" + variant + "` without the graphql fence of rule " + g
                                     + ": paths are matched byte for byte, and origins often serve it as `"
                                     + fenced.path() + "`",

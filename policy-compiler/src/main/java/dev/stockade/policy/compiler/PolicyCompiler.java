@@ -4,11 +4,11 @@ import dev.stockade.policy.eval.CompileOptions;
 import dev.stockade.policy.eval.DecisionProgram;
 import dev.stockade.policy.eval.EffectivePolicy;
 import dev.stockade.policy.eval.ReasonCode;
-import dev.stockade.policy.eval.internal.ProgramBuilder;
 
 /**
- * Compiles an effective policy into an immutable {@link DecisionProgram}. Fails closed: if compilation
- * fails for any reason the program denies everything with {@link ReasonCode#POLICY_UNAVAILABLE}.
+ * Compiles a resolution into an immutable {@link DecisionProgram} through the program's one public way
+ * to be built ({@link DecisionProgram#compile}). Fails closed: if compilation fails for any reason the
+ * program denies everything with {@link ReasonCode#POLICY_UNAVAILABLE}.
  */
 public final class PolicyCompiler {
     private PolicyCompiler() {
@@ -19,16 +19,8 @@ public final class PolicyCompiler {
         return compile(resolution == null ? null : resolution.effective(), options);
     }
 
-    /** The program for an effective policy. */
+    /** The program for an effective policy ({@link DecisionProgram#compile}). */
     public static DecisionProgram compile(EffectivePolicy effective, CompileOptions options) {
-        if (effective == null) {
-            return DecisionProgram.denyAll(ReasonCode.POLICY_UNAVAILABLE, "no policy: nothing is allowed");
-        }
-        try {
-            return ProgramBuilder.build(effective, options == null ? CompileOptions.defaults() : options);
-        } catch (RuntimeException e) {
-            return DecisionProgram.denyAll(ReasonCode.POLICY_UNAVAILABLE,
-                    "the policy could not be compiled: nothing is allowed");
-        }
+        return DecisionProgram.compile(effective, options);
     }
 }

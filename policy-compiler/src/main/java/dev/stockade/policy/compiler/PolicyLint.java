@@ -1,11 +1,13 @@
 package dev.stockade.policy.compiler;
 
+import dev.stockade.policy.compiler.internal.UnreachableEntries;
 import dev.stockade.policy.eval.internal.DomainPattern;
 import dev.stockade.policy.model.CredentialBinding;
 import dev.stockade.policy.model.DomainEntry;
 import dev.stockade.policy.model.GraphqlFence;
 import dev.stockade.policy.model.Policy;
 import dev.stockade.policy.model.Problem;
+import dev.stockade.policy.model.ProblemCode;
 import dev.stockade.policy.model.Rule;
 import dev.stockade.policy.model.Transport;
 import dev.stockade.policy.model.Verdict;
@@ -19,7 +21,8 @@ import java.util.Map;
  * line and column are 0 (the caller fills them from the source map).
  *
  * <p>Codes: {@code entry-unreachable}, {@code fields-wildcard-with-arguments}, {@code rules-on-direct},
- * {@code credential-domain-not-allowed}, {@code graphql-rule-shadowed}.
+ * {@code credential-domain-not-allowed}, {@code graphql-rule-shadowed}, and {@code lint-incomplete} when a check
+ * gave up at its bound.
  */
 public final class PolicyLint {
     private PolicyLint() {
@@ -44,29 +47,30 @@ public final class PolicyLint {
         for (DomainEntry e : entries) {
             patterns.add(DomainPattern.parse(e.pattern()));
         }
+        int[] coveredBy = new int[entries.size()];
+        UnreachableEntries check = UnreachableEntries.of(patterns, coveredBy);
         for (int i = 0; i < entries.size(); i++) {
-            unreachable(entries, patterns, i, out);
+            unreachable(entries, coveredBy, i, out);
             rules(entries.get(i), i, out);
+        }
+        if (!check.complete()) {
+            out.add(Problem.warning(ProblemCode.LINT_INCOMPLETE, "/allowedDomains",
+                    "the unreachable-entry check gave up on in-label wildcards after "
+                            + UnreachableEntries.MAX_GLOB_CHECKS + " comparisons; some unreachable entries may"
+                            + " not be reported", "split the policy, or use fewer in-label wildcards"));
         }
         credentials(policy, patterns, credentialDomains == null ? Map.of() : credentialDomains, out);
         return out;
     }
 
-    private static void unreachable(List<DomainEntry> entries, List<DomainPattern> patterns, int i,
-            List<Problem> out) {
-        DomainPattern later = patterns.get(i);
-        if (later.kind() == DomainPattern.Kind.INVALID) {
-            return;
-        }
-        for (int j = 0; j < i; j++) {
-            if (DomainPattern.covers(patterns.get(j), List.of(later))) {
-                out.add(Problem.warning("entry-unreachable", "/allowedDomains/" + i + "/pattern",
-                        "entry `" + entries.get(i).pattern() + "` can never match: entry " + j + " (`"
-                                + entries.get(j).pattern() + "`) covers every host it names",
-                        "the first matching entry wins and fences do not fall through; move this entry above entry "
-                                + j + " or remove it"));
-                return;
-            }
+    private static void unreachable(List<DomainEntry> entries, int[] coveredBy, int i, List<Problem> out) {
+        int j = coveredBy[i];
+        if (j >= 0) {
+            out.add(Problem.warning(ProblemCode.ENTRY_UNREACHABLE, "/allowedDomains/" + i + "/pattern",
+                    "entry `" + entries.get(i).pattern() + "` can never match: entry " + j + " (`"
+                            + entries.get(j).pattern() + "`) covers every host it names",
+                    "the first matching entry wins and fences do not fall through; move this entry above entry "
+                            + j + " or remove it"));
         }
     }
 
@@ -75,7 +79,7 @@ public final class PolicyLint {
             return;
         }
         if (e.transport() == Transport.DIRECT) {
-            out.add(Problem.warning("rules-on-direct", "/allowedDomains/" + i + "/transport",
+            out.add(Problem.warning(ProblemCode.RULES_ON_DIRECT, "/allowedDomains/" + i + "/transport",
                     "entry `" + e.pattern() + "` has rules but direct transport: it is intercepted as upstream so "
                             + "that its rules can be enforced",
                     "write `transport: upstream`, or drop the rules to keep the connection direct"));
@@ -86,7 +90,7 @@ public final class PolicyLint {
             GraphqlFence g = rule.graphql();
             if (g != null && g.arguments() != null && !g.arguments().isEmpty() && g.fields() != null
                     && g.fields().contains("*")) {
-                out.add(Problem.warning("fields-wildcard-with-arguments",
+                out.add(Problem.warning(ProblemCode.FIELDS_WILDCARD_WITH_ARGUMENTS,
                         "/allowedDomains/" + i + "/rules/" + r + "/graphql/fields",
                         "`fields: [\"*\"]` with argument conditions leaves every other root field unbounded",
                         "name the root fields the agent needs instead of `*`"));
@@ -106,7 +110,7 @@ public final class PolicyLint {
                 continue;
             }
             if (!allows(policy, patterns, host)) {
-                out.add(Problem.warning("credential-domain-not-allowed", "/credentials/" + k,
+                out.add(Problem.warning(ProblemCode.CREDENTIAL_DOMAIN_NOT_ALLOWED, "/credentials/" + k,
                         "credential `" + c.credentialName() + "` is for `" + host
                                 + "`, which this policy does not allow",
                         "attaching a credential never allows its domain; add an allow entry for `" + host + "`"));

@@ -26,6 +26,8 @@ public final class Resolver {
      * Resolves {@code grants} (in attachment order, the sandbox's embedded policy last) under
      * {@code ceiling} (the org ceiling's policies; empty or null: nothing is clipped). Policies are
      * expected to be valid; null arguments count as empty.
+     *
+     * @throws ResolutionTooLarge when the policies resolve to more rows or need more steps than the bounds
      */
     public static Resolution resolve(InstallFacts install, List<Policy> ceiling, List<Policy> grants) {
         InstallFacts facts = install == null ? InstallFacts.defaults() : install;

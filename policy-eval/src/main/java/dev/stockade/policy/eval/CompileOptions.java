@@ -1,5 +1,6 @@
 package dev.stockade.policy.eval;
 
+import dev.stockade.policy.graphql.GraphqlDocumentCache;
 import dev.stockade.policy.graphql.GraphqlLimits;
 
 /**
@@ -12,26 +13,45 @@ import dev.stockade.policy.graphql.GraphqlLimits;
  * @param hostMemoSlots             how many recent hosts the program remembers the domain-index answer
  *                                  for (rounded up to a power of two; {@code 0} turns the memo off).
  *                                  Each slot costs 12 bytes plus the host string it keeps alive.
+ * @param graphqlDocuments          where the program's GraphQL fences keep parsed documents ({@code null}: a
+ *                                  cache of this program's own, {@link GraphqlDocumentCache#DEFAULT_MAX_BYTES});
+ *                                  a multi-tenant host passes one per tenant
  */
-public record CompileOptions(boolean inferSchemeFromConnection, GraphqlLimits graphqlLimits, int hostMemoSlots) {
+public record CompileOptions(boolean inferSchemeFromConnection, GraphqlLimits graphqlLimits, int hostMemoSlots,
+                             GraphqlDocumentCache graphqlDocuments) {
 
     /** The default size of the host memo. */
     public static final int DEFAULT_HOST_MEMO_SLOTS = 8192;
 
     public CompileOptions {
         graphqlLimits = graphqlLimits == null ? GraphqlLimits.defaults() : graphqlLimits;
+        graphqlDocuments = graphqlDocuments == null
+                ? GraphqlDocumentCache.bounded(GraphqlDocumentCache.DEFAULT_MAX_BYTES) : graphqlDocuments;
         if (hostMemoSlots < 0 || hostMemoSlots > 1 << 24) {
             throw new IllegalArgumentException("hostMemoSlots must be between 0 and 16777216, was " + hostMemoSlots);
         }
     }
 
-    /** The defaults: infer the scheme from the connection, default GraphQL limits, default host memo. */
+    /** Options with a document cache of the program's own. */
+    public CompileOptions(boolean inferSchemeFromConnection, GraphqlLimits graphqlLimits, int hostMemoSlots) {
+        this(inferSchemeFromConnection, graphqlLimits, hostMemoSlots, null);
+    }
+
+    /**
+     * The defaults: infer the scheme from the connection, default GraphQL limits, default host memo, a
+     * GraphQL document cache of the program's own (each call makes a new one).
+     */
     public static CompileOptions defaults() {
-        return new CompileOptions(true, GraphqlLimits.defaults(), DEFAULT_HOST_MEMO_SLOTS);
+        return new CompileOptions(true, GraphqlLimits.defaults(), DEFAULT_HOST_MEMO_SLOTS, null);
     }
 
     /** These options with a host memo of {@code slots} entries ({@code 0}: no memo). */
     public CompileOptions withHostMemoSlots(int slots) {
-        return new CompileOptions(inferSchemeFromConnection, graphqlLimits, slots);
+        return new CompileOptions(inferSchemeFromConnection, graphqlLimits, slots, graphqlDocuments);
+    }
+
+    /** These options with {@code cache} for parsed GraphQL documents (share it among a tenant's programs). */
+    public CompileOptions withGraphqlDocuments(GraphqlDocumentCache cache) {
+        return new CompileOptions(inferSchemeFromConnection, graphqlLimits, hostMemoSlots, cache);
     }
 }

@@ -1,12 +1,12 @@
 package dev.stockade.policy.eval;
 
 import dev.stockade.policy.eval.internal.Engine;
-import dev.stockade.policy.eval.internal.ProgramAccess;
+import dev.stockade.policy.eval.internal.ProgramBuilder;
 
 /**
- * The compiled, immutable form of an agent's effective policy; thread-safe and shareable. Built by
- * {@code PolicyCompiler.compile} (policy-compiler); hosts call {@link #decideConnection} when a
- * connection opens and {@link #decide} for each intercepted request.
+ * The compiled, immutable form of an agent's effective policy; thread-safe and shareable. Built only by
+ * {@link #compile} (which {@code PolicyCompiler.compile} of policy-compiler calls after resolution); hosts
+ * call {@link #decideConnection} when a connection opens and {@link #decide} for each intercepted request.
  *
  * <p>Neither method throws: bad input and internal errors are denies with a reason code. A plain domain
  * decision allocates nothing.
@@ -17,14 +17,27 @@ import dev.stockade.policy.eval.internal.ProgramAccess;
  * back.
  */
 public final class DecisionProgram {
-    static {
-        ProgramAccess.install(DecisionProgram::new);
-    }
-
     private final Engine engine;
 
-    DecisionProgram(Engine engine) {
+    private DecisionProgram(Engine engine) {
         this.engine = engine;
+    }
+
+    /**
+     * The program of {@code effective} under {@code options} ({@code null}: the defaults): the one way to
+     * build a program. Fails closed: a {@code null} policy, or one that cannot be compiled for any reason,
+     * gives a program that denies everything with {@link ReasonCode#POLICY_UNAVAILABLE}.
+     */
+    public static DecisionProgram compile(EffectivePolicy effective, CompileOptions options) {
+        if (effective == null) {
+            return denyAll(ReasonCode.POLICY_UNAVAILABLE, "no policy: nothing is allowed");
+        }
+        try {
+            return new DecisionProgram(ProgramBuilder.build(effective, options == null ? CompileOptions.defaults()
+                    : options));
+        } catch (RuntimeException e) {
+            return denyAll(ReasonCode.POLICY_UNAVAILABLE, "the policy could not be compiled: nothing is allowed");
+        }
     }
 
     /** A program that denies every request with {@code reason} (policy unavailable, halt, ...). */

@@ -131,6 +131,15 @@ public final class Glob {
         return matches(ascii);
     }
 
+    /**
+     * The most work one {@link #matches} of an input of {@code length} chars can cost, in 64-bit word
+     * operations: {@code length × ⌈(tokens + 1) / 64⌉} for a pattern with wildcards, {@code length} for a
+     * literal. Hosts use it to bound the matching work of one request.
+     */
+    public long cost(int length) {
+        return program == null ? length : program.cost(length);
+    }
+
     /** The pattern as written. */
     public String text() {
         return text;

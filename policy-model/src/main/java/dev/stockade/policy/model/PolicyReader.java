@@ -54,7 +54,7 @@ public final class PolicyReader {
         Locator locator = new Locator(sourceMap, text);
         List<Problem> problems = new ArrayList<>();
         if (tree == null || tree.isMissingNode()) {
-            problems.add(Problem.error("empty-document", "", "policy is missing", null).at(locator.at("")));
+            problems.add(Problem.error(ProblemCode.EMPTY_DOCUMENT, "", "policy is missing", null).at(locator.at("")));
             return new ReadResult(sourceName, text, null, tree, sourceMap, problems);
         }
         try {
@@ -64,7 +64,7 @@ public final class PolicyReader {
             problems.addAll(SemanticChecks.check(tree, locator));
         } catch (RuntimeException e) {
             // INVARIANT: a document that breaks a check is refused, never accepted and never thrown.
-            problems.add(Problem.error("internal", "", "policy could not be checked", null));
+            problems.add(Problem.error(ProblemCode.INTERNAL, "", "policy could not be checked", null));
         }
         List<Problem> result = sorted(problems);
         Policy policy = null;
@@ -72,7 +72,7 @@ public final class PolicyReader {
             try {
                 policy = Binder.bind(tree);
             } catch (RuntimeException e) {
-                result = sorted(List.of(Problem.error("internal", "", "policy could not be bound", null)));
+                result = sorted(List.of(Problem.error(ProblemCode.INTERNAL, "", "policy could not be bound", null)));
             }
         }
         return new ReadResult(sourceName, text, policy, tree, sourceMap, result);
@@ -83,7 +83,7 @@ public final class PolicyReader {
         if (out.size() > MAX_PROBLEMS) {
             int dropped = out.size() - MAX_PROBLEMS;
             out = new ArrayList<>(out.subList(0, MAX_PROBLEMS));
-            out.add(Problem.warning("too-many-problems", "", dropped + " more problems not shown",
+            out.add(Problem.warning(ProblemCode.TOO_MANY_PROBLEMS, "", dropped + " more problems not shown",
                     "fix the problems above and read again"));
         }
         return out;

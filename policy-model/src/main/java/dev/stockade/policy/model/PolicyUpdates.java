@@ -29,7 +29,7 @@ public final class PolicyUpdates {
     public static UpdateResult standalone(JsonNode stored, JsonNode update) {
         JsonNode before = stored == null ? NullNode.getInstance() : stored;
         if (update == null || !update.isObject()) {
-            return refused(before, Problem.error("wrong-type", "", "update must be an object", null));
+            return refused(before, Problem.error(ProblemCode.WRONG_TYPE, "", "update must be an object", null));
         }
         List<Problem> problems = new ArrayList<>();
         requireName(update, problems);
@@ -37,7 +37,7 @@ public final class PolicyUpdates {
         for (Iterator<Map.Entry<String, JsonNode>> it = update.properties().iterator(); it.hasNext();) {
             Map.Entry<String, JsonNode> f = it.next();
             if (f.getValue().isNull()) {
-                problems.add(Problem.error("null-value", "/" + escape(f.getKey()),
+                problems.add(Problem.error(ProblemCode.NULL_VALUE, "/" + escape(f.getKey()),
                         "`" + f.getKey() + "` cannot be null in a policy update",
                         "send an empty array to clear a list, or omit the key to keep it"));
             } else {
@@ -56,13 +56,13 @@ public final class PolicyUpdates {
     public static UpdateResult embedded(JsonNode stored, JsonNode patchBody) {
         JsonNode before = stored == null ? NullNode.getInstance() : stored;
         if (patchBody == null || !patchBody.isObject()) {
-            return refused(before, Problem.error("wrong-type", "", "patch body must be an object", null));
+            return refused(before, Problem.error(ProblemCode.WRONG_TYPE, "", "patch body must be an object", null));
         }
         List<Problem> unknown = new ArrayList<>();
         for (Iterator<String> it = patchBody.fieldNames(); it.hasNext();) {
             String key = it.next();
             if (!key.equals("policy")) {
-                unknown.add(Problem.error("unknown-key", "/" + escape(key), "unknown key `" + key + "` in the patch body",
+                unknown.add(Problem.error(ProblemCode.UNKNOWN_KEY, "/" + escape(key), "unknown key `" + key + "` in the patch body",
                         "send the policy as `{policy: {...}}`"));
             }
         }
@@ -77,7 +77,7 @@ public final class PolicyUpdates {
             return new UpdateResult(true, NullNode.getInstance(), List.of());
         }
         if (!policy.isObject()) {
-            return refused(before, Problem.error("wrong-type", "", "`policy` must be an object or null", null));
+            return refused(before, Problem.error(ProblemCode.WRONG_TYPE, "", "`policy` must be an object or null", null));
         }
         List<Problem> problems = new ArrayList<>();
         requireName(policy, problems);
@@ -90,7 +90,7 @@ public final class PolicyUpdates {
             } else if (CLEARABLE.contains(key)) {
                 merged.remove(key);
             } else {
-                problems.add(Problem.error("null-value", "/" + escape(key), "`" + key + "` cannot be null",
+                problems.add(Problem.error(ProblemCode.NULL_VALUE, "/" + escape(key), "`" + key + "` cannot be null",
                         key.equals("description") ? "description cannot be cleared; send a new text"
                                 : "send an empty array to clear a list, or omit the key to keep it"));
             }
@@ -100,7 +100,7 @@ public final class PolicyUpdates {
 
     private static void requireName(JsonNode update, List<Problem> problems) {
         if (!update.has("name")) {
-            problems.add(Problem.error("missing-key", "/name", "missing required key `name`",
+            problems.add(Problem.error(ProblemCode.MISSING_KEY, "/name", "missing required key `name`",
                     "send the policy's name on every update; it is always written"));
         }
     }

@@ -13,13 +13,34 @@ package dev.stockade.policy.model;
  */
 public record Problem(String code, Severity severity, String pointer, int line, int column, String message,
         String help) {
+    /** Longest message or help kept; longer ones (quoting a huge value) end in {@code ...}. */
+    public static final int MAX_TEXT = 400;
+
+    public Problem {
+        message = clip(message);
+        help = clip(help);
+    }
+
+    private static String clip(String text) {
+        return text == null || text.length() <= MAX_TEXT ? text : text.substring(0, MAX_TEXT - 3) + "...";
+    }
 
     /** An error without a position yet. */
+    public static Problem error(ProblemCode code, String pointer, String message, String help) {
+        return error(code.code(), pointer, message, help);
+    }
+
+    /** A warning without a position yet. */
+    public static Problem warning(ProblemCode code, String pointer, String message, String help) {
+        return warning(code.code(), pointer, message, help);
+    }
+
+    /** An error without a position yet, by code text (prefer the {@link ProblemCode} overload). */
     public static Problem error(String code, String pointer, String message, String help) {
         return new Problem(code, Severity.ERROR, pointer, 0, 0, message, help);
     }
 
-    /** A warning without a position yet. */
+    /** A warning without a position yet, by code text (prefer the {@link ProblemCode} overload). */
     public static Problem warning(String code, String pointer, String message, String help) {
         return new Problem(code, Severity.WARNING, pointer, 0, 0, message, help);
     }

@@ -18,42 +18,63 @@ public final class ProblemRenderer {
     private ProblemRenderer() {
     }
 
+    /** Characters of a source line shown on each side of a problem's column; longer lines are clipped. */
+    public static final int LINE_WINDOW = 60;
+
     /**
-     * One block per problem: {@code file:line:col: error[code]: message}, the source line, a caret under
-     * the column, and {@code   = help: ...} when there is help. Problems without a position name their
-     * pointer instead.
+     * One block per problem: {@code file:line:col: error[code]: message}, the source line (clipped to
+     * {@link #LINE_WINDOW} characters either side of the column), a caret under the column, and
+     * {@code   = help: ...} when there is help. Problems without a position name their pointer instead.
+     * Every user-supplied text is escaped ({@link TerminalText}).
      */
     public static String human(List<Problem> problems, String sourceName, String text) {
         Locator locator = new Locator(SourceMap.empty(), text);
         StringBuilder out = new StringBuilder();
-        String file = sourceName == null ? "<input>" : sourceName;
+        String file = TerminalText.escape(sourceName == null ? "<input>" : sourceName);
         for (Problem p : problems) {
             String level = p.severity().name().toLowerCase(Locale.ROOT);
             out.append(file);
             if (p.line() > 0) {
                 out.append(':').append(p.line()).append(':').append(p.column());
             }
-            out.append(": ").append(level).append('[').append(p.code()).append("]: ").append(p.message());
+            out.append(": ").append(level).append('[').append(p.code()).append("]: ")
+                    .append(TerminalText.escape(p.message()));
             if (p.line() <= 0 && p.pointer() != null && !p.pointer().isEmpty()) {
-                out.append(" (at `").append(p.pointer()).append("`)");
+                out.append(" (at `").append(TerminalText.escape(clip(p.pointer()))).append("`)");
             }
             out.append('\n');
             String line = locator.line(p.line());
             if (p.line() > 0 && !line.isEmpty()) {
-                String gutter = String.valueOf(p.line());
-                out.append(' ').append(gutter).append(" | ").append(line).append('\n');
-                out.append(' ').append(" ".repeat(gutter.length())).append(" | ");
-                int col = Math.max(1, p.column());
-                for (int i = 0; i < col - 1 && i < line.length(); i++) {
-                    out.append(line.charAt(i) == '\t' ? '\t' : ' ');
-                }
-                out.append("^\n");
+                sourceLine(out, String.valueOf(p.line()), line, Math.max(1, p.column()));
             }
             if (p.help() != null) {
-                out.append("  = help: ").append(p.help()).append('\n');
+                out.append("  = help: ").append(TerminalText.escape(p.help())).append('\n');
             }
         }
         return out.toString();
+    }
+
+    /** The window of {@code line} around {@code column}, escaped, and a caret line under the column. */
+    private static void sourceLine(StringBuilder out, String gutter, String line, int column) {
+        int at = Math.min(column - 1, line.length());
+        int from = Math.max(0, at - LINE_WINDOW);
+        int to = Math.min(line.length(), at + LINE_WINDOW);
+        StringBuilder shown = new StringBuilder(from > 0 ? "..." : "");
+        StringBuilder caret = new StringBuilder(from > 0 ? "   " : "");
+        for (int i = from; i < to; i++) {
+            char c = line.charAt(i);
+            TerminalText.append(shown, c);
+            if (i < at) {
+                caret.append(c == '\t' ? "\t" : " ".repeat(TerminalText.width(c)));
+            }
+        }
+        shown.append(to < line.length() ? "..." : "");
+        out.append(' ').append(gutter).append(" | ").append(shown).append('\n');
+        out.append(' ').append(" ".repeat(gutter.length())).append(" | ").append(caret).append("^\n");
+    }
+
+    private static String clip(String s) {
+        return s.length() <= 2 * LINE_WINDOW ? s : s.substring(0, 2 * LINE_WINDOW) + "...";
     }
 
     /**

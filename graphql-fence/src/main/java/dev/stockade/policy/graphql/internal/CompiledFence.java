@@ -9,8 +9,7 @@ import dev.stockade.policy.model.OperationType;
 import java.util.List;
 
 /**
- * One {@link GraphqlFence} compiled once: globs compiled, pointers split. Immutable and thread-safe;
- * {@link #judge} allocates only on a deny.
+ * One {@link GraphqlFence} compiled once: globs compiled, pointers split. Immutable and thread-safe.
  */
 public final class CompiledFence {
 
@@ -61,8 +60,24 @@ public final class CompiledFence {
         return Glob.compile(kind, text).glob();
     }
 
-    private static boolean matches(Glob glob, String text) {
-        return glob != null && glob.matches(text);
+    /** Over the work bound: the request is denied, never passed unjudged. */
+    private static final class OverBudget extends Exception {
+        private static final long serialVersionUID = 1L;
+
+        OverBudget() {
+            super(null, null, false, false);
+        }
+    }
+
+    private static boolean matches(Glob glob, String text, GlobWork work) throws OverBudget {
+        if (glob == null) {
+            return false;
+        }
+        Boolean matched = work.matches(glob, text);
+        if (matched == null) {
+            throw new OverBudget();
+        }
+        return matched;
     }
 
     /** Whether this fence grants a websocket upgrade (spec: subscription and * only). */
@@ -70,27 +85,39 @@ public final class CompiledFence {
         return type != null && type.grantsWebSocket();
     }
 
-    /** {@code null} when the operation passes this fence, else the deny. */
-    public FenceResult judge(PreparedOperation operation) {
+    /**
+     * {@code null} when the operation passes this fence, else the deny; glob matching is memoised and
+     * charged to {@code work}, and a request that would exceed its bound is denied with {@code graphql-limit}.
+     */
+    public FenceResult judge(PreparedOperation operation, GlobWork work) {
+        try {
+            return judgeWithin(operation, work);
+        } catch (OverBudget e) {
+            return FenceResult.deny(Reason.LIMIT, "matching the fence's globs would need more work than the"
+                    + " request's bound (graphql limits: maxGlobWork)");
+        }
+    }
+
+    private FenceResult judgeWithin(PreparedOperation operation, GlobWork work) throws OverBudget {
         if (type == null || (type != OperationType.ANY && !type.wire().equals(operation.type()))) {
             return FenceResult.deny(Reason.OPERATION_DENIED,
                     "operation type `" + operation.type() + "` is not admitted");
         }
-        if (nameFenced && (operation.name() == null || !matches(name, operation.name()))) {
+        if (nameFenced && (operation.name() == null || !matches(name, operation.name(), work))) {
             return FenceResult.deny(Reason.NAME_DENIED, operation.name() == null
                     ? "an unnamed operation is not admitted"
                     : "operation name `" + operation.name() + "` is not admitted");
         }
         if (fields != null) {
             for (RootField field : operation.rootFields()) {
-                FenceResult denied = judgeField(field.name());
+                FenceResult denied = judgeField(field.name(), work);
                 if (denied != null) {
                     return denied;
                 }
             }
         }
         for (Condition condition : conditions) {
-            FenceResult denied = judgeCondition(condition, operation.rootFields());
+            FenceResult denied = judgeCondition(condition, operation.rootFields(), work);
             if (denied != null) {
                 return denied;
             }
@@ -98,7 +125,7 @@ public final class CompiledFence {
         return null;
     }
 
-    private FenceResult judgeField(String field) {
+    private FenceResult judgeField(String field, GlobWork work) throws OverBudget {
         if (field.equals(TYPENAME)) {
             return null; // names the root type only; clients add it on their own
         }
@@ -106,7 +133,7 @@ public final class CompiledFence {
             return FenceResult.deny(Reason.FIELD_DENIED, "introspection field `" + field + "` is not admitted");
         }
         for (Glob glob : fields) {
-            if (matches(glob, field)) {
+            if (matches(glob, field, work)) {
                 return null;
             }
         }
@@ -114,14 +141,15 @@ public final class CompiledFence {
     }
 
     /** Every occurrence of the condition's field must reach a scalar that matches (spec rules 3, 4). */
-    private static FenceResult judgeCondition(Condition condition, List<RootField> rootFields) {
+    private static FenceResult judgeCondition(Condition condition, List<RootField> rootFields, GlobWork work)
+            throws OverBudget {
         for (RootField field : rootFields) {
             if (!field.name().equals(condition.field())) {
                 continue;
             }
             Val value = condition.pointer().resolve(field.arguments());
             String text = value.scalarText();
-            if (text == null || !matches(condition.glob(), text)) {
+            if (text == null || !matches(condition.glob(), text, work)) {
                 return FenceResult.deny(Reason.ARGUMENT_DENIED, "argument `" + condition.pointerText()
                         + "` of field `" + condition.field() + "` " + why(value));
             }

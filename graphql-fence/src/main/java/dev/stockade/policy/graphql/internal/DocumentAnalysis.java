@@ -1,8 +1,5 @@
 package dev.stockade.policy.graphql.internal;
 
-import com.github.benmanes.caffeine.cache.Cache;
-import com.github.benmanes.caffeine.cache.Caffeine;
-import dev.stockade.policy.graphql.GraphqlLimits;
 import graphql.language.Definition;
 import graphql.language.Document;
 import graphql.language.Field;
@@ -25,28 +22,10 @@ import java.util.Set;
 /**
  * Everything a fence needs from query text that does not depend on the variables or the operation name:
  * the operations with their root fields (fragments expanded) and variable definitions, or the deny that
- * parsing or checking the document produced. Immutable; cached by query text, because clients send the
- * same text again and again with other variables.
+ * parsing or checking the document produced. Immutable; cached by query text ({@link AnalysisCache}),
+ * because clients send the same text again and again with other variables.
  */
 final class DocumentAnalysis {
-
-    /**
-     * Parsed documents by (limits, query text), bounded by an estimate of the memory they keep: about 64 MB.
-     * A kept syntax tree is weighed at 32 bytes per character of text plus 1 KB (measured allocation while
-     * parsing is 160-300 bytes per character, most of it short-lived parser state); a kept deny at the
-     * text alone. The key is the full text, compared with equals: no hash can collide into another
-     * document's verdict.
-     */
-    private static final Cache<Key, DocumentAnalysis> CACHE = Caffeine.newBuilder()
-            .maximumWeight(64L << 20)
-            .weigher((Key key, DocumentAnalysis value) -> value.failure != null
-                    ? key.query().length() + 64
-                    : (int) Math.min(Integer.MAX_VALUE, 32L * key.query().length() + 1024))
-            .executor(Runnable::run) // maintenance on the caller's thread: no work handed to the common pool
-            .build();
-
-    private record Key(GraphqlLimits limits, String query) {
-    }
 
     /** One operation of the document, as far as it is known without the request's variables. */
     record Operation(OperationDefinition definition, String type, List<Field> rootFields, Set<String> declared,
@@ -61,9 +40,14 @@ final class DocumentAnalysis {
         this.failure = failure;
     }
 
-    /** The analysis of {@code query} under the setup's limits, from the cache when the text was seen. */
+    /** The analysis of {@code query} under the setup's limits, from the setup's cache when the text was seen. */
     static DocumentAnalysis of(String query, ParserSetup setup) {
-        return CACHE.get(new Key(setup.limits(), query), key -> analyse(query, setup));
+        return setup.cache().get(query, setup);
+    }
+
+    /** Whether analysing the document denied it. */
+    boolean failed() {
+        return failure != null;
     }
 
     /** The operations, or the cached deny. */

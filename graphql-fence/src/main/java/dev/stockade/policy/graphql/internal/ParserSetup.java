@@ -12,9 +12,11 @@ public final class ParserSetup {
     private final GraphqlLimits limits;
     private final ParserOptions parserOptions;
     private final JsonValues json;
+    private final AnalysisCache cache;
 
-    public ParserSetup(GraphqlLimits limits) {
+    public ParserSetup(GraphqlLimits limits, AnalysisCache cache) {
         this.limits = limits;
+        this.cache = cache;
         this.parserOptions = parserOptions(limits);
         this.json = new JsonValues(limits.maxRuleDepth());
     }
@@ -49,5 +51,9 @@ public final class ParserSetup {
 
     public JsonValues json() {
         return json;
+    }
+
+    public AnalysisCache cache() {
+        return cache;
     }
 }

@@ -1,5 +1,6 @@
 package dev.stockade.policy.compiler.internal;
 
+import dev.stockade.policy.compiler.ResolutionTooLarge;
 import dev.stockade.policy.eval.EffectiveComponent;
 import dev.stockade.policy.eval.EffectiveEntry;
 import dev.stockade.policy.eval.EffectivePolicy;
@@ -22,6 +23,11 @@ import java.util.List;
  * patterns; the first row a host matches is then exactly its own tuple, because an earlier row differs at
  * some layer in an entry that precedes that layer's first match, which therefore does not match the host.
  * Rows whose patterns cannot meet are dropped; rows after a deny are folded into one.
+ *
+ * <p>Rows are a product of layers, so crossing wildcards can multiply them: past
+ * {@link ResolutionTooLarge#MAX_ROWS} rows or {@link ResolutionTooLarge#MAX_STEPS} intersections resolution
+ * stops and throws {@link ResolutionTooLarge}, as it does past {@link ResolutionTooLarge#MAX_WILDCARD_ROWS} rows with
+ * in-label wildcards.
  */
 public final class DomainMerge {
     private final List<Layer> layers = new ArrayList<>();
@@ -32,6 +38,8 @@ public final class DomainMerge {
     private final boolean ceilingDefaultAllows;
     private final Transport ceilingDefaultTransport;
     private final List<EffectiveEntry> rows = new ArrayList<>();
+    private int steps;
+    private int wildcardRows;
 
     private DomainMerge(List<Policy> ceiling, List<Policy> grants) {
         for (Policy p : grants) {
@@ -150,6 +158,11 @@ public final class DomainMerge {
             return;
         }
         for (int j = 0; j < l.patterns.size(); j++) {
+            if (++steps > ResolutionTooLarge.MAX_STEPS) {
+                throw new ResolutionTooLarge("resolving these policies needs more than " + ResolutionTooLarge.MAX_STEPS
+                        + " pattern intersections (wildcards of different policies that cross multiply);"
+                        + " narrow the wildcards or split the policies");
+            }
             DomainPattern p = l.patterns.get(j);
             List<DomainPattern> meet = cur == null ? (p.kind() == DomainPattern.Kind.INVALID ? null : List.of(p))
                     : DomainPattern.intersect(cur, p);
@@ -197,6 +210,17 @@ public final class DomainMerge {
     private void emit(List<DomainPattern> cur, List<Pick> chosen, int depth) {
         if (unreachable(cur, chosen, depth)) {
             return;
+        }
+        if (rows.size() >= ResolutionTooLarge.MAX_ROWS) {
+            throw new ResolutionTooLarge("these policies resolve to more than " + ResolutionTooLarge.MAX_ROWS
+                    + " effective rows; split the policies");
+        }
+        if (cur.stream().anyMatch(p -> p.kind() == DomainPattern.Kind.GENERAL)
+                && ++wildcardRows > ResolutionTooLarge.MAX_WILDCARD_ROWS) {
+            throw new ResolutionTooLarge("these policies resolve to more than " + ResolutionTooLarge.MAX_WILDCARD_ROWS
+                    + " effective rows with in-label wildcards (wildcards of different policies that cross, such as"
+                    + " `a1-*.x.com` and `*-b1.x.com`, make a row per pair); narrow the wildcards or split the"
+                    + " policies");
         }
         List<String> patterns = new ArrayList<>(cur.size());
         for (DomainPattern p : cur) {

@@ -77,8 +77,16 @@ final class DomainIndex {
     private static final class Suffix {
         int wildRow = NONE;
         int[] generalRows = new int[0];
+        /** Rows in {@link #generalRows} while the index is built (the array is trimmed to it after). */
+        int generalCount;
         /** The suffix holds nothing but digits and dots, so it could be the tail of an IPv4 literal. */
         boolean numeric;
+
+        void trim() {
+            if (generalRows.length != generalCount) {
+                generalRows = Arrays.copyOf(generalRows, generalCount);
+            }
+        }
     }
 
     private static final long HASH_BITS = 0xFFFF_FFFF_0000_0000L;
@@ -120,11 +128,15 @@ final class DomainIndex {
             } else {
                 String text = String.join(".", longestSuffix(patterns));
                 Suffix s = text.isEmpty() ? root : suffixTexts.computeIfAbsent(text, t -> new Suffix());
-                int[] g = Arrays.copyOf(s.generalRows, s.generalRows.length + 1);
-                g[g.length - 1] = i;
-                s.generalRows = g;
+                if (s.generalCount == s.generalRows.length) {
+                    // Doubling: rows arrive one by one, and growing by one would copy quadratically.
+                    s.generalRows = Arrays.copyOf(s.generalRows, Math.max(4, s.generalRows.length * 2));
+                }
+                s.generalRows[s.generalCount++] = i;
             }
         }
+        root.trim();
+        suffixTexts.values().forEach(Suffix::trim);
         List<String> keys = new ArrayList<>(suffixTexts.keySet());
         for (String name : exactNames.keySet()) {
             if (!suffixTexts.containsKey(name) && !isIp(name)) {

@@ -17,8 +17,10 @@ import dev.stockade.policy.model.Rule;
 import dev.stockade.policy.model.Transport;
 import dev.stockade.policy.model.Verdict;
 import java.util.ArrayList;
+import java.util.HashMap;
 import java.util.HashSet;
 import java.util.List;
+import java.util.Map;
 import java.util.Locale;
 
 /**
@@ -29,16 +31,21 @@ public final class ProgramBuilder {
     private ProgramBuilder() {
     }
 
-    /** The program for {@code effective}; never throws for a policy that validation accepted. */
-    public static DecisionProgram build(EffectivePolicy effective, CompileOptions options) {
+    /**
+     * The engine of {@code effective}; never throws for a policy that validation accepted. Reached only
+     * through {@link DecisionProgram#compile}, the one public way to build a program.
+     */
+    public static Engine build(EffectivePolicy effective, CompileOptions options) {
         List<EffectiveEntry> entries = effective.entries();
         Row[] rows = new Row[entries.size()];
         List<List<DomainPattern>> patterns = new ArrayList<>(entries.size());
+        // Rows repeat patterns (a row per pair of crossing wildcards): each distinct text is parsed once.
+        Map<String, DomainPattern> parsedTexts = new HashMap<>();
         for (int i = 0; i < rows.length; i++) {
             EffectiveEntry entry = entries.get(i);
             List<DomainPattern> parsed = new ArrayList<>(entry.patterns().size());
             for (String p : entry.patterns()) {
-                parsed.add(DomainPattern.parse(p));
+                parsed.add(p == null ? DomainPattern.parse(null) : parsedTexts.computeIfAbsent(p, DomainPattern::parse));
             }
             if (parsed.isEmpty()) {
                 parsed.add(DomainPattern.parse(null));
@@ -49,7 +56,7 @@ public final class ProgramBuilder {
         Decision fallback = defaultDecision(effective);
         Engine engine = new Engine(rows, new DomainIndex(patterns), fallback, options.inferSchemeFromConnection(),
                 options.hostMemoSlots() == 0 ? null : new HostMemo(options.hostMemoSlots()));
-        return ProgramAccess.wrap(engine);
+        return engine;
     }
 
     private static Decision defaultDecision(EffectivePolicy effective) {
@@ -148,7 +155,7 @@ public final class ProgramBuilder {
     /** The rule's fence compiled, or null when it cannot be (the rule then denies: fail closed). */
     private static GraphqlFenceSet graphqlFence(Rule rule, CompileOptions options) {
         try {
-            return GraphqlFenceSet.allOf(List.of(rule.graphql()), options.graphqlLimits());
+            return GraphqlFenceSet.allOf(List.of(rule.graphql()), options.graphqlLimits(), options.graphqlDocuments());
         } catch (RuntimeException e) {
             return null;
         }

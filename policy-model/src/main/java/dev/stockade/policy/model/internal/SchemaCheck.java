@@ -2,6 +2,7 @@ package dev.stockade.policy.model.internal;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import dev.stockade.policy.model.Problem;
+import dev.stockade.policy.model.ProblemCode;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.UncheckedIOException;
@@ -59,13 +60,13 @@ public final class SchemaCheck {
                 Problem p = map(leaf, root);
                 if (p != null) {
                     out.add(p);
-                    if ("wrong-type".equals(p.code()) || "null-value".equals(p.code())) {
+                    if (ProblemCode.WRONG_TYPE.is(p) || ProblemCode.NULL_VALUE.is(p)) {
                         wrongType.add(p.pointer());
                     }
                 }
             }
             // A value of the wrong type also fails its enum; report the type only.
-            out.removeIf(p -> "unknown-value".equals(p.code()) && wrongType.contains(p.pointer()));
+            out.removeIf(p -> ProblemCode.UNKNOWN_VALUE.is(p) && wrongType.contains(p.pointer()));
         }
         return out.stream().distinct().collect(Collectors.toList());
     }
@@ -86,13 +87,13 @@ public final class SchemaCheck {
         switch (keyword) {
             case "additionalProperties": {
                 String key = bracketed(message);
-                return Problem.error("unknown-key", pointer + "/" + TreeReader.escape(key),
+                return Problem.error(ProblemCode.UNKNOWN_KEY, pointer + "/" + TreeReader.escape(key),
                         "unknown key `" + key + "`" + where(pointer),
                         "check the spelling; the keys allowed here are listed in docs/policy-reference.md");
             }
             case "required": {
                 String key = bracketed(message);
-                return Problem.error("missing-key", pointer + "/" + TreeReader.escape(key),
+                return Problem.error(ProblemCode.MISSING_KEY, pointer + "/" + TreeReader.escape(key),
                         "missing required key `" + key + "`" + where(pointer), null);
             }
             case "type": {
@@ -100,23 +101,25 @@ public final class SchemaCheck {
                 Matcher m = EXPECTED.matcher(message);
                 String expected = m.find() ? article(m.group(1).toLowerCase(java.util.Locale.ROOT)) : "another type";
                 if (found != null && found.isNull()) {
-                    return Problem.error("null-value", pointer, "`" + name(pointer) + "` cannot be null",
+                    return Problem.error(ProblemCode.NULL_VALUE, pointer, "`" + name(pointer) + "` cannot be null",
                             "omit the key instead");
                 }
-                return Problem.error("wrong-type", pointer,
-                        "`" + name(pointer) + "` must be " + expected + ", not " + describe(found), null);
+                return Problem.error(ProblemCode.WRONG_TYPE, pointer,
+                        "`" + name(pointer) + "` must be " + expected + ", not " + describe(found),
+                        expected.equals("a boolean") ? "write `true` or `false` (YAML 1.1 forms such as `yes` and"
+                                + " `on` are not booleans here)" : null);
             }
             case "enum": {
                 JsonNode found = at(root, pointer);
                 String allowed = e.getViolatedSchema() instanceof EnumSchema en
                         ? en.getPossibleValues().stream().map(v -> "`" + v + "`").sorted().collect(Collectors.joining(", "))
                         : "";
-                return Problem.error("unknown-value", pointer,
+                return Problem.error(ProblemCode.UNKNOWN_VALUE, pointer,
                         "`" + (found == null ? "" : found.asText()) + "` is not a valid `" + name(pointer) + "`",
                         allowed.isEmpty() ? null : "use one of " + allowed);
             }
             default:
-                return Problem.error("schema", pointer, message.isEmpty() ? "value does not fit the schema"
+                return Problem.error(ProblemCode.SCHEMA, pointer, message.isEmpty() ? "value does not fit the schema"
                         : Character.toLowerCase(message.charAt(0)) + message.substring(1), null);
         }
     }
@@ -153,7 +156,7 @@ public final class SchemaCheck {
         }
         String[] parts = pointer.substring(1).split("/", -1);
         for (int i = parts.length - 1; i >= 0; i--) {
-            if (!parts[i].chars().allMatch(Character::isDigit) || parts[i].isEmpty()) {
+            if (!parts[i].chars().allMatch(c -> TextRules.isDigit((char) c)) || parts[i].isEmpty()) {
                 return parts[i].replace("~1", "/").replace("~0", "~")
                         + (i < parts.length - 1 ? " entry" : "");
             }

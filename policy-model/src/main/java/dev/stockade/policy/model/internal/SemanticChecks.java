@@ -6,6 +6,7 @@ import dev.stockade.policy.glob.GlobError;
 import dev.stockade.policy.glob.GlobKind;
 import dev.stockade.policy.glob.GlobResult;
 import dev.stockade.policy.model.Problem;
+import dev.stockade.policy.model.ProblemCode;
 import dev.stockade.policy.model.Provider;
 import java.util.ArrayList;
 import java.util.HashSet;
@@ -36,11 +37,11 @@ public final class SemanticChecks {
         return c.problems;
     }
 
-    private void error(String code, String pointer, String message, String help) {
+    private void error(ProblemCode code, String pointer, String message, String help) {
         problems.add(Problem.error(code, pointer, message, help).at(locator.at(pointer)));
     }
 
-    private void warning(String code, String pointer, String message, String help) {
+    private void warning(ProblemCode code, String pointer, String message, String help) {
         problems.add(Problem.warning(code, pointer, message, help).at(locator.at(pointer)));
     }
 
@@ -61,8 +62,8 @@ public final class SemanticChecks {
 
     private void policy(JsonNode p) {
         String name = text(p, "name");
-        if (name != null && name.isBlank()) {
-            error("empty-name", "/name", "policy name is empty", "give the policy a name unique in its scope");
+        if (name != null && TextRules.isBlank(name)) {
+            error(ProblemCode.EMPTY_NAME, "/name", "policy name is empty", "give the policy a name unique in its scope");
         }
         JsonNode domains = array(p, "allowedDomains");
         if (domains != null) {
@@ -79,8 +80,8 @@ public final class SemanticChecks {
                 if (c.isObject()) {
                     envName("/credentials/" + i + "/envVarKey", text(c, "envVarKey"));
                     String credentialName = text(c, "credentialName");
-                    if (credentialName != null && credentialName.isBlank()) {
-                        error("empty-value", "/credentials/" + i + "/credentialName", "credential name is empty", null);
+                    if (credentialName != null && TextRules.isBlank(credentialName)) {
+                        error(ProblemCode.EMPTY_VALUE, "/credentials/" + i + "/credentialName", "credential name is empty", null);
                     }
                 }
             }
@@ -98,8 +99,8 @@ public final class SemanticChecks {
             for (int i = 0; i < integrations.size(); i++) {
                 JsonNode n = integrations.get(i);
                 String iname = n.isObject() ? text(n, "name") : null;
-                if (iname != null && iname.isBlank()) {
-                    error("empty-value", "/integrations/" + i + "/name", "integration name is empty", null);
+                if (iname != null && TextRules.isBlank(iname)) {
+                    error(ProblemCode.EMPTY_VALUE, "/integrations/" + i + "/name", "integration name is empty", null);
                 }
             }
         }
@@ -119,12 +120,20 @@ public final class SemanticChecks {
         }
         boolean deny = "deny".equals(text(e, "verdict"));
         if (deny && e.has("transport")) {
-            warning("transport-on-deny", at + "/transport", "`transport` is ignored on a deny entry",
+            warning(ProblemCode.TRANSPORT_ON_DENY, at + "/transport", "`transport` is ignored on a deny entry",
                     "remove it");
+        }
+        if (deny && e.has("scheme")) {
+            warning(ProblemCode.SCHEME_ON_DENY, at + "/scheme", "`scheme` is ignored on a deny entry: it denies every scheme",
+                    "remove it");
+        }
+        if (deny && e.has("rules")) {
+            warning(ProblemCode.RULES_ON_DENY, at + "/rules", "`rules` are ignored on a deny entry: it denies every request",
+                    "remove them, or make the entry an allow entry whose rules admit what should pass");
         }
         String scheme = text(e, "scheme");
         if (scheme != null && !isScheme(scheme)) {
-            error("invalid-scheme", at + "/scheme", "scheme `" + scheme + "` is not a lower-case uri scheme",
+            error(ProblemCode.INVALID_SCHEME, at + "/scheme", "scheme `" + scheme + "` is not a lower-case uri scheme",
                     "write for example `https`");
         }
         JsonNode binaries = array(e, "binaries");
@@ -134,7 +143,7 @@ public final class SemanticChecks {
         JsonNode rules = array(e, "rules");
         if (rules != null) {
             if (rules.isEmpty()) {
-                error("empty-rules", at + "/rules", "rule list is empty",
+                error(ProblemCode.EMPTY_RULES, at + "/rules", "rule list is empty",
                         "omit `rules` to allow every request to the domain, or add a rule");
             }
             for (int i = 0; i < rules.size(); i++) {
@@ -160,11 +169,11 @@ public final class SemanticChecks {
 
     private void binaries(String at, JsonNode binaries, boolean deny) {
         if (deny) {
-            error("fence-on-deny", at, "`binaries` is allowed only on an allow entry",
+            error(ProblemCode.FENCE_ON_DENY, at, "`binaries` is allowed only on an allow entry",
                     "remove `binaries` from the deny entry");
         }
         if (binaries.isEmpty()) {
-            error("empty-binaries", at, "`binaries` is empty, so no caller could pass",
+            error(ProblemCode.EMPTY_BINARIES, at, "`binaries` is empty, so no caller could pass",
                     "list the callers, or omit `binaries` to match any caller");
         }
         for (int i = 0; i < binaries.size(); i++) {
@@ -174,15 +183,15 @@ public final class SemanticChecks {
             }
             String path = b.textValue();
             String ptr = at + "/" + i;
-            if (!path.equals(path.strip())) {
-                error("binary-whitespace", ptr, "binaries entry `" + path + "` has leading or trailing whitespace",
-                        "use `" + path.strip() + "`");
+            if (TextRules.hasEdgeSpace(path) || TextRules.hasControl(path)) {
+                error(ProblemCode.BINARY_WHITESPACE, ptr, "binaries entry `" + path + "` has leading or trailing whitespace"
+                        + " or a control character", "use `" + TextRules.strip(path) + "`");
             } else if (path.indexOf('*') >= 0 || path.indexOf('?') >= 0 || path.indexOf('[') >= 0) {
-                error("binary-glob", ptr, "binaries entry `" + path + "` is a glob; globs are not supported",
+                error(ProblemCode.BINARY_GLOB, ptr, "binaries entry `" + path + "` is a glob; globs are not supported",
                         "name each binary separately");
             } else if (!path.startsWith("/")) {
                 String base = path.isEmpty() ? "git" : path.substring(path.lastIndexOf('/') + 1);
-                error("binary-not-absolute", ptr, "binaries entry `" + path + "` must be an absolute path",
+                error(ProblemCode.BINARY_NOT_ABSOLUTE, ptr, "binaries entry `" + path + "` must be an absolute path",
                         "use `/usr/bin/" + base + "`");
             }
         }
@@ -190,12 +199,12 @@ public final class SemanticChecks {
 
     private void rule(String at, JsonNode r) {
         if (!r.has("method") && !r.has("path") && !r.has("graphql")) {
-            error("empty-rule", at, "rule has none of `method`, `path`, `graphql`",
+            error(ProblemCode.EMPTY_RULE, at, "rule has none of `method`, `path`, `graphql`",
                     "add at least one condition, or remove the rule");
         }
         String method = text(r, "method");
         if (method != null && !isMethod(method)) {
-            error("invalid-method", at + "/method", "method `" + method + "` is not an upper-case http method",
+            error(ProblemCode.INVALID_METHOD, at + "/method", "method `" + method + "` is not an upper-case http method",
                     isMethod(method.strip().toUpperCase(java.util.Locale.ROOT))
                             ? "use `" + method.strip().toUpperCase(java.util.Locale.ROOT) + "`" : "write for example `GET`");
         }
@@ -232,7 +241,7 @@ public final class SemanticChecks {
         boolean allFieldsCompiled = true;
         if (fields != null) {
             if (fields.isEmpty()) {
-                error("empty-fields", at + "/fields", "`fields` is empty",
+                error(ProblemCode.EMPTY_FIELDS, at + "/fields", "`fields` is empty",
                         "omit `fields` to permit any root field, or list the fields");
             }
             for (int i = 0; i < fields.size(); i++) {
@@ -250,11 +259,11 @@ public final class SemanticChecks {
             return;
         }
         if (!g.has("fields")) {
-            error("arguments-without-fields", at + "/arguments", "`arguments` requires `fields` beside it",
+            error(ProblemCode.ARGUMENTS_WITHOUT_FIELDS, at + "/arguments", "`arguments` requires `fields` beside it",
                     "add `fields` naming the root fields the conditions apply to");
         }
         if (arguments.isEmpty()) {
-            error("empty-arguments", at + "/arguments", "`arguments` is empty", "omit it or add a condition");
+            error(ProblemCode.EMPTY_ARGUMENTS, at + "/arguments", "`arguments` is empty", "omit it or add a condition");
         }
         for (int i = 0; i < arguments.size(); i++) {
             JsonNode a = arguments.get(i);
@@ -268,13 +277,13 @@ public final class SemanticChecks {
         String field = text(a, "field");
         if (field != null) {
             if (field.indexOf('*') >= 0) {
-                error("argument-field-glob", at + "/field", "argument condition field `" + field
+                error(ProblemCode.ARGUMENT_FIELD_GLOB, at + "/field", "argument condition field `" + field
                         + "` must be an exact root field name, not a glob", "write one condition per field");
             } else if (!isGraphqlName(field)) {
-                error("invalid-field-name", at + "/field", "`" + field + "` is not a graphql field name",
+                error(ProblemCode.INVALID_FIELD_NAME, at + "/field", "`" + field + "` is not a graphql field name",
                         "use the root field's name, never an alias");
             } else if (fieldGlobs != null && fieldGlobs.stream().noneMatch(gl -> gl.matches(field))) {
-                error("argument-field-denied", at + "/field",
+                error(ProblemCode.ARGUMENT_FIELD_DENIED, at + "/field",
                         "argument condition names field `" + field + "` that `fields` does not admit",
                         "add `" + field + "` to `fields` or fix the name");
             }
@@ -283,7 +292,7 @@ public final class SemanticChecks {
         if (pointer != null) {
             String problem = pointerProblem(pointer);
             if (problem != null) {
-                error("invalid-pointer", at + "/pointer", problem,
+                error(ProblemCode.INVALID_POINTER, at + "/pointer", problem,
                         "write an rfc 6901 pointer such as `/input/owner`; `~1` for `/` and `~0` for `~` inside a key");
             }
         }
@@ -294,7 +303,7 @@ public final class SemanticChecks {
     }
 
     private static boolean isGraphqlName(String s) {
-        if (s.isEmpty() || Character.isDigit(s.charAt(0))) {
+        if (s.isEmpty() || TextRules.isDigit(s.charAt(0))) {
             return false;
         }
         for (int i = 0; i < s.length(); i++) {
@@ -337,19 +346,20 @@ public final class SemanticChecks {
             String tool = t.textValue();
             String ptr = at + "/allowedTools/" + i;
             if (tool.indexOf('*') >= 0) {
-                error("tool-wildcard", ptr, "tool `" + tool + "` has a wildcard; tools are granted by exact name",
+                error(ProblemCode.TOOL_WILDCARD, ptr, "tool `" + tool + "` has a wildcard; tools are granted by exact name",
                         "name each tool; tools added upstream later are not granted until named");
-            } else if (tool.isBlank() || !tool.equals(tool.strip())) {
-                error("invalid-tool-name", ptr, "tool name `" + tool + "` is empty or has surrounding whitespace", null);
+            } else if (TextRules.isBlank(tool) || TextRules.hasEdgeSpace(tool) || TextRules.hasControl(tool)) {
+                error(ProblemCode.INVALID_TOOL_NAME, ptr, "tool name `" + tool + "` is empty, has surrounding whitespace or"
+                        + " a control character", null);
             } else if (!seen.add(tool)) {
-                warning("duplicate-tool", ptr, "tool `" + tool + "` is listed more than once", "remove the repeat");
+                warning(ProblemCode.DUPLICATE_TOOL, ptr, "tool `" + tool + "` is listed more than once", "remove the repeat");
             }
         }
     }
 
     private void uuid(String at, String value) {
         if (value != null && !isUuid(value)) {
-            error("invalid-uuid", at, "`" + value + "` is not a uuid",
+            error(ProblemCode.INVALID_UUID, at, "`" + value + "` is not a uuid",
                     "write it as `xxxxxxxx-xxxx-xxxx-xxxx-xxxxxxxxxxxx` in hexadecimal");
         }
     }
@@ -361,7 +371,7 @@ public final class SemanticChecks {
         for (int i = 0; i < 36; i++) {
             char c = s.charAt(i);
             boolean dash = i == 8 || i == 13 || i == 18 || i == 23;
-            if (dash ? c != '-' : Character.digit(c, 16) < 0) {
+            if (dash ? c != '-' : !TextRules.isHex(c)) {
                 return false;
             }
         }
@@ -381,13 +391,13 @@ public final class SemanticChecks {
                     continue;
                 }
                 if (!seen.add(n.textValue())) {
-                    error("duplicate-provider", "/managedInference/providers/" + i,
+                    error(ProblemCode.DUPLICATE_PROVIDER, "/managedInference/providers/" + i,
                             "provider `" + n.textValue() + "` is listed more than once", "list each backend once");
                 }
                 hasPrimary |= n.textValue().equals(primary);
             }
             if (!hasPrimary && (provider == null || Provider.fromWire(provider) != null)) {
-                error("primary-provider-not-listed", "/managedInference/providers",
+                error(ProblemCode.PRIMARY_PROVIDER_NOT_LISTED, "/managedInference/providers",
                         "`providers` does not include the primary provider `" + primary + "`"
                                 + (provider == null ? " (the default when `provider` is absent)" : ""),
                         "add `" + primary + "` to `providers` or set `provider` to one of them");
@@ -410,13 +420,13 @@ public final class SemanticChecks {
         if (name == null) {
             return;
         }
-        boolean ok = !name.isEmpty() && !Character.isDigit(name.charAt(0));
+        boolean ok = !name.isEmpty() && !TextRules.isDigit(name.charAt(0));
         for (int i = 0; ok && i < name.length(); i++) {
             char c = name.charAt(i);
             ok = c == '_' || (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9');
         }
         if (!ok) {
-            error("invalid-env-name", at, "`" + name + "` is not an environment variable name",
+            error(ProblemCode.INVALID_ENV_NAME, at, "`" + name + "` is not an environment variable name",
                     "use letters, digits and `_`, not starting with a digit");
         }
     }
@@ -426,7 +436,7 @@ public final class SemanticChecks {
     private Glob glob(GlobKind kind, String at, String text) {
         GlobResult r = Glob.compile(kind, text);
         for (GlobError e : r.errors()) {
-            problems.add(Problem.error("glob-syntax", at, e.message(), null).at(locator.inside(at, e.offset())));
+            problems.add(Problem.error(ProblemCode.GLOB_SYNTAX, at, e.message(), null).at(locator.inside(at, e.offset())));
         }
         return r.glob();
     }

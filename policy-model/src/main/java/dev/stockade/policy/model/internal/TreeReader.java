@@ -14,12 +14,15 @@ import com.fasterxml.jackson.dataformat.yaml.YAMLFactory;
 import com.fasterxml.jackson.dataformat.yaml.YAMLParser;
 import dev.stockade.policy.model.ParsedDocument;
 import dev.stockade.policy.model.Problem;
+import dev.stockade.policy.model.ProblemCode;
 import dev.stockade.policy.model.SourceMap;
 import dev.stockade.policy.model.SourcePosition;
 import java.io.IOException;
 import java.util.ArrayList;
 import java.util.List;
 import org.yaml.snakeyaml.LoaderOptions;
+import org.yaml.snakeyaml.error.Mark;
+import org.yaml.snakeyaml.error.MarkedYAMLException;
 
 /**
  * Reads YAML or JSON text into Jackson trees with a streaming parser, recording where every node was
@@ -97,12 +100,12 @@ public final class TreeReader {
             return new TreeReader(sourceName, text, false).read(stream);
         }
         List<ParsedDocument> json = new TreeReader(sourceName, text, true).read(stream);
-        boolean syntax = json.stream().flatMap(d -> d.problems().stream()).anyMatch(p -> p.code().equals("syntax"));
+        boolean syntax = json.stream().flatMap(d -> d.problems().stream()).anyMatch(p -> ProblemCode.SYNTAX.is(p));
         if (!syntax) {
             return json;
         }
         List<ParsedDocument> yaml = new TreeReader(sourceName, text, false).read(stream);
-        boolean yamlSyntax = yaml.stream().flatMap(d -> d.problems().stream()).anyMatch(p -> p.code().equals("syntax"));
+        boolean yamlSyntax = yaml.stream().flatMap(d -> d.problems().stream()).anyMatch(p -> ProblemCode.SYNTAX.is(p));
         return yamlSyntax ? json : yaml;
     }
 
@@ -110,13 +113,18 @@ public final class TreeReader {
         List<ParsedDocument> docs = new ArrayList<>();
         String safeText = text == null ? "" : text;
         if (text == null) {
-            problems.add(Problem.error("empty-document", "", "document is missing", null));
+            problems.add(Problem.error(ProblemCode.EMPTY_DOCUMENT, "", "document is missing", null));
             return List.of(done(safeText, null));
         }
         if (text.length() > MAX_CHARS) {
-            problems.add(Problem.error("document-too-large", "",
+            problems.add(Problem.error(ProblemCode.DOCUMENT_TOO_LARGE, "",
                     "document has " + text.length() + " characters, more than the limit of " + MAX_CHARS,
                     "split the policy or remove unused entries"));
+            return List.of(done(safeText, null));
+        }
+        Problem control = ControlCharacters.first(text);
+        if (control != null) {
+            problems.add(control);
             return List.of(done(safeText, null));
         }
         try (JsonParser parser = json ? JSON.createParser(text) : YAML.createParser(text)) {
@@ -143,7 +151,7 @@ public final class TreeReader {
                         break; // normal end of a stream
                     }
                     if (problems.isEmpty()) {
-                        problems.add(Problem.error("empty-document", "", "document is empty", null)
+                        problems.add(Problem.error(ProblemCode.EMPTY_DOCUMENT, "", "document is empty", null)
                                 .at(new SourcePosition(1, 1)));
                     }
                     docs.add(done(safeText, null));
@@ -158,7 +166,7 @@ public final class TreeReader {
             }
         } catch (IOException | RuntimeException e) {
             // INVARIANT: reading never throws for user input; anything unexpected is a syntax problem.
-            problems.add(Problem.error("syntax", "", "document cannot be read", null).at(new SourcePosition(1, 1)));
+            problems.add(Problem.error(ProblemCode.SYNTAX, "", "document cannot be read", null).at(new SourcePosition(1, 1)));
             docs.add(done(safeText, null));
         }
         return docs;
@@ -167,11 +175,11 @@ public final class TreeReader {
     private void checkSingle(JsonParser parser) {
         try {
             if (parser.nextToken() != null) {
-                problems.add(Problem.error("multiple-documents", "", "text holds more than one document",
+                problems.add(Problem.error(ProblemCode.MULTIPLE_DOCUMENTS, "", "text holds more than one document",
                         "keep one policy per file").at(position(parser.currentTokenLocation())));
             }
         } catch (IOException | RuntimeException e) {
-            problems.add(Problem.error("multiple-documents", "", "text holds more than one document", null));
+            problems.add(Problem.error(ProblemCode.MULTIPLE_DOCUMENTS, "", "text holds more than one document", null));
         }
     }
 
@@ -193,13 +201,22 @@ public final class TreeReader {
     }
 
     private Problem syntax(JsonProcessingException e) {
+        if (e.getCause() instanceof MarkedYAMLException marked && marked.getProblemMark() != null) {
+            // SnakeYAML knows where the problem is (a tab in an indent, say); Jackson's location is where the
+            // token it was reading started.
+            Mark mark = marked.getProblemMark();
+            String what = marked.getProblem() == null ? "syntax error" : marked.getProblem();
+            String context = marked.getContext() == null ? "" : " (" + marked.getContext() + ")";
+            return Problem.error(ProblemCode.SYNTAX, "", (what + context).lines().findFirst().orElse("syntax error").strip(), null)
+                    .at(new SourcePosition(mark.getLine() + 1, mark.getColumn() + 1));
+        }
         String raw = e.getOriginalMessage() == null ? "syntax error" : e.getOriginalMessage();
         String first = raw.lines().findFirst().orElse("syntax error").strip();
         String message = first.isEmpty() ? "syntax error" : Character.toLowerCase(first.charAt(0)) + first.substring(1);
         if (message.endsWith(".")) {
             message = message.substring(0, message.length() - 1);
         }
-        String code = e instanceof com.fasterxml.jackson.core.exc.StreamConstraintsException ? "limit-exceeded" : "syntax";
+        ProblemCode code = e instanceof com.fasterxml.jackson.core.exc.StreamConstraintsException ? ProblemCode.LIMIT_EXCEEDED : ProblemCode.SYNTAX;
         return Problem.error(code, "", message, null).at(position(e.getLocation()));
     }
 
@@ -212,7 +229,7 @@ public final class TreeReader {
 
     private void count(JsonParser p, String pointer) {
         if (++nodes > MAX_NODES) {
-            problems.add(Problem.error("too-many-nodes", pointer,
+            problems.add(Problem.error(ProblemCode.TOO_MANY_NODES, pointer,
                     "document has more than " + MAX_NODES + " values", null).at(position(p.currentTokenLocation())));
             throw new Stop();
         }
@@ -227,20 +244,23 @@ public final class TreeReader {
             case START_OBJECT:
             case START_ARRAY:
                 if (depth >= MAX_DEPTH) {
-                    problems.add(Problem.error("too-deep", pointer,
+                    problems.add(Problem.error(ProblemCode.TOO_DEEP, pointer,
                             "document nests deeper than " + MAX_DEPTH + " levels", null).at(here));
                     throw new Stop();
                 }
                 return t == JsonToken.START_OBJECT ? object(p, pointer, depth) : array(p, pointer, depth);
             case VALUE_STRING:
                 if (p instanceof YAMLParser y && y.isCurrentAlias()) {
-                    problems.add(Problem.error("yaml-alias", pointer,
+                    problems.add(Problem.error(ProblemCode.YAML_ALIAS, pointer,
                             "yaml alias `*" + p.getText() + "` is not supported",
                             "write the value out in full").at(here));
                     return NODES.nullNode();
                 }
                 return NODES.textNode(p.getText());
             case VALUE_NUMBER_INT:
+                if (!json && !p.getText().matches("[-+]?[0-9]+")) {
+                    return NODES.textNode(p.getText()); // YAML 1.1 forms (0x1f, 1_000, 0b1, 1:20) stay text
+                }
                 return switch (p.getNumberType()) {
                     case INT -> NODES.numberNode(p.getIntValue());
                     case LONG -> NODES.numberNode(p.getLongValue());
@@ -249,13 +269,17 @@ public final class TreeReader {
             case VALUE_NUMBER_FLOAT:
                 return NODES.numberNode(p.getDoubleValue());
             case VALUE_TRUE:
-                return NODES.booleanNode(true);
             case VALUE_FALSE:
-                return NODES.booleanNode(false);
+                // Booleans are `true` and `false` only: YAML 1.1's yes/no/on/off/y/n (and True, FALSE) stay text,
+                // so that the schema refuses them where a boolean is expected instead of reading a guess.
+                if (!json && !p.getText().equals("true") && !p.getText().equals("false")) {
+                    return NODES.textNode(p.getText());
+                }
+                return NODES.booleanNode(t == JsonToken.VALUE_TRUE);
             case VALUE_NULL:
                 return NODES.nullNode();
             default:
-                problems.add(Problem.error("unsupported-value", pointer, "unsupported yaml value such as `!!binary`",
+                problems.add(Problem.error(ProblemCode.UNSUPPORTED_VALUE, pointer, "unsupported yaml value such as `!!binary`",
                         "write the value as a plain string").at(here));
                 return NODES.nullNode();
         }
@@ -270,7 +294,7 @@ public final class TreeReader {
             SourcePosition keyAt = position(p.currentTokenLocation());
             boolean duplicate = node.has(name);
             if (duplicate) {
-                problems.add(Problem.error("duplicate-key", child, "key `" + name + "` appears more than once",
+                problems.add(Problem.error(ProblemCode.DUPLICATE_KEY, child, "key `" + name + "` appears more than once",
                         "remove one of them").at(keyAt));
             } else {
                 map.position(child, keyAt);

@@ -1,0 +1,73 @@
+package dev.stockade.api.audit;
+
+import dev.stockade.api.web.Access;
+import dev.stockade.api.web.Action;
+import dev.stockade.api.web.ApiProblem;
+import dev.stockade.api.web.Caller;
+import dev.stockade.api.web.ProblemCode;
+import io.micronaut.http.HttpRequest;
+import io.micronaut.http.annotation.Controller;
+import io.micronaut.http.annotation.Get;
+import io.micronaut.http.annotation.QueryValue;
+import io.swagger.v3.oas.annotations.Parameter;
+import io.swagger.v3.oas.annotations.tags.Tag;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+
+/** {@code /v1/orgs/{orgId}/audit-trail}, {@code .../stats} and {@code .../timeseries}. */
+@Controller("/v1/orgs/{orgId}/audit-trail")
+@Tag(name = "audit")
+class AuditController {
+    private static final Set<String> PARAMS = Set.of("cursor", "cursorId", "from", "to", "kind", "action", "actorId",
+            "projectId", "outcome", "excludeReads", "limit", "interval");
+    private static final Set<String> INTERVALS = Set.of("minute", "hour", "day");
+
+    private final AuditTrail trail;
+
+    AuditController(AuditTrail trail) {
+        this.trail = trail;
+    }
+
+    @Get
+    @Access(Action.AUDIT_READ)
+    AuditTrail.Page page(HttpRequest<?> request, String orgId,
+                         @Parameter(description = "ISO 8601 timestamp of the previous page's last entry") @QueryValue @io.micronaut.core.annotation.Nullable String cursor,
+                         @Parameter(description = "id of the previous page's last entry (breaks timestamp ties)") @QueryValue @io.micronaut.core.annotation.Nullable String cursorId,
+                         @Parameter(description = "true drops reads") @QueryValue @io.micronaut.core.annotation.Nullable String excludeReads) {
+        return trail.page(Caller.grant(request).orgId(), query(request));
+    }
+
+    @Get("/stats")
+    @Access(Action.AUDIT_READ)
+    Map<String, Object> stats(HttpRequest<?> request, String orgId) {
+        return trail.stats(Caller.grant(request).orgId(), query(request));
+    }
+
+    @Get("/timeseries")
+    @Access(Action.AUDIT_READ)
+    Map<String, Object> timeseries(HttpRequest<?> request, String orgId) {
+        String interval = request.getParameters().get("interval", String.class).orElse("hour");
+        if (!INTERVALS.contains(interval)) {
+            throw new ApiProblem(ProblemCode.INVALID_PARAMETER, "`interval` must be minute, hour or day");
+        }
+        List<AuditTrail.Bucket> buckets = trail.timeseries(Caller.grant(request).orgId(), query(request), interval);
+        return Map.of("interval", interval, "buckets", buckets);
+    }
+
+    private static AuditQuery query(HttpRequest<?> request) {
+        Map<String, String> q = new java.util.HashMap<>();
+        for (String name : request.getParameters().names()) {
+            if (!PARAMS.contains(name)) {
+                throw new ApiProblem(ProblemCode.INVALID_PARAMETER, "unknown query parameter `"
+                        + dev.stockade.api.web.Text.clip(name) + "`");
+            }
+            List<String> all = request.getParameters().getAll(name);
+            if (all.size() != 1) {
+                throw new ApiProblem(ProblemCode.INVALID_PARAMETER, "`" + name + "` given more than once");
+            }
+            q.put(name, all.get(0));
+        }
+        return AuditQuery.parse(q);
+    }
+}

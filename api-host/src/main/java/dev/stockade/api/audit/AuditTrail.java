@@ -1,0 +1,128 @@
+package dev.stockade.api.audit;
+
+import com.fasterxml.jackson.core.JsonProcessingException;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import io.micronaut.core.annotation.Introspected;
+import io.micronaut.core.annotation.Nullable;
+import dev.stockade.api.db.Sql;
+import jakarta.inject.Singleton;
+import java.sql.PreparedStatement;
+import java.sql.ResultSet;
+import java.sql.SQLException;
+import java.sql.Types;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.UUID;
+
+/** Reads the audit trail: pages newest first by (timestamp, id), stats and time series. */
+@Singleton
+public class AuditTrail {
+    /** One entry as the API shows it. */
+    @Introspected
+    public record Entry(long id, Instant at, @Nullable UUID projectId, String kind, String action, boolean read,
+                        String outcome, Map<String, String> actor, @Nullable String target, Map<String, Object> details) {
+    }
+
+    /** A page and the cursor of the next one (null on the last page). */
+    @Introspected
+    public record Page(List<Entry> items, @Nullable String nextCursor, @Nullable Long nextCursorId) {
+    }
+
+    @Introspected
+    public record Bucket(Instant start, long count) {
+    }
+
+    private final Sql jdbc;
+    private final ObjectMapper json = new ObjectMapper();
+
+    public AuditTrail(Sql jdbc) {
+        this.jdbc = jdbc;
+    }
+
+    public Page page(UUID orgId, AuditQuery q) {
+        List<Object> args = AuditQuery.newArgs(orgId);
+        String sql = "SELECT id, at, project_id, kind, action, is_read, outcome, actor_type, actor_id, target, details"
+                + " FROM audit_entries WHERE org_id = ?" + q.where(args) + " ORDER BY at DESC, id DESC LIMIT "
+                + (q.limit() + 1);
+        List<Entry> rows = query(sql, args, rs -> new Entry(rs.getLong(1), rs.getTimestamp(2).toInstant(),
+                rs.getObject(3, UUID.class), rs.getString(4), rs.getString(5), rs.getBoolean(6), rs.getString(7),
+                actor(rs.getString(8), rs.getString(9)), rs.getString(10), details(rs.getString(11))));
+        if (rows.size() <= q.limit()) {
+            return new Page(rows, null, null);
+        }
+        List<Entry> page = rows.subList(0, q.limit());
+        Entry last = page.get(page.size() - 1);
+        return new Page(List.copyOf(page), last.at().toString(), last.id());
+    }
+
+    /** Counts by kind and by outcome over the query's range and filters. */
+    public Map<String, Object> stats(UUID orgId, AuditQuery q) {
+        List<Object> args = AuditQuery.newArgs(orgId);
+        String where = " FROM audit_entries WHERE org_id = ?" + q.where(args);
+        Map<String, Object> out = new LinkedHashMap<>();
+        out.put("total", query("SELECT count(*)" + where, args, rs -> rs.getLong(1)).get(0));
+        out.put("byKind", counts("SELECT kind, count(*)" + where + " GROUP BY kind ORDER BY kind", args));
+        out.put("byOutcome", counts("SELECT outcome, count(*)" + where + " GROUP BY outcome ORDER BY outcome", args));
+        return out;
+    }
+
+    public List<Bucket> timeseries(UUID orgId, AuditQuery q, String interval) {
+        List<Object> args = AuditQuery.newArgs(orgId);
+        String sql = "SELECT date_trunc('" + interval + "', at) AS b, count(*) FROM audit_entries WHERE org_id = ?"
+                + q.where(args) + " GROUP BY b ORDER BY b";
+        return query(sql, args, rs -> new Bucket(rs.getTimestamp(1).toInstant(), rs.getLong(2)));
+    }
+
+    private Map<String, Long> counts(String sql, List<Object> args) {
+        Map<String, Long> out = new LinkedHashMap<>();
+        query(sql, args, rs -> out.put(rs.getString(1), rs.getLong(2)));
+        return out;
+    }
+
+    private interface RowMapper<T> {
+        T map(ResultSet rs) throws SQLException;
+    }
+
+    private <T> List<T> query(String sql, List<Object> args, RowMapper<T> mapper) {
+        return jdbc.prepare(sql, ps -> {
+            bind(ps, args);
+            List<T> out = new ArrayList<>();
+            try (ResultSet rs = ps.executeQuery()) {
+                while (rs.next()) {
+                    out.add(mapper.map(rs));
+                }
+            }
+            return out;
+        });
+    }
+
+    private static void bind(PreparedStatement ps, List<Object> args) throws SQLException {
+        for (int i = 0; i < args.size(); i++) {
+            Object a = args.get(i);
+            if (a instanceof UUID) {
+                ps.setObject(i + 1, a, Types.OTHER);
+            } else {
+                ps.setObject(i + 1, a);
+            }
+        }
+    }
+
+    private static Map<String, String> actor(String type, String id) {
+        Map<String, String> m = new LinkedHashMap<>();
+        m.put("type", type);
+        m.put("id", id);
+        return m;
+    }
+
+    @SuppressWarnings("unchecked")
+    private Map<String, Object> details(String s) {
+        try {
+            return json.readValue(s, Map.class);
+        } catch (JsonProcessingException e) {
+            return Map.of();
+        }
+    }
+}

@@ -1,0 +1,40 @@
+package dev.stockade.api.halt;
+
+import dev.stockade.api.web.Access;
+import dev.stockade.api.web.Action;
+import dev.stockade.api.web.Caller;
+import io.micronaut.http.HttpRequest;
+import io.micronaut.http.annotation.Controller;
+import io.micronaut.http.annotation.Delete;
+import io.micronaut.http.annotation.Get;
+import io.micronaut.http.annotation.Post;
+import io.swagger.v3.oas.annotations.tags.Tag;
+
+/** {@code /v1/orgs/{orgId}/halt}: read by any org member, set and lifted by org administrators. */
+@Controller("/v1/orgs/{orgId}/halt")
+@Tag(name = "halt")
+class HaltController {
+    private final HaltService service;
+
+    HaltController(HaltService service) {
+        this.service = service;
+    }
+
+    @Get
+    @Access(Action.HALT_READ)
+    HaltService.HaltState get(HttpRequest<?> request, String orgId) {
+        return service.get(Caller.grant(request).orgId());
+    }
+
+    @Post
+    @Access(Action.HALT_WRITE)
+    HaltService.HaltState halt(HttpRequest<?> request, String orgId) {
+        return service.set(Caller.identity(request), Caller.grant(request).orgId(), true);
+    }
+
+    @Delete
+    @Access(Action.HALT_WRITE)
+    HaltService.HaltState lift(HttpRequest<?> request, String orgId) {
+        return service.set(Caller.identity(request), Caller.grant(request).orgId(), false);
+    }
+}

@@ -1,0 +1,112 @@
+package dev.stockade.api.identity;
+
+import dev.stockade.api.audit.AuditEvent;
+import dev.stockade.api.audit.AuditLog;
+import dev.stockade.api.web.ApiProblem;
+import dev.stockade.api.web.Grant;
+import jakarta.inject.Singleton;
+import jakarta.transaction.Transactional;
+import java.time.Clock;
+import java.time.Instant;
+import java.util.List;
+import java.util.Map;
+import java.util.UUID;
+
+/**
+ * API tokens (per organization) and sandbox tokens (per project): minted once, shown once, stored hashed, revocable,
+ * with an optional expiry. A revocation takes effect at once on this replica and within {@code config.tokenCacheTtl}
+ * on others.
+ */
+@Singleton
+public class TokenService {
+    /** A token as created: the row and the token itself, which is never stored or shown again. */
+    public record Minted<T>(T row, String token) {
+    }
+
+    private final ApiTokenRepository apiTokens;
+    private final SandboxTokenRepository sandboxTokens;
+    private final Authenticator authenticator;
+    private final AuditLog audit;
+    private final Clock clock;
+
+    public TokenService(ApiTokenRepository apiTokens, SandboxTokenRepository sandboxTokens, Authenticator authenticator,
+                        AuditLog audit, Clock clock) {
+        this.apiTokens = apiTokens;
+        this.sandboxTokens = sandboxTokens;
+        this.authenticator = authenticator;
+        this.audit = audit;
+        this.clock = clock;
+    }
+
+    @Transactional
+    public Minted<ApiTokenRow> createApiToken(Identity caller, UUID orgId, String name, Instant expiresAt) {
+        checkExpiry(expiresAt);
+        String token = TokenFormat.API.mint();
+        ApiTokenRow row = apiTokens.save(new ApiTokenRow(UUID.randomUUID(), orgId, false, name.strip(),
+                TokenFormat.hash(token), TokenFormat.display(token), caller.actorId(), clock.instant(), expiresAt, null));
+        audit.record(AuditEvent.write(caller, orgId, null, "api-token", "create", row.id().toString(),
+                Map.of("name", row.name())));
+        return new Minted<>(row, token);
+    }
+
+    /** The installation owner's token, made once on an empty database. */
+    @Transactional
+    public Minted<ApiTokenRow> createOwnerToken() {
+        String token = TokenFormat.API.mint();
+        ApiTokenRow row = apiTokens.save(new ApiTokenRow(UUID.randomUUID(), null, true, "installation owner",
+                TokenFormat.hash(token), TokenFormat.display(token), "installation", clock.instant(), null, null));
+        audit.record(new AuditEvent(null, null, "api-token", "create", false, "success", "installation", null,
+                row.id().toString(), Map.of("name", row.name())));
+        return new Minted<>(row, token);
+    }
+
+    public List<ApiTokenRow> listApiTokens(UUID orgId) {
+        return apiTokens.findByOrgIdOrderByCreatedAt(orgId);
+    }
+
+    public ApiTokenRow getApiToken(UUID id) {
+        return apiTokens.findById(id).orElseThrow(() -> ApiProblem.notFound("API token `" + id + "`"));
+    }
+
+    @Transactional
+    public void revokeApiToken(Identity caller, Grant grant, UUID id) {
+        ApiTokenRow row = getApiToken(id);
+        if (row.revokedAt() == null) {
+            apiTokens.revoke(id, clock.instant());
+        }
+        authenticator.forget(row.tokenHash());
+        audit.record(AuditEvent.write(caller, grant.orgId(), null, "api-token", "revoke", id.toString(), Map.of()));
+    }
+
+    @Transactional
+    public Minted<SandboxTokenRow> createSandboxToken(Identity caller, Grant grant, String name, Instant expiresAt) {
+        checkExpiry(expiresAt);
+        String token = TokenFormat.SANDBOX.mint();
+        SandboxTokenRow row = sandboxTokens.save(new SandboxTokenRow(UUID.randomUUID(), grant.projectId(), name.strip(),
+                TokenFormat.hash(token), TokenFormat.display(token), caller.actorId(), clock.instant(), expiresAt, null));
+        audit.record(AuditEvent.write(caller, grant.orgId(), grant.projectId(), "sandbox-token", "create",
+                row.id().toString(), Map.of("name", row.name())));
+        return new Minted<>(row, token);
+    }
+
+    public List<SandboxTokenRow> listSandboxTokens(UUID projectId) {
+        return sandboxTokens.findByProjectIdOrderByCreatedAt(projectId);
+    }
+
+    @Transactional
+    public void revokeSandboxToken(Identity caller, Grant grant, UUID id) {
+        SandboxTokenRow row = sandboxTokens.findById(id).orElseThrow(() -> ApiProblem.notFound("sandbox token `" + id + "`"));
+        if (row.revokedAt() == null) {
+            sandboxTokens.revoke(id, clock.instant());
+        }
+        authenticator.forget(row.tokenHash());
+        audit.record(AuditEvent.write(caller, grant.orgId(), grant.projectId(), "sandbox-token", "revoke",
+                id.toString(), Map.of()));
+    }
+
+    private void checkExpiry(Instant expiresAt) {
+        if (expiresAt != null && !expiresAt.isAfter(clock.instant())) {
+            throw ApiProblem.invalid("/expiresAt", "in-the-past", "`/expiresAt` must be in the future");
+        }
+    }
+}

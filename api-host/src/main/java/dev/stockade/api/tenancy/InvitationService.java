@@ -1,0 +1,117 @@
+package dev.stockade.api.tenancy;
+
+import dev.stockade.api.audit.AuditEvent;
+import dev.stockade.api.audit.AuditLog;
+import dev.stockade.api.db.Sql;
+import dev.stockade.api.identity.Identity;
+import dev.stockade.api.web.ApiProblem;
+import dev.stockade.api.web.ProblemCode;
+import jakarta.inject.Singleton;
+import jakarta.transaction.Transactional;
+import java.sql.ResultSet;
+import java.sql.SQLException;
+import java.sql.Timestamp;
+import java.sql.Types;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.UUID;
+
+/**
+ * Invitations: an org admin invites an email address with a role; the person signs in through the identity provider
+ * and accepts, which makes them an org member. Only a verified address matching the invitation may accept it.
+ */
+@Singleton
+public class InvitationService {
+    private static final String COLUMNS = "id, org_id, email, role, created_at, accepted_at";
+
+    private final Sql sql;
+    private final AuditLog audit;
+    private final OrgService orgs;
+
+    public InvitationService(Sql sql, AuditLog audit, OrgService orgs) {
+        this.sql = sql;
+        this.audit = audit;
+        this.orgs = orgs;
+    }
+
+    @Transactional
+    public Views.InvitationView create(Identity caller, UUID orgId, Requests.CreateInvitation body) {
+        String email = body.email().strip().toLowerCase(Locale.ROOT);
+        UUID id = UUID.randomUUID();
+        int n = sql.prepare("INSERT INTO invitations (id, org_id, email, role, created_by) VALUES (?, ?, ?, ?, ?)"
+                + " ON CONFLICT (org_id, email) DO NOTHING", ps -> {
+                    ps.setObject(1, id, Types.OTHER);
+                    ps.setObject(2, orgId, Types.OTHER);
+                    ps.setString(3, email);
+                    ps.setString(4, body.role().name());
+                    ps.setString(5, caller.actorId());
+                    return ps.executeUpdate();
+                });
+        if (n == 0) {
+            throw new ApiProblem(ProblemCode.CONFLICT, "`" + email + "` is already invited to this organization");
+        }
+        audit.record(AuditEvent.write(caller, orgId, null, "invitation", "create", id.toString(),
+                Map.of("email", email, "role", body.role().name())));
+        return find("id = ?", id).get(0);
+    }
+
+    public List<Views.InvitationView> listForOrg(UUID orgId) {
+        return find("org_id = ?", orgId);
+    }
+
+    /** The open invitations addressed to the caller's verified email. */
+    public List<Views.InvitationView> listMine(Identity.User user) {
+        if (!user.emailVerified() || user.email() == null) {
+            return List.of();
+        }
+        return find("lower(email) = ? AND accepted_at IS NULL", user.email().toLowerCase(Locale.ROOT));
+    }
+
+    @Transactional
+    public void delete(Identity caller, UUID orgId, UUID id) {
+        int n = sql.prepare("DELETE FROM invitations WHERE id = ? AND org_id = ?", ps -> {
+            ps.setObject(1, id, Types.OTHER);
+            ps.setObject(2, orgId, Types.OTHER);
+            return ps.executeUpdate();
+        });
+        if (n == 0) {
+            throw ApiProblem.notFound("invitation `" + id + "`");
+        }
+        audit.record(AuditEvent.write(caller, orgId, null, "invitation", "delete", id.toString(), Map.of()));
+    }
+
+    /** Accepts an invitation addressed to the caller; anyone else's invitation is not found. */
+    @Transactional
+    public Views.InvitationView accept(Identity.User user, UUID id) {
+        Views.InvitationView inv = listMine(user).stream().filter(i -> i.id().equals(id)).findFirst()
+                .orElseThrow(() -> ApiProblem.notFound("invitation `" + id + "`"));
+        sql.prepare("UPDATE invitations SET accepted_at = now() WHERE id = ?", ps -> {
+            ps.setObject(1, id, Types.OTHER);
+            return ps.executeUpdate();
+        });
+        orgs.setMember(user, inv.orgId(), user.userId(), inv.role());
+        audit.record(AuditEvent.write(user, inv.orgId(), null, "invitation", "accept", id.toString(), Map.of()));
+        return find("id = ?", id).get(0);
+    }
+
+    private List<Views.InvitationView> find(String where, Object arg) {
+        return sql.prepare("SELECT " + COLUMNS + " FROM invitations WHERE " + where + " ORDER BY created_at", ps -> {
+            ps.setObject(1, arg, arg instanceof UUID ? Types.OTHER : Types.VARCHAR);
+            List<Views.InvitationView> out = new ArrayList<>();
+            try (ResultSet rs = ps.executeQuery()) {
+                while (rs.next()) {
+                    out.add(view(rs));
+                }
+            }
+            return out;
+        });
+    }
+
+    private static Views.InvitationView view(ResultSet rs) throws SQLException {
+        Timestamp accepted = rs.getTimestamp(6);
+        return new Views.InvitationView(rs.getObject(1, UUID.class), rs.getObject(2, UUID.class), rs.getString(3),
+                rs.getString(4), rs.getTimestamp(5).toInstant(), accepted == null ? null : accepted.toInstant());
+    }
+}

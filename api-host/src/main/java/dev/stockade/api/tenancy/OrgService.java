@@ -1,0 +1,142 @@
+package dev.stockade.api.tenancy;
+
+import dev.stockade.api.audit.AuditEvent;
+import dev.stockade.api.audit.AuditLog;
+import dev.stockade.api.identity.Identity;
+import dev.stockade.api.web.ApiProblem;
+import dev.stockade.api.web.FieldError;
+import dev.stockade.api.web.ProblemCode;
+import dev.stockade.api.db.Sql;
+import jakarta.inject.Singleton;
+import jakarta.transaction.Transactional;
+import java.sql.ResultSet;
+import java.sql.Types;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.UUID;
+
+/** Organizations and their members. Authorization happened before any method here runs (the access filter). */
+@Singleton
+public class OrgService {
+    private final OrganizationRepository orgs;
+    private final ProjectRepository projects;
+    private final Sql jdbc;
+    private final AuditLog audit;
+
+    public OrgService(OrganizationRepository orgs, ProjectRepository projects, Sql jdbc, AuditLog audit) {
+        this.orgs = orgs;
+        this.projects = projects;
+        this.jdbc = jdbc;
+        this.audit = audit;
+    }
+
+    /** Creates an organization; a person creating one becomes its first admin. */
+    @Transactional
+    public Organization create(Identity caller, String name) {
+        Organization org = orgs.save(new Organization(UUID.randomUUID(), name.strip(), false, null, null, Instant.now()));
+        if (caller instanceof Identity.User u) {
+            setMember(caller, org.id(), u.userId(), "ADMIN");
+        }
+        audit.record(AuditEvent.write(caller, org.id(), null, "organization", "create", org.id().toString(),
+                Map.of("name", org.name())));
+        return org;
+    }
+
+    public List<Organization> list(Identity caller) {
+        if (caller instanceof Identity.Owner) {
+            return orgs.findAllOrderByCreatedAt();
+        }
+        if (caller instanceof Identity.User u) {
+            return orgs.findForUser(u.userId());
+        }
+        if (caller instanceof Identity.ApiToken t) {
+            return orgs.findById(t.orgId()).map(List::of).orElse(List.of());
+        }
+        return List.of();
+    }
+
+    public Organization get(UUID orgId) {
+        return orgs.findById(orgId).orElseThrow(() -> ApiProblem.notFound("organization `" + orgId + "`"));
+    }
+
+    @Transactional
+    public Organization rename(Identity caller, UUID orgId, String name) {
+        orgs.rename(orgId, name.strip());
+        audit.record(AuditEvent.write(caller, orgId, null, "organization", "update", orgId.toString(),
+                Map.of("name", name.strip())));
+        return get(orgId);
+    }
+
+    /** Erases an organization with everything in it, its audit trail included; refused while it has projects. */
+    @Transactional
+    public void delete(Identity caller, UUID orgId) {
+        List<Project> left = projects.findByOrgIdOrderByCreatedAt(orgId);
+        if (!left.isEmpty()) {
+            List<FieldError> errors = new ArrayList<>();
+            for (Project p : left) {
+                errors.add(new FieldError("/projects/" + p.id(), "dependant", "project `" + p.name() + "` (" + p.id() + ")"));
+            }
+            throw new ApiProblem(ProblemCode.DEPENDANTS_EXIST, "delete the organization's " + left.size()
+                    + " project(s) first: " + String.join(", ", left.stream().map(Project::name).toList()), errors);
+        }
+        orgs.deleteById(orgId);
+    }
+
+    public List<Views.MemberView> members(UUID orgId) {
+        return jdbc.prepare("SELECT u.id, u.email, u.name, m.role FROM org_members m JOIN users u"
+                + " ON u.id = m.user_id WHERE m.org_id = ? ORDER BY m.created_at", ps -> {
+                    ps.setObject(1, orgId, Types.OTHER);
+                    List<Views.MemberView> out = new ArrayList<>();
+                    try (ResultSet rs = ps.executeQuery()) {
+                        while (rs.next()) {
+                            out.add(new Views.MemberView(rs.getObject(1, UUID.class), rs.getString(2), rs.getString(3),
+                                    rs.getString(4)));
+                        }
+                    }
+                    return out;
+                });
+    }
+
+    /** Adds or changes a member; the user must have signed in once. */
+    @Transactional
+    public void setMember(Identity caller, UUID orgId, UUID userId, String role) {
+        boolean known = jdbc.prepare("SELECT 1 FROM users WHERE id = ?", ps -> {
+            ps.setObject(1, userId, Types.OTHER);
+            try (ResultSet rs = ps.executeQuery()) {
+                return rs.next();
+            }
+        });
+        if (!known) {
+            throw ApiProblem.notFound("user `" + userId + "` (a person must sign in once, or accept an invitation)");
+        }
+        jdbc.prepare("INSERT INTO org_members (org_id, user_id, role) VALUES (?, ?, ?)"
+                + " ON CONFLICT (org_id, user_id) DO UPDATE SET role = EXCLUDED.role", ps -> {
+                    ps.setObject(1, orgId, Types.OTHER);
+                    ps.setObject(2, userId, Types.OTHER);
+                    ps.setString(3, role);
+                    return ps.executeUpdate();
+                });
+        audit.record(AuditEvent.write(caller, orgId, null, "org-member", "set", userId.toString(), Map.of("role", role)));
+    }
+
+    @Transactional
+    public void removeMember(Identity caller, UUID orgId, UUID userId) {
+        int n = jdbc.prepare("DELETE FROM org_members WHERE org_id = ? AND user_id = ?", ps -> {
+            ps.setObject(1, orgId, Types.OTHER);
+            ps.setObject(2, userId, Types.OTHER);
+            return ps.executeUpdate();
+        });
+        if (n == 0) {
+            throw ApiProblem.notFound("member `" + userId + "`");
+        }
+        jdbc.prepare("DELETE FROM project_members WHERE principal_type = 'user' AND principal_id = ?"
+                + " AND project_id IN (SELECT id FROM projects WHERE org_id = ?)", ps -> {
+                    ps.setObject(1, userId, Types.OTHER);
+                    ps.setObject(2, orgId, Types.OTHER);
+                    return ps.executeUpdate();
+                });
+        audit.record(AuditEvent.write(caller, orgId, null, "org-member", "remove", userId.toString(), Map.of()));
+    }
+}

@@ -1,0 +1,132 @@
+package dev.stockade.api.tenancy;
+
+import dev.stockade.api.identity.ClusterTokens;
+import dev.stockade.api.web.Access;
+import dev.stockade.api.web.Action;
+import dev.stockade.api.web.Caller;
+import dev.stockade.api.web.Grant;
+import io.micronaut.http.HttpRequest;
+import io.micronaut.http.HttpResponse;
+import io.micronaut.http.HttpStatus;
+import io.micronaut.http.annotation.Body;
+import io.micronaut.http.annotation.Controller;
+import io.micronaut.http.annotation.Delete;
+import io.micronaut.http.annotation.Get;
+import io.micronaut.http.annotation.Patch;
+import io.micronaut.http.annotation.Post;
+import io.micronaut.http.annotation.Put;
+import io.micronaut.http.annotation.Status;
+import io.swagger.v3.oas.annotations.tags.Tag;
+import jakarta.validation.Valid;
+import java.util.List;
+import java.util.Map;
+
+/** Projects, project members and project signing keys. */
+@Controller("/v1")
+@Tag(name = "projects")
+class ProjectController {
+    private final ProjectService service;
+    private final ClusterTokens keys;
+
+    ProjectController(ProjectService service, ClusterTokens keys) {
+        this.service = service;
+        this.keys = keys;
+    }
+
+    @Post("/orgs/{orgId}/projects")
+    @Status(HttpStatus.CREATED)
+    @Access(Action.PROJECT_CREATE)
+    Views.ProjectView create(HttpRequest<?> request, String orgId, @Valid @Body Requests.CreateProject body) {
+        return Views.ProjectView.of(service.create(Caller.identity(request), Caller.grant(request).orgId(), body));
+    }
+
+    @Get("/orgs/{orgId}/projects")
+    @Access(Action.PROJECT_LIST)
+    Views.Page<Views.ProjectView> list(HttpRequest<?> request, String orgId) {
+        return new Views.Page<>(service.list(Caller.identity(request), Caller.grant(request)).stream()
+                .map(Views.ProjectView::of).toList());
+    }
+
+    @Get("/projects/{projectId}")
+    @Access(Action.PROJECT_READ)
+    Views.ProjectView get(HttpRequest<?> request, String projectId) {
+        return Views.ProjectView.of(service.get(Caller.grant(request).projectId()));
+    }
+
+    @Patch("/projects/{projectId}")
+    @Access(Action.PROJECT_UPDATE)
+    Views.ProjectView update(HttpRequest<?> request, String projectId, @Valid @Body Requests.UpdateProject body) {
+        return Views.ProjectView.of(service.update(Caller.identity(request), Caller.grant(request), body));
+    }
+
+    @Delete("/projects/{projectId}")
+    @Access(Action.PROJECT_DELETE)
+    HttpResponse<Void> delete(HttpRequest<?> request, String projectId) {
+        service.delete(Caller.identity(request), Caller.grant(request));
+        return HttpResponse.noContent();
+    }
+
+    @Post("/projects/{projectId}/rotate-keys")
+    @Access(Action.PROJECT_ROTATE_KEYS)
+    Map<String, String> rotateKeys(HttpRequest<?> request, String projectId) {
+        return Map.of("kid", service.rotateKeys(Caller.identity(request), Caller.grant(request)));
+    }
+
+    /** The project's active public key (JWK) and the keys still accepted. */
+    @Get("/projects/{projectId}/public-key")
+    @Access(Action.PROJECT_KEYS_READ)
+    Map<String, Object> publicKey(String projectId) {
+        List<Map<String, Object>> published = jwks(projectId);
+        return Map.of("key", published.isEmpty() ? Map.of() : published.get(0), "algorithm", "ES256");
+    }
+
+    @Get("/projects/{projectId}/.well-known/jwks.json")
+    @Access(Action.PROJECT_KEYS_READ)
+    Map<String, Object> jwksDocument(String projectId) {
+        return Map.of("keys", jwks(projectId));
+    }
+
+    private List<Map<String, Object>> jwks(String projectId) {
+        return keys.published(dev.stockade.api.web.Authorizer.uuid("projectId", projectId)).stream()
+                .map(k -> k.toJSONObject()).toList();
+    }
+
+    @Get("/projects/{projectId}/members")
+    @Access(Action.PROJECT_MEMBERS_READ)
+    Views.Page<Views.ProjectMemberView> members(HttpRequest<?> request, String projectId) {
+        return new Views.Page<>(service.members(Caller.grant(request).projectId()));
+    }
+
+    @Put("/projects/{projectId}/members/users/{userId}")
+    @Access(Action.PROJECT_MEMBERS_WRITE)
+    HttpResponse<Void> setUser(HttpRequest<?> request, String projectId, String userId,
+                               @Valid @Body Requests.SetRole body) {
+        Grant g = Caller.grant(request);
+        service.setMember(Caller.identity(request), g, "user", Ids.of("userId", userId), body.role().name());
+        return HttpResponse.noContent();
+    }
+
+    @Delete("/projects/{projectId}/members/users/{userId}")
+    @Access(Action.PROJECT_MEMBERS_WRITE)
+    HttpResponse<Void> removeUser(HttpRequest<?> request, String projectId, String userId) {
+        service.removeMember(Caller.identity(request), Caller.grant(request), "user", Ids.of("userId", userId));
+        return HttpResponse.noContent();
+    }
+
+    @Put("/projects/{projectId}/members/api-tokens/{apiTokenId}")
+    @Access(Action.PROJECT_MEMBERS_WRITE)
+    HttpResponse<Void> setToken(HttpRequest<?> request, String projectId, String apiTokenId,
+                                @Valid @Body Requests.SetRole body) {
+        service.setMember(Caller.identity(request), Caller.grant(request), "api-token",
+                Ids.of("apiTokenId", apiTokenId), body.role().name());
+        return HttpResponse.noContent();
+    }
+
+    @Delete("/projects/{projectId}/members/api-tokens/{apiTokenId}")
+    @Access(Action.PROJECT_MEMBERS_WRITE)
+    HttpResponse<Void> removeToken(HttpRequest<?> request, String projectId, String apiTokenId) {
+        service.removeMember(Caller.identity(request), Caller.grant(request), "api-token",
+                Ids.of("apiTokenId", apiTokenId));
+        return HttpResponse.noContent();
+    }
+}

@@ -1,0 +1,166 @@
+package dev.stockade.api.tenancy;
+
+import dev.stockade.api.audit.AuditEvent;
+import dev.stockade.api.audit.AuditLog;
+import dev.stockade.api.identity.ClusterTokens;
+import dev.stockade.api.identity.Identity;
+import dev.stockade.api.web.ApiProblem;
+import dev.stockade.api.web.Grant;
+import dev.stockade.api.web.ProblemCode;
+import dev.stockade.api.web.Relation;
+import dev.stockade.api.db.Sql;
+import jakarta.inject.Singleton;
+import jakarta.transaction.Transactional;
+import java.sql.ResultSet;
+import java.sql.Types;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.UUID;
+
+/** Projects, their members (people and API tokens, ADMIN or MEMBER) and their signing keys. */
+@Singleton
+public class ProjectService {
+    private final ProjectRepository projects;
+    private final ClusterTokens keys;
+    private final Sql jdbc;
+    private final AuditLog audit;
+
+    public ProjectService(ProjectRepository projects, ClusterTokens keys, Sql jdbc, AuditLog audit) {
+        this.projects = projects;
+        this.keys = keys;
+        this.jdbc = jdbc;
+        this.audit = audit;
+    }
+
+    @Transactional
+    public Project create(Identity caller, UUID orgId, Requests.CreateProject body) {
+        if (projects.existsByOrgIdAndName(orgId, body.name().strip())) {
+            throw new ApiProblem(ProblemCode.CONFLICT, "the organization already has a project named `"
+                    + body.name().strip() + "`");
+        }
+        Project p = projects.save(new Project(UUID.randomUUID(), orgId, body.name().strip(),
+                body.description() == null ? "" : body.description(), Instant.now()));
+        keys.rotate(p.id());
+        audit.record(AuditEvent.write(caller, orgId, p.id(), "project", "create", p.id().toString(),
+                Map.of("name", p.name())));
+        return p;
+    }
+
+    /** The organization's projects: all of them for org admins and members, only their own for API tokens. */
+    public List<Project> list(Identity caller, Grant grant) {
+        if (caller instanceof Identity.ApiToken t) {
+            return projects.findForMember(grant.orgId(), "api-token", t.tokenId());
+        }
+        return projects.findByOrgIdOrderByCreatedAt(grant.orgId());
+    }
+
+    public Project get(UUID projectId) {
+        return projects.findById(projectId).orElseThrow(() -> ApiProblem.notFound("project `" + projectId + "`"));
+    }
+
+    @Transactional
+    public Project update(Identity caller, Grant grant, Requests.UpdateProject body) {
+        Project p = get(grant.projectId());
+        String name = body.name() == null ? p.name() : body.name().strip();
+        if (!name.equals(p.name()) && projects.existsByOrgIdAndName(p.orgId(), name)) {
+            throw new ApiProblem(ProblemCode.CONFLICT, "the organization already has a project named `" + name + "`");
+        }
+        Project updated = projects.update(new Project(p.id(), p.orgId(), name,
+                body.description() == null ? p.description() : body.description(), p.createdAt()));
+        audit.record(AuditEvent.write(caller, p.orgId(), p.id(), "project", "update", p.id().toString(),
+                Map.of("name", name)));
+        return updated;
+    }
+
+    /** Deletes a project; its audit history stays (entries keep the project id). */
+    @Transactional
+    public void delete(Identity caller, Grant grant) {
+        projects.deleteById(grant.projectId());
+        keys.forgetProject(grant.projectId());
+        audit.record(AuditEvent.write(caller, grant.orgId(), grant.projectId(), "project", "delete",
+                grant.projectId().toString(), Map.of()));
+    }
+
+    @Transactional
+    public String rotateKeys(Identity caller, Grant grant) {
+        String kid = keys.rotate(grant.projectId());
+        audit.record(AuditEvent.write(caller, grant.orgId(), grant.projectId(), "project-key", "rotate", kid, Map.of()));
+        return kid;
+    }
+
+    public List<Views.ProjectMemberView> members(UUID projectId) {
+        return jdbc.prepare("SELECT m.principal_type, m.principal_id, COALESCE(u.email, t.name), m.role"
+                + " FROM project_members m LEFT JOIN users u ON m.principal_type = 'user' AND u.id = m.principal_id"
+                + " LEFT JOIN api_tokens t ON m.principal_type = 'api-token' AND t.id = m.principal_id"
+                + " WHERE m.project_id = ? ORDER BY m.created_at", ps -> {
+                    ps.setObject(1, projectId, Types.OTHER);
+                    List<Views.ProjectMemberView> out = new ArrayList<>();
+                    try (ResultSet rs = ps.executeQuery()) {
+                        while (rs.next()) {
+                            out.add(new Views.ProjectMemberView(rs.getString(1), rs.getObject(2, UUID.class),
+                                    rs.getString(3), rs.getString(4)));
+                        }
+                    }
+                    return out;
+                });
+    }
+
+    /**
+     * Grants a project role to an org member or an API token of the same organization (audited under kind
+     * {@code project-member}).
+     */
+    @Transactional
+    public void setMember(Identity caller, Grant grant, String principalType, UUID principalId, String role) {
+        String check = principalType.equals("user")
+                ? "SELECT 1 FROM org_members WHERE org_id = ? AND user_id = ?"
+                : "SELECT 1 FROM api_tokens WHERE org_id = ? AND id = ? AND revoked_at IS NULL";
+        boolean inOrg = jdbc.prepare(check, ps -> {
+            ps.setObject(1, grant.orgId(), Types.OTHER);
+            ps.setObject(2, principalId, Types.OTHER);
+            try (ResultSet rs = ps.executeQuery()) {
+                return rs.next();
+            }
+        });
+        if (!inOrg) {
+            throw ApiProblem.notFound((principalType.equals("user") ? "org member `" : "API token `") + principalId + "`");
+        }
+        jdbc.prepare("INSERT INTO project_members (project_id, principal_type, principal_id, role)"
+                + " VALUES (?, ?, ?, ?) ON CONFLICT (project_id, principal_type, principal_id)"
+                + " DO UPDATE SET role = EXCLUDED.role", ps -> {
+                    ps.setObject(1, grant.projectId(), Types.OTHER);
+                    ps.setString(2, principalType);
+                    ps.setObject(3, principalId, Types.OTHER);
+                    ps.setString(4, role);
+                    return ps.executeUpdate();
+                });
+        Map<String, Object> details = new HashMap<>();
+        details.put("principalType", principalType);
+        details.put("role", role);
+        audit.record(AuditEvent.write(caller, grant.orgId(), grant.projectId(), "project-member", "set",
+                principalId.toString(), details));
+    }
+
+    @Transactional
+    public void removeMember(Identity caller, Grant grant, String principalType, UUID principalId) {
+        int n = jdbc.prepare("DELETE FROM project_members WHERE project_id = ? AND principal_type = ?"
+                + " AND principal_id = ?", ps -> {
+                    ps.setObject(1, grant.projectId(), Types.OTHER);
+                    ps.setString(2, principalType);
+                    ps.setObject(3, principalId, Types.OTHER);
+                    return ps.executeUpdate();
+                });
+        if (n == 0) {
+            throw ApiProblem.notFound("project member `" + principalId + "`");
+        }
+        audit.record(AuditEvent.write(caller, grant.orgId(), grant.projectId(), "project-member", "remove",
+                principalId.toString(), Map.of("principalType", principalType)));
+    }
+
+    /** Whether the caller administers the project (for views that show more to admins). */
+    public static boolean isAdmin(Grant grant) {
+        return grant.has(Relation.PROJECT_ADMIN);
+    }
+}

@@ -1,0 +1,81 @@
+package dev.stockade.api.web;
+
+import static dev.stockade.api.web.Relation.*;
+
+import java.util.EnumSet;
+import java.util.Set;
+
+/**
+ * The authorization table: every action a route (REST now, MCP tools next) can perform, the scope its path names,
+ * whether it waits for enrollment, and who may perform it. Routes declare their action with {@link Access}; no route
+ * checks roles itself. Relations imply others: an org admin is also a member and an admin of every project of the
+ * org; a project admin is also a project member; the installation owner is an admin of every organization.
+ */
+public enum Action {
+    HEALTH(Scope.NONE, false, PUBLIC),
+    INSTALLATION_READ(Scope.NONE, false, PUBLIC),
+    INSTALLATION_ACTIVATE(Scope.NONE, false, PUBLIC),
+    SETUP(Scope.NONE, false, PUBLIC),
+    OAUTH_RELAY(Scope.NONE, false, PUBLIC),
+    PROBLEM_DOCS(Scope.NONE, false, PUBLIC),
+    OPENAPI_READ(Scope.NONE, true, PUBLIC),
+    PROJECT_KEYS_READ(Scope.PROJECT, true, PUBLIC),
+
+    AUTH_ME(Scope.NONE, true, AUTHENTICATED),
+    CLUSTER_TOKEN_ISSUE(Scope.NONE, true, SANDBOX_IDENTITY),
+    ORG_CREATE(Scope.NONE, true, INSTALLATION_OWNER, ORG_CREATOR),
+    ORG_LIST(Scope.NONE, true, INSTALLATION_OWNER, USER, Relation.ORG_API_TOKEN),
+    INVITATIONS_MINE(Scope.NONE, true, USER),
+
+    ORG_READ(Scope.ORG, true, ORG_MEMBER, Relation.ORG_API_TOKEN),
+    ORG_UPDATE(Scope.ORG, true, ORG_ADMIN),
+    ORG_DELETE(Scope.ORG, true, ORG_ADMIN),
+    ORG_MEMBERS_READ(Scope.ORG, true, ORG_MEMBER),
+    ORG_MEMBERS_WRITE(Scope.ORG, true, ORG_ADMIN),
+    INVITATIONS_MANAGE(Scope.ORG, true, ORG_ADMIN),
+    API_TOKENS_MANAGE(Scope.ORG, true, ORG_ADMIN),
+    PROJECT_CREATE(Scope.ORG, true, ORG_ADMIN),
+    PROJECT_LIST(Scope.ORG, true, ORG_MEMBER, Relation.ORG_API_TOKEN),
+    HALT_READ(Scope.ORG, true, ORG_MEMBER, Relation.ORG_API_TOKEN),
+    HALT_WRITE(Scope.ORG, true, ORG_ADMIN),
+    AUDIT_READ(Scope.ORG, true, ORG_ADMIN, Relation.ORG_API_TOKEN),
+
+    API_TOKEN_READ(Scope.API_TOKEN, true, ORG_ADMIN),
+    API_TOKEN_REVOKE(Scope.API_TOKEN, true, ORG_ADMIN),
+
+    PROJECT_READ(Scope.PROJECT, true, PROJECT_MEMBER),
+    PROJECT_UPDATE(Scope.PROJECT, true, PROJECT_ADMIN),
+    PROJECT_DELETE(Scope.PROJECT, true, ORG_ADMIN),
+    PROJECT_ROTATE_KEYS(Scope.PROJECT, true, PROJECT_ADMIN),
+    PROJECT_MEMBERS_READ(Scope.PROJECT, true, PROJECT_MEMBER),
+    PROJECT_MEMBERS_WRITE(Scope.PROJECT, true, ORG_ADMIN),
+    SANDBOX_TOKENS_MANAGE(Scope.PROJECT, true, PROJECT_ADMIN),
+    SANDBOX_TOKEN_REVOKE(Scope.SANDBOX_TOKEN, true, PROJECT_ADMIN);
+
+    private final Scope scope;
+    private final boolean gated;
+    private final Set<Relation> allowed;
+
+    Action(Scope scope, boolean gated, Relation first, Relation... rest) {
+        this.scope = scope;
+        this.gated = gated;
+        this.allowed = EnumSet.of(first, rest);
+    }
+
+    public Scope scope() {
+        return scope;
+    }
+
+    /** Whether the action waits for enrollment (503 {@code fleet_enrollment_required} until then). */
+    public boolean gated() {
+        return gated;
+    }
+
+    public Set<Relation> allowed() {
+        return allowed;
+    }
+
+    public boolean isPublic() {
+        return allowed.contains(PUBLIC);
+    }
+}

@@ -1,0 +1,22 @@
+package dev.stockade.api.web;
+
+/** What a route's path names, from which the caller's relations are computed. */
+public enum Scope {
+    /** Nothing in the path: installation-wide. */
+    NONE(null),
+    ORG("orgId"),
+    PROJECT("projectId"),
+    API_TOKEN("tokenId"),
+    SANDBOX_TOKEN("id");
+
+    private final String variable;
+
+    Scope(String variable) {
+        this.variable = variable;
+    }
+
+    /** The path variable naming the resource, or null. */
+    public String variable() {
+        return variable;
+    }
+}

@@ -1,0 +1,43 @@
+package dev.stockade.cli.rest;
+
+/** Makes text from the server safe to print on a terminal. */
+final class Text {
+    private Text() {
+    }
+
+    /**
+     * Escapes control characters (C0, DEL, C1) and the bidirectional overrides, so a name or an error detail
+     * cannot move the cursor, recolour the terminal or reorder what is shown: a newline prints as {@code \n},
+     * ESC as {@code \u001b}.
+     */
+    static String safe(String s) {
+        if (s == null) {
+            return "";
+        }
+        StringBuilder out = null;
+        for (int i = 0; i < s.length(); i++) {
+            char c = s.charAt(i);
+            String esc = escape(c);
+            if (esc != null && out == null) {
+                out = new StringBuilder(s.length() + 16).append(s, 0, i);
+            }
+            if (out != null) {
+                out.append(esc != null ? esc : String.valueOf(c));
+            }
+        }
+        return out == null ? s : out.toString();
+    }
+
+    private static String escape(char c) {
+        switch (c) {
+            case '\n': return "\\n";
+            case '\r': return "\\r";
+            case '\t': return "\\t";
+            default:
+                boolean control = c < 0x20 || (c >= 0x7f && c <= 0x9f);
+                boolean bidi = (c >= '\u202a' && c <= '\u202e') || (c >= '\u2066' && c <= '\u2069')
+                        || c == '\u200e' || c == '\u200f' || c == '\u061c';
+                return control || bidi ? String.format("\\u%04x", (int) c) : null;
+        }
+    }
+}
