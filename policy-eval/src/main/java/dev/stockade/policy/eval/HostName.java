@@ -101,8 +101,13 @@ public record HostName(String value, Kind kind) implements ParsedHost {
         String ace = lower;
         if (!ascii || lower.startsWith("xn--") || lower.contains(".xn--")) {
             ace = Idna.toAscii(h);
-            if (ace == null) {
+            if (ace == null || ace.isEmpty()) {
                 return new Refused("the host is not a valid internationalised name (IDNA UTS #46)");
+            }
+            if (endsInNumber(ace.substring(ace.lastIndexOf('.') + 1))) {
+                // IDNA can map a name to digits (ignored code points, fullwidth digits): WHATWG URL checks
+                // "ends in a number" after IDNA too, so such a host is an address (found by the fuzz target)
+                return Ipv4Forms.parse(ace);
             }
         }
         return checkLdh(ace);

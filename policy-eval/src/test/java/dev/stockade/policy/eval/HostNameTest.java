@@ -32,6 +32,8 @@ class HostNameTest {
         "[::ffff:7f00:1], 127.0.0.1, IPV4",
         "[::127.0.0.1], 127.0.0.1, IPV4",
         "[64:ff9b::a9fe:a9fe], 169.254.169.254, IPV4",
+        "\uff11\uff12\uff17.\uff11, 127.0.0.1, IPV4",
+        "\u00ad8, 0.0.0.8, IPV4",
     })
     void normalForms(String text, String normal, HostName.Kind kind) {
         assertThat(HostName.parse(text)).isEqualTo(new HostName(normal, kind));

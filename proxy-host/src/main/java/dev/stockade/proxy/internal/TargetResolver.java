@@ -80,6 +80,9 @@ public final class TargetResolver {
     }
 
     private static Result tunnel(RequestTarget t, Context c) {
+        if (c.tunnelHost() == null) {
+            return new Invalid("the tunnel has no host", null, 0, null); // fail closed (found by the fuzz target)
+        }
         Resolved r;
         if (t instanceof RequestTarget.Origin o) {
             r = new Resolved(c.tunnelHost(), c.tunnelPort(), o.path(), o.query());
