@@ -1,7 +1,7 @@
 package dev.stockade.policy.compiler;
 
 import dev.stockade.policy.compiler.internal.UnreachableEntries;
-import dev.stockade.policy.eval.internal.DomainPattern;
+import dev.stockade.policy.glob.DomainPattern;
 import dev.stockade.policy.model.CredentialBinding;
 import dev.stockade.policy.model.DomainEntry;
 import dev.stockade.policy.model.GraphqlFence;

@@ -1,5 +1,7 @@
 package dev.stockade.policy.eval.internal;
 
+import dev.stockade.policy.glob.IpLiteral;
+
 /**
  * Fast checks on the host of a request that allocate nothing in the common case (an ASCII name or a
  * canonical IPv4 literal); everything else goes through the one host grammar,
@@ -48,33 +50,14 @@ final class HostName {
         return end - labelStart > 63 ? INVALID : end;
     }
 
-    /** Whether {@code host[0, end)} is a dotted-quad IPv4 literal. */
+    /** Whether {@code host[0, end)} is a dotted-quad IPv4 literal ({@link IpLiteral#isIpv4}). */
     static boolean isIpv4(String host, int end) {
-        int parts = 0;
-        int digits = 0;
-        for (int i = 0; i < end; i++) {
-            char c = host.charAt(i);
-            if (c == '.') {
-                if (digits == 0) {
-                    return false;
-                }
-                parts++;
-                digits = 0;
-            } else if (c >= '0' && c <= '9') {
-                digits++;
-                if (digits > 3) {
-                    return false;
-                }
-            } else {
-                return false;
-            }
-        }
-        return digits > 0 && parts == 3;
+        return IpLiteral.isIpv4(host, end);
     }
 
-    /** Whether the host looks like an IPv6 literal (bracketed or holding a colon). */
+    /** Whether the host looks like an IPv6 literal ({@link IpLiteral#isIpv6}). */
     static boolean isIpv6(String host) {
-        return host != null && (host.indexOf(':') >= 0 || host.startsWith("["));
+        return IpLiteral.isIpv6(host);
     }
 
     /**

@@ -1,5 +1,6 @@
 package dev.stockade.policy.eval.internal;
 
+import dev.stockade.policy.glob.DomainPattern;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import java.util.List;
