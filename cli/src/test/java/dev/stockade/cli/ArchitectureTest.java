@@ -24,9 +24,7 @@ class ArchitectureTest {
             "dev.stockade.policy.model.internal..", new String[] {"dev.stockade.policy.model..",
                     "dev.stockade.policy.glob.."},
             "dev.stockade.policy.graphql.internal..", new String[] {"dev.stockade.policy.graphql.."},
-            // The compiler's one exception is narrowed to DomainPattern below.
-            "dev.stockade.policy.eval.internal..", new String[] {"dev.stockade.policy.eval..",
-                    "dev.stockade.policy.compiler.."},
+            "dev.stockade.policy.eval.internal..", new String[] {"dev.stockade.policy.eval.."},
             "dev.stockade.policy.compiler.internal..", new String[] {"dev.stockade.policy.compiler.."});
 
     @Test
@@ -37,21 +35,6 @@ class ArchitectureTest {
                     .because("`internal` is a module's own; other modules use its public API");
             rule.check(CLASSES);
         });
-    }
-
-    /**
-     * The one crossing left: policy-compiler's resolution and lint use policy-eval's {@code DomainPattern}.
-     * It belongs next to the glob language, but it stands on the host grammar that issue 12 is replacing;
-     * it moves when that lands. Nothing else of {@code eval.internal} is reachable from the compiler.
-     */
-    @Test
-    void theCompilerReachesEvalInternalsOnlyThroughDomainPattern() {
-        noClasses().that().resideInAPackage("dev.stockade.policy.compiler..")
-                .should().dependOnClassesThat(com.tngtech.archunit.base.DescribedPredicate.describe(
-                        "are in eval.internal other than DomainPattern", c -> c.getPackageName()
-                                .startsWith("dev.stockade.policy.eval.internal")
-                                && !c.getName().startsWith("dev.stockade.policy.eval.internal.DomainPattern")))
-                .check(CLASSES);
     }
 
     @Test

@@ -184,4 +184,22 @@ class CliTest {
         assertThat(run.status()).isEqualTo(2);
         assertThat(run.err()).contains("bad.yaml:5:");
     }
+
+    @Test
+    void evalReadsTheUrlAsTheProxyReadsATarget() throws IOException {
+        Path policy = write("idn.yaml", """
+                name: idn
+                allowedDomains:
+                  - {pattern: "straße.example", verdict: allow, transport: upstream}
+                """);
+        Run idn = run("policy", "eval", "--policy", policy.toString(), "--url", "https://straße.example/");
+        assertThat(idn.status()).as(idn.err()).isZero();
+        Run punycode = run("policy", "eval", "--policy", policy.toString(), "--url", "https://xn--strae-oqa.example/");
+        assertThat(punycode.status()).isZero();
+        Run port = run("policy", "eval", "--policy", policy.toString(), "--url", "https://straße.example:70000/");
+        assertThat(port.status()).isEqualTo(2);
+        assertThat(port.err()).contains("the port is not 1 to 65535");
+        Run userinfo = run("policy", "eval", "--policy", policy.toString(), "--url", "https://u@straße.example/");
+        assertThat(userinfo.status()).isEqualTo(2);
+    }
 }

@@ -1,7 +1,10 @@
 package dev.stockade.proxy;
 
+import dev.stockade.policy.glob.Glob;
+import dev.stockade.policy.glob.GlobKind;
+import dev.stockade.policy.glob.GlobResult;
+import java.util.ArrayList;
 import java.util.List;
-import java.util.Locale;
 import java.util.Objects;
 import java.util.UUID;
 
@@ -12,23 +15,88 @@ import java.util.UUID;
  * @param id           identifier carried by the sentinel {@code __platform_cred:<id>__}
  * @param name         credential name, as policies bind it
  * @param secret       the secret itself
- * @param domains      hosts the secret may be sent to: exact names or {@code *.suffix}
+ * @param domains      where the secret may be sent: a domain pattern of the policy's syntax
+ *                     ({@code api.github.com}, {@code *.githubusercontent.com}), optionally with
+ *                     {@code :port}; without a port only 443, the intercepted https default
  * @param headerFormat header to set when the policy binds the credential, e.g.
  *                     {@code Authorization: Bearer {secret}}; {@code null} when none
  */
-public record Credential(UUID id, String name, String secret, List<String> domains, String headerFormat) {
+public final class Credential {
+    private final UUID id;
+    private final String name;
+    private final String secret;
+    private final List<String> domains;
+    private final String headerFormat;
+    private final List<Binding> bindings;
 
     /** The sentinel prefix agents see in place of a secret. */
     public static final String SENTINEL_PREFIX = "__platform_cred:";
 
-    public Credential {
-        Objects.requireNonNull(id, "id");
-        Objects.requireNonNull(name, "name");
-        Objects.requireNonNull(secret, "secret");
-        domains = List.copyOf(domains);
+    public Credential(UUID id, String name, String secret, List<String> domains, String headerFormat) {
+        this.id = Objects.requireNonNull(id, "id");
+        this.name = Objects.requireNonNull(name, "name");
+        this.secret = Objects.requireNonNull(secret, "secret");
+        this.domains = List.copyOf(domains);
+        this.headerFormat = headerFormat;
         if (headerFormat != null && headerName(headerFormat) == null) {
             throw new IllegalArgumentException("header format of credential `" + name + "` must be `Name: value`");
         }
+        this.bindings = bindings(name, this.domains); // a bad domain is refused at load, not at a request
+    }
+
+    /** The identifier the sentinel carries. */
+    public UUID id() {
+        return id;
+    }
+
+    /** The name policies bind. */
+    public String name() {
+        return name;
+    }
+
+    /** The secret itself: only ever written into the outbound request. */
+    public String secret() {
+        return secret;
+    }
+
+    /** The domains as written. */
+    public List<String> domains() {
+        return domains;
+    }
+
+    /** The header format, {@code null} when none. */
+    public String headerFormat() {
+        return headerFormat;
+    }
+
+    /** One place a secret may go: hosts matching a domain pattern, on one port. */
+    private record Binding(Glob hosts, int port) {
+    }
+
+    /** The domains compiled once into the core's domain patterns (cached per credential). */
+    private static List<Binding> bindings(String name, List<String> domains) {
+        List<Binding> out = new ArrayList<>(domains.size());
+        for (String d : domains) {
+            int colon = d.lastIndexOf(':');
+            int port = 443;
+            String pattern = d;
+            if (colon >= 0) {
+                String digits = d.substring(colon + 1);
+                if (digits.isEmpty() || digits.length() > 5 || !digits.chars().allMatch(c -> c >= '0' && c <= '9')
+                        || Integer.parseInt(digits) < 1 || Integer.parseInt(digits) > 65535) {
+                    throw new IllegalArgumentException("credential `" + name + "` has a bad port in domain `" + d + "`");
+                }
+                port = Integer.parseInt(digits);
+                pattern = d.substring(0, colon);
+            }
+            GlobResult g = Glob.compile(GlobKind.DOMAIN, pattern);
+            if (!g.ok() || g.glob() == null) {
+                throw new IllegalArgumentException("credential `" + name + "` has a domain that is not a domain pattern: `"
+                        + d + "`");
+            }
+            out.add(new Binding(g.glob(), port));
+        }
+        return List.copyOf(out);
     }
 
     /**
@@ -44,11 +112,13 @@ public record Credential(UUID id, String name, String secret, List<String> domai
         return SENTINEL_PREFIX + id + "__";
     }
 
-    /** Whether the secret may be sent to {@code host} (lower case, no trailing dot). */
-    public boolean coversHost(String host) {
-        for (String d : domains) {
-            String p = d.toLowerCase(Locale.ROOT);
-            if (p.startsWith("*.") ? host.endsWith(p.substring(1)) && host.length() > p.length() - 1 : host.equals(p)) {
+    /**
+     * Whether the secret may be sent to {@code host} (normal form) on {@code port}: a domain matches
+     * the host, as the policy's domain patterns match, and names that port (443 when it names none).
+     */
+    public boolean covers(String host, int port) {
+        for (Binding b : bindings) {
+            if (b.port() == port && b.hosts().matches(host)) {
                 return true;
             }
         }

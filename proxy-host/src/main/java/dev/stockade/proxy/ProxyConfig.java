@@ -31,7 +31,9 @@ import java.util.Map;
  * @param idleTimeout          closes a connection idle this long
  * @param handshakeTimeout     bound on TLS handshakes (client side and origin side)
  * @param connectTimeout       bound on dialing an origin
- * @param requestHeadTimeout   bound on receiving a connection's first complete request (slow-header clients)
+ * @param requestHeadTimeout   bound on receiving every request's head, from its first byte (a connection's
+ *                             first request: from the connection's start); a deadline, not an idle timer
+ * @param requestBodyTimeout   bound on receiving a request's body, from the end of its head
  * @param maxConnectionsPerSandbox concurrent client connections per sandbox, 0 for unbounded
  * @param sandbox              sandbox name written in audit lines, {@code null} when none
  * @param haltFile             while this file exists every new request is denied; {@code null} for none
@@ -62,6 +64,7 @@ public record ProxyConfig(
         Duration handshakeTimeout,
         Duration connectTimeout,
         Duration requestHeadTimeout,
+        Duration requestBodyTimeout,
         int maxConnectionsPerSandbox,
         String sandbox,
         Path haltFile,
@@ -113,6 +116,7 @@ public record ProxyConfig(
         private Duration handshakeTimeout = Duration.ofSeconds(10);
         private Duration connectTimeout = Duration.ofSeconds(10);
         private Duration requestHeadTimeout = Duration.ofSeconds(30);
+        private Duration requestBodyTimeout = Duration.ofSeconds(120);
         private Duration originPoolIdle = Duration.ofSeconds(30);
         private int originPoolPerKey = 8;
         private int originPoolMax = 256;
@@ -145,6 +149,7 @@ public record ProxyConfig(
         public Builder handshakeTimeout(Duration v) { handshakeTimeout = v; return this; }
         public Builder connectTimeout(Duration v) { connectTimeout = v; return this; }
         public Builder requestHeadTimeout(Duration v) { requestHeadTimeout = v; return this; }
+        public Builder requestBodyTimeout(Duration v) { requestBodyTimeout = v; return this; }
         public Builder maxConnectionsPerSandbox(int v) { maxConnectionsPerSandbox = v; return this; }
         public Builder sandbox(String v) { sandbox = v; return this; }
         public Builder haltFile(Path v) { haltFile = v; return this; }
@@ -158,7 +163,7 @@ public record ProxyConfig(
                     passthroughHttpOriginPort, adminPort, dataDir, extraTrustPem, allowLoopbackOriginsUnsafe,
                     allowPrivateRanges, allowPrivateHosts, extraDenyCidrs, resolveOverrides, maxHeaderBytes, inspectBodyBytes,
                     maxBodyBytes, leafCacheSize, idleTimeout, handshakeTimeout, connectTimeout, requestHeadTimeout,
-                    maxConnectionsPerSandbox, sandbox, haltFile, originPoolIdle, originPoolPerKey, originPoolMax, passthroughIo);
+                    requestBodyTimeout, maxConnectionsPerSandbox, sandbox, haltFile, originPoolIdle, originPoolPerKey, originPoolMax, passthroughIo);
         }
     }
 }

@@ -95,8 +95,11 @@ public final class ProxyMain implements Callable<Integer> {
     @Option(names = "--connect-timeout", paramLabel = "SECONDS", description = "Bound on dialing an origin (default: ${DEFAULT-VALUE}).")
     long connectSeconds = 10;
 
-    @Option(names = "--request-head-timeout", paramLabel = "SECONDS", description = "Bound on a connection's first complete request (default: ${DEFAULT-VALUE}).")
+    @Option(names = "--request-head-timeout", paramLabel = "SECONDS", description = "Bound on every request head, from its first byte (default: ${DEFAULT-VALUE}).")
     long requestHeadSeconds = 30;
+
+    @Option(names = "--request-body-timeout", paramLabel = "SECONDS", description = "Bound on every request body, from the end of its head (default: ${DEFAULT-VALUE}).")
+    long requestBodySeconds = 120;
 
     @Option(names = "--origin-pool-idle", paramLabel = "SECONDS", description = "Closes a kept-alive origin connection idle this long (default: ${DEFAULT-VALUE}).")
     long originPoolIdleSeconds = 30;
@@ -138,6 +141,7 @@ public final class ProxyMain implements Callable<Integer> {
                 .maxHeaderBytes(maxHeaderBytes).inspectBodyBytes(inspectBodyBytes).maxBodyBytes(maxBodyBytes)
                 .idleTimeout(Duration.ofSeconds(idleSeconds)).handshakeTimeout(Duration.ofSeconds(handshakeSeconds))
                 .connectTimeout(Duration.ofSeconds(connectSeconds)).requestHeadTimeout(Duration.ofSeconds(requestHeadSeconds))
+                .requestBodyTimeout(Duration.ofSeconds(requestBodySeconds))
                 .originPoolIdle(Duration.ofSeconds(originPoolIdleSeconds)).originPoolPerKey(originPoolPerKey)
                 .originPoolMax(originPoolMax).maxConnectionsPerSandbox(maxConnections)
                 .sandbox(sandbox).haltFile(haltFile).passthroughIo(passthroughIo);

@@ -6,7 +6,6 @@ import dev.stockade.proxy.internal.CallerResolver;
 import dev.stockade.proxy.internal.CertificateAuthority;
 import dev.stockade.proxy.internal.ConnectionInfo;
 import dev.stockade.proxy.internal.DialGuard;
-import dev.stockade.proxy.internal.ForwardHandler;
 import dev.stockade.proxy.internal.PassthroughHandler;
 import dev.stockade.proxy.internal.ProxyContext;
 import dev.stockade.proxy.internal.Transports;
@@ -204,7 +203,7 @@ public final class ProxyServer implements AutoCloseable {
                             // on the event loop: the handler decides there and moves only a DNS lookup to px.blocking
                             ch.pipeline().addLast("passthrough", new PassthroughHandler(px, conn));
                         } else {
-                            ForwardHandler.install(px, ch.pipeline(), conn, null);
+                            dev.stockade.proxy.internal.RequestPipeline.install(px, ch.pipeline(), conn, null);
                         }
                     }
                 });

@@ -38,6 +38,7 @@ class ForwardProxyTest {
 
     @TempDir
     static Path dir;
+    static final UUID PORTLESS_ID = UUID.randomUUID();
     static Origins origins;
     static ProxyServer proxy;
     static final AuditCollector audit = new AuditCollector();
@@ -77,9 +78,13 @@ class ForwardProxyTest {
                     verdict: allow
                     transport: upstream
                 """);
-        Credential cred = new Credential(CRED_ID, "gh", SECRET, List.of("api.test"), "Authorization: Bearer {secret}");
-        Credential bound = new Credential(UUID.randomUUID(), "bound", "bound-secret-777", List.of("api.test"),
-                "X-Api-Key: {secret}");
+        // bound to the origin's port: a domain without one means 443 only
+        Credential cred = new Credential(CRED_ID, "gh", SECRET, List.of("api.test:" + origins.tlsPort()),
+                "Authorization: Bearer {secret}");
+        Credential bound = new Credential(UUID.randomUUID(), "bound", "bound-secret-777",
+                List.of("api.test:" + origins.tlsPort()), "X-Api-Key: {secret}");
+        Credential unported = new Credential(PORTLESS_ID, "portless", "portless-secret-555", List.of("api.test"),
+                "Authorization: Bearer {secret}");
         ProxyConfig config = ProxyConfig.builder(dir.resolve("data")).port(0).adminPort(0).maxBodyBytes(1_000_000)
                 .allowLoopbackOriginsUnsafe(true).extraTrustPem(origins.originCaPem)
                 .resolve("api.test", "127.0.0.1").resolve("plain.test", "127.0.0.1")
@@ -90,7 +95,7 @@ class ForwardProxyTest {
             file.record(e);
             audit.record(e);
         };
-        proxy = ProxyServer.start(config, decider, both, CredentialStore.of(List.of(cred, bound)));
+        proxy = ProxyServer.start(config, decider, both, CredentialStore.of(List.of(cred, bound, unported)));
         client = HttpClient.newBuilder().proxy(ProxySelector.of(new InetSocketAddress("127.0.0.1", proxy.port())))
                 .sslContext(trusting(proxy.caCertificate())).connectTimeout(Duration.ofSeconds(30)).build();
     }
@@ -321,6 +326,26 @@ class ForwardProxyTest {
         assertThat(out).contains("credential-not-allowed").doesNotContain(SECRET);
         assertThat(auditFor("other.test", "/steal")).singleElement()
                 .satisfies(e -> assertThat(e.reason()).isEqualTo("credential-not-allowed"));
+    }
+
+    @Test
+    void aSentinelOutsideItsOwnHeaderIsNeverRewrittenSoAnEchoingOriginCannotReflectIt() throws Exception {
+        // the origin echoes every request header in its body: a rewritten X-Echo would hand the secret back
+        HttpResponse<String> r = get("https://api.test:" + origins.tlsPort() + "/echo",
+                "X-Echo", "__platform_cred:" + CRED_ID + "__");
+        assertThat(r.statusCode()).isEqualTo(403);
+        assertThat(r.body()).contains("credential-not-allowed").doesNotContain(SECRET);
+        assertThat(origins.seen).noneMatch(s -> s.startsWith("GET /echo"));
+    }
+
+    @Test
+    void aSentinelGoesOnlyToThePortItsCredentialNames() throws Exception {
+        // `api.test` without a port means 443: the origin listens elsewhere, so the secret may not go there
+        HttpResponse<String> r = get("https://api.test:" + origins.tlsPort() + "/portless",
+                "Authorization", "Bearer __platform_cred:" + PORTLESS_ID + "__");
+        assertThat(r.statusCode()).isEqualTo(403);
+        assertThat(r.body()).doesNotContain("portless-secret-555");
+        assertThat(origins.seen).noneMatch(s -> s.startsWith("GET /portless"));
     }
 
     @Test

@@ -251,9 +251,10 @@ class UpgradeAndLimitsTest {
         Credential c = store.byName("gh").orElseThrow();
         assertThat(c.id()).isEqualTo(Credential.idFor("gh"));
         assertThat(store.byId(UUID.nameUUIDFromBytes("gh".getBytes(StandardCharsets.UTF_8)))).contains(c);
-        assertThat(c.coversHost("api.github.com")).isTrue();
-        assertThat(c.coversHost("uploads.github.com")).isTrue();
-        assertThat(c.coversHost("github.com.evil.test")).isFalse();
+        assertThat(c.covers("api.github.com", 443)).isTrue();
+        assertThat(c.covers("uploads.github.com", 443)).isTrue();
+        assertThat(c.covers("api.github.com", 22)).as("a domain without a port means 443 only").isFalse();
+        assertThat(c.covers("github.com.evil.test", 443)).isFalse();
         assertThat(c.headerValue()).isEqualTo("Bearer ghp_supersecret");
 
         Path bad = dir.resolve("bad.json");

@@ -4,8 +4,7 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.stockade.policy.eval.EgressRequest;
-import java.net.URI;
-import java.net.URISyntaxException;
+import dev.stockade.policy.eval.RequestTarget;
 import java.net.URLEncoder;
 import java.nio.charset.StandardCharsets;
 import java.util.LinkedHashMap;
@@ -15,7 +14,7 @@ import java.util.Map;
 
 /**
  * Builds the request a case describes, as the egress proxy would see it after interception: host,
- * port and scheme from the URL, the path without its query, a GraphQL payload as a JSON POST body
+ * port and scheme from the URL (read by the core's {@link RequestTarget#parseUrl}, the proxy's rules), the path without its query, a GraphQL payload as a JSON POST body
  * (or as query parameters on GET).
  */
 public final class RequestFactory {
@@ -39,8 +38,8 @@ public final class RequestFactory {
         String defaultMethod = graphql.isMissingNode() ? "GET" : "POST";
         String method = request.path("method").asText(defaultMethod);
         Map<String, List<String>> headers = headers(request.path("headers"));
-        URI uri = parse(request.path("url").asText());
-        String query = uri.getRawQuery();
+        RequestTarget uri = parse(request.path("url").asText());
+        String query = uri instanceof RequestTarget.Absolute a ? a.query() : ((RequestTarget.BadHost) uri).query();
         byte[] body = request.has("body") ? request.get("body").asText().getBytes(StandardCharsets.UTF_8) : null;
         if (!graphql.isMissingNode()) {
             if (method.equals("GET")) {
@@ -57,30 +56,33 @@ public final class RequestFactory {
     public static EgressRequest of(String url, String method, String caller, Map<String, String> headers, byte[] body) {
         Map<String, List<String>> lower = new LinkedHashMap<>();
         headers.forEach((k, v) -> lower.put(k.toLowerCase(Locale.ROOT), List.of(v)));
-        URI uri = parse(url);
-        return build(uri, caller, method, uri.getRawQuery(), lower, body);
+        RequestTarget uri = parse(url);
+        String query = uri instanceof RequestTarget.Absolute a ? a.query() : ((RequestTarget.BadHost) uri).query();
+        return build(uri, caller, method, query, lower, body);
     }
 
-    private static EgressRequest build(URI uri, String caller, String method, String query,
+    private static EgressRequest build(RequestTarget uri, String caller, String method, String query,
             Map<String, List<String>> headers, byte[] body) {
-        String scheme = uri.getScheme().toLowerCase(Locale.ROOT);
-        String host = uri.getHost();
-        int port = uri.getPort() >= 0 ? uri.getPort() : scheme.equals("https") || scheme.equals("wss") ? 443 : 80;
-        String path = uri.getRawPath() == null || uri.getRawPath().isEmpty() ? "/" : uri.getRawPath();
-        String sni = scheme.equals("https") || scheme.equals("wss") ? host : null;
-        return new EgressRequest(scheme, host, port, sni, caller, method, path, query, Map.copyOf(headers), body, false);
+        if (uri instanceof RequestTarget.BadHost b) {
+            // a host the grammar refuses: decided as written, so the program denies it as the proxy does
+            return new RequestTarget.BadHost(b.scheme(), b.hostText(), b.port(), b.path(), query, b.why())
+                    .request(method, caller, headers, body);
+        }
+        RequestTarget.Absolute a = (RequestTarget.Absolute) uri;
+        return new RequestTarget.Absolute(a.scheme(), a.host(), a.port(), a.path(), query)
+                .request(method, caller, headers, body);
     }
 
-    private static URI parse(String url) {
-        try {
-            URI uri = new URI(url);
-            if (uri.getScheme() == null || uri.getHost() == null) {
-                throw new IllegalArgumentException("url `" + url + "` needs a scheme and a host");
-            }
-            return uri;
-        } catch (URISyntaxException e) {
-            throw new IllegalArgumentException("url `" + url + "` is not a URL: " + e.getReason());
+    /**
+     * The URL through the core's one adapter ({@link RequestTarget#parseUrl}), as the proxy reads
+     * targets: an {@link RequestTarget.Absolute} or a {@link RequestTarget.BadHost}.
+     */
+    private static RequestTarget parse(String url) {
+        RequestTarget t = RequestTarget.parseUrl(url);
+        if (t instanceof RequestTarget.Refused r) {
+            throw new IllegalArgumentException("url `" + url + "` is not a URL Stockade decides: " + r.why());
         }
+        return t;
     }
 
     private static Map<String, List<String>> headers(JsonNode node) {

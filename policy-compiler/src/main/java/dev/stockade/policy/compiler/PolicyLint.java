@@ -1,7 +1,7 @@
 package dev.stockade.policy.compiler;
 
 import dev.stockade.policy.compiler.internal.UnreachableEntries;
-import dev.stockade.policy.eval.internal.DomainPattern;
+import dev.stockade.policy.glob.DomainPattern;
 import dev.stockade.policy.model.CredentialBinding;
 import dev.stockade.policy.model.DomainEntry;
 import dev.stockade.policy.model.GraphqlFence;
@@ -21,7 +21,8 @@ import java.util.Map;
  * line and column are 0 (the caller fills them from the source map).
  *
  * <p>Codes: {@code entry-unreachable}, {@code fields-wildcard-with-arguments}, {@code rules-on-direct},
- * {@code credential-domain-not-allowed}, and {@code lint-incomplete} when a check gave up at its bound.
+ * {@code credential-domain-not-allowed}, {@code graphql-rule-shadowed}, and {@code lint-incomplete} when a check
+ * gave up at its bound.
  */
 public final class PolicyLint {
     private PolicyLint() {
@@ -83,6 +84,7 @@ public final class PolicyLint {
                             + "that its rules can be enforced",
                     "write `transport: upstream`, or drop the rules to keep the connection direct"));
         }
+        GraphqlShadowLint.check(e, i, out);
         for (int r = 0; r < e.rules().size(); r++) {
             Rule rule = e.rules().get(r);
             GraphqlFence g = rule.graphql();

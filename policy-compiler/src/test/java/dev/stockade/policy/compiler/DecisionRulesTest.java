@@ -221,8 +221,13 @@ class DecisionRulesTest {
     private static EgressRequest upgrade(String url) {
         EgressRequest get = get(url);
         return new EgressRequest(get.scheme(), get.host(), get.port(), null, null, "GET", get.path(), null,
-                Map.of("upgrade", List.of("websocket"), "connection", List.of("Upgrade")), null, false);
+                WEBSOCKET, null, false);
     }
+
+    /** The headers of an RFC 6455 opening handshake, the core's one definition of an upgrade. */
+    private static final Map<String, List<String>> WEBSOCKET = Map.of("upgrade", List.of("websocket"),
+            "connection", List.of("Upgrade"), "sec-websocket-version", List.of("13"),
+            "sec-websocket-key", List.of("dGhlIHNhbXBsZSBub25jZQ=="));
 
     private static final String TWS = "graphql-transport-ws";
 
@@ -309,7 +314,7 @@ class DecisionRulesTest {
 
     @Test
     void websocketUpgradesFollowTheGraphqlRule() {
-        Map<String, List<String>> upgrade = Map.of("upgrade", List.of("websocket"));
+        Map<String, List<String>> upgrade = WEBSOCKET;
         Rule query = new Rule(null, "/graphql", new GraphqlFence(OperationType.QUERY, null, null, null));
         Rule subscription = new Rule(null, "/graphql", new GraphqlFence(OperationType.SUBSCRIPTION, null, null, null));
         EgressRequest ws = new EgressRequest("https", "api.github.com", 443, null, null, "GET", "/graphql", null,

@@ -9,7 +9,7 @@ import dev.stockade.policy.compiler.internal.UnreachableEntries;
 import dev.stockade.policy.eval.CompileOptions;
 import dev.stockade.policy.eval.DecisionProgram;
 import dev.stockade.policy.eval.EgressRequest;
-import dev.stockade.policy.eval.internal.DomainPattern;
+import dev.stockade.policy.glob.DomainPattern;
 import dev.stockade.policy.model.DomainEntry;
 import dev.stockade.policy.model.Policy;
 import dev.stockade.policy.model.Problem;

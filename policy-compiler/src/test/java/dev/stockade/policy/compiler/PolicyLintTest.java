@@ -56,4 +56,20 @@ class PolicyLintTest {
                 org.assertj.core.groups.Tuple.tuple("credential-domain-not-allowed", "/credentials/1"));
         assertThat(PolicyLint.analyse(p)).isEmpty();
     }
+
+    @Test
+    void aGraphqlRuleThatAPlainRuleShadowsOnCaseOrTrailingSlashVariants() {
+        GraphqlFence g = new GraphqlFence(OperationType.QUERY, null, List.of("viewer"), null);
+        DomainEntry broad = new DomainEntry("api.github.com", Verdict.ALLOW, Transport.UPSTREAM, null, null,
+                List.of(new Rule("POST", "/graphql", g), Rule.of("POST", "/**")), null);
+        assertThat(PolicyLint.analyse(policy("p", broad))).extracting(Problem::code, Problem::pointer)
+                .containsExactly(org.assertj.core.groups.Tuple.tuple("graphql-rule-shadowed", "/allowedDomains/0/rules/0"));
+        DomainEntry methodOnly = new DomainEntry("api.github.com", Verdict.ALLOW, Transport.UPSTREAM, null, null,
+                List.of(new Rule("POST", "/graphql", g), new Rule("POST", null, null)), null);
+        assertThat(PolicyLint.analyse(policy("p", methodOnly))).extracting(Problem::code)
+                .containsExactly("graphql-rule-shadowed");
+        DomainEntry narrow = new DomainEntry("api.github.com", Verdict.ALLOW, Transport.UPSTREAM, null, null,
+                List.of(new Rule("POST", "/graphql", g), Rule.of("POST", "/repos/**"), Rule.of("GET", "/**")), null);
+        assertThat(PolicyLint.analyse(policy("p", narrow))).isEmpty();
+    }
 }

@@ -42,7 +42,12 @@ final class ReferenceEvaluator {
         if (host.length() > 253 || !host.matches("[a-z0-9_-]{1,63}(\\.[a-z0-9_-]{1,63})*")) {
             return Outcome.DENY; // not a host name: nothing matches it
         }
-        boolean ip = host.matches("[0-9]{1,3}(\\.[0-9]{1,3}){3}");
+        boolean ip = host.matches("(0|[1-9][0-9]{0,2})(\\.(0|[1-9][0-9]{0,2})){3}");
+        if (!ip && host.matches(".*(^|\\.)([0-9]+|0x[0-9a-f]*)$")) {
+            // ends in a number: an address, never a name; the generated hosts of this kind are all
+            // refused forms (five parts, leading zeros), so this oracle need not canonicalise
+            return Outcome.DENY;
+        }
         List<DomainEntry> grantPicks = picks(grants, host, ip);
         boolean upstream = false;
         if (grantPicks.isEmpty()) {
@@ -73,6 +78,12 @@ final class ReferenceEvaluator {
         String scheme = scheme(request);
         for (DomainEntry e : all) {
             if (e.scheme() != null && !e.scheme().equalsIgnoreCase(String.valueOf(scheme))) {
+                return Outcome.DENY;
+            }
+            // a scheme means its default port (docs/semantics.md, "Ports")
+            String s = e.scheme() == null ? "" : e.scheme().toLowerCase(Locale.ROOT);
+            int port = s.equals("https") || s.equals("wss") ? 443 : s.equals("http") || s.equals("ws") ? 80 : -1;
+            if (port > 0 && request.port() != port) {
                 return Outcome.DENY;
             }
         }

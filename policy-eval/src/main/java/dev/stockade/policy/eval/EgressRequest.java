@@ -41,6 +41,47 @@ public record EgressRequest(
         return method == null;
     }
 
+    /**
+     * Whether this request opens a websocket (RFC 6455 section 4.1), the one definition the core and
+     * every host share: {@code GET}; a {@code Connection} header naming the token {@code upgrade}; exactly
+     * one {@code Upgrade} header whose value is {@code websocket} alone; {@code Sec-WebSocket-Version: 13};
+     * and a {@code Sec-WebSocket-Key} that is 16 bytes in base64. Anything else that carries an
+     * {@code Upgrade} header is an ordinary request: judged with its query and body, and a host strips
+     * the header before forwarding it, so no other protocol ({@code h2c}, ...) can open a byte stream.
+     */
+    public boolean isWebSocketUpgrade() {
+        if (!"GET".equals(method) || headers == null) {
+            return false;
+        }
+        List<String> upgrade = headers.get("upgrade");
+        if (upgrade == null || upgrade.size() != 1 || !upgrade.get(0).strip().equalsIgnoreCase("websocket")) {
+            return false;
+        }
+        List<String> connection = headers.get("connection");
+        boolean named = false;
+        for (int i = 0; connection != null && i < connection.size() && !named; i++) {
+            for (String token : connection.get(i).split(",")) {
+                named |= token.strip().equalsIgnoreCase("upgrade");
+            }
+        }
+        List<String> version = headers.get("sec-websocket-version");
+        List<String> key = headers.get("sec-websocket-key");
+        return named && version != null && version.size() == 1 && "13".equals(version.get(0).strip())
+                && key != null && key.size() == 1 && isNonce(key.get(0).strip());
+    }
+
+    /** A websocket key: 16 bytes in base64, 24 characters ending in {@code ==}. */
+    private static boolean isNonce(String key) {
+        if (key.length() != 24 || !key.endsWith("==")) {
+            return false;
+        }
+        try {
+            return java.util.Base64.getDecoder().decode(key).length == 16;
+        } catch (IllegalArgumentException e) {
+            return false;
+        }
+    }
+
     /** The first value of a header (name in any case), or {@code null}. */
     public String header(String name) {
         List<String> values = headers.get(name.toLowerCase(java.util.Locale.ROOT));

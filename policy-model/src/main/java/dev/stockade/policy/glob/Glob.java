@@ -1,6 +1,5 @@
 package dev.stockade.policy.glob;
 
-import java.net.IDN;
 import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.List;
@@ -120,10 +119,8 @@ public final class Glob {
     }
 
     private boolean matchesInternationalHost(CharSequence input) {
-        String ascii;
-        try {
-            ascii = IDN.toASCII(input.toString(), 0).toLowerCase(Locale.ROOT);
-        } catch (IllegalArgumentException e) {
+        String ascii = Idna.toAscii(input.toString());
+        if (ascii == null) {
             return false;
         }
         for (int i = 0; i < ascii.length(); i++) {

@@ -1,6 +1,5 @@
 package dev.stockade.policy.glob;
 
-import java.net.IDN;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
@@ -139,6 +138,12 @@ final class GlobCompiler {
         if (labels == null) {
             return null;
         }
+        if (labels.size() == 1 && labels.get(0).size() == 1 && labels.get(0).get(0).type() == Piece.Type.STAR
+                && text.endsWith(".")) {
+            // `*.` is what `*.{suffix}` becomes with an empty suffix: never let it mean every host
+            error(0, "`*.` has no name after the wildcard label; write `*` to allow every host on purpose");
+            return null;
+        }
         List<String> normalised = new ArrayList<>();
         Tokens out = new Tokens();
         for (int i = 0; i < labels.size(); i++) {
@@ -243,10 +248,9 @@ final class GlobCompiler {
             error(offset, "label `" + text + "` is longer than " + MAX_LABEL + " characters");
             return null;
         } else {
-            try {
-                ascii = IDN.toASCII(text, 0).toLowerCase(Locale.ROOT);
-            } catch (IllegalArgumentException e) {
-                error(offset, "label `" + text + "` is not a valid internationalised domain label");
+            ascii = Idna.toAscii(text);
+            if (ascii == null) {
+                error(offset, "label `" + text + "` is not a valid internationalised domain label (IDNA UTS #46)");
                 return null;
             }
             for (int k = 0; k < ascii.length(); k++) {

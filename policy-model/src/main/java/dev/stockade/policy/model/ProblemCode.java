@@ -29,6 +29,7 @@ public enum ProblemCode {
     FENCE_ON_DENY("fence-on-deny"),
     FIELDS_WILDCARD_WITH_ARGUMENTS("fields-wildcard-with-arguments"),
     GLOB_SYNTAX("glob-syntax"),
+    GRAPHQL_RULE_SHADOWED("graphql-rule-shadowed"),
     INTERNAL("internal"),
     INVALID_ENV_NAME("invalid-env-name"),
     INVALID_FIELD_NAME("invalid-field-name"),

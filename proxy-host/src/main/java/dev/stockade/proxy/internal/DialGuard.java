@@ -202,8 +202,13 @@ public final class DialGuard {
         return null;
     }
 
+    /** Whether {@code address} (already unwrapped) is one of this host's interface addresses. */
+    public boolean isOwn(InetAddress address) {
+        return own.contains(address);
+    }
+
     /** The IPv4 address inside IPv4-mapped, IPv4-compatible and NAT64 (64:ff9b::/96) IPv6 forms. */
-    static InetAddress unwrap(InetAddress a) {
+    public static InetAddress unwrap(InetAddress a) {
         if (!(a instanceof Inet6Address)) {
             return a;
         }

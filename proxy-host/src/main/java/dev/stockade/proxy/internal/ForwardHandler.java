@@ -3,51 +3,31 @@ package dev.stockade.proxy.internal;
 import dev.stockade.policy.eval.Decision;
 import dev.stockade.policy.eval.EgressRequest;
 import dev.stockade.policy.eval.ReasonCode;
-import dev.stockade.policy.model.Transport;
-import dev.stockade.proxy.AuditEvent;
-import dev.stockade.proxy.Credential;
-import dev.stockade.proxy.Decider;
-import io.netty.buffer.ByteBufUtil;
+import dev.stockade.proxy.HostRefusal;
 import io.netty.channel.Channel;
 import io.netty.channel.ChannelFuture;
 import io.netty.channel.ChannelFutureListener;
 import io.netty.channel.ChannelHandlerContext;
 import io.netty.channel.ChannelInboundHandlerAdapter;
-import io.netty.channel.ChannelPipeline;
 import io.netty.handler.codec.DecoderResult;
-import io.netty.handler.codec.TooLongFrameException;
-import io.netty.handler.codec.http.DefaultFullHttpRequest;
 import io.netty.handler.codec.http.DefaultFullHttpResponse;
 import io.netty.handler.codec.http.FullHttpRequest;
 import io.netty.handler.codec.http.FullHttpResponse;
 import io.netty.handler.codec.http.HttpHeaderNames;
-import io.netty.handler.codec.http.HttpHeaderValues;
 import io.netty.handler.codec.http.HttpHeaders;
 import io.netty.handler.codec.http.HttpMethod;
-import io.netty.handler.codec.http.HttpObjectAggregator;
 import io.netty.handler.codec.http.HttpResponseStatus;
-import io.netty.handler.codec.http.HttpServerCodec;
 import io.netty.handler.codec.http.HttpUtil;
 import io.netty.handler.codec.http.HttpVersion;
-import io.netty.handler.codec.http.TooLongHttpHeaderException;
-import io.netty.handler.codec.http.TooLongHttpLineException;
 import io.netty.handler.ssl.SslHandler;
 import io.netty.handler.ssl.SslHandshakeCompletionEvent;
 import io.netty.util.ReferenceCountUtil;
 import java.net.InetAddress;
 import java.util.ArrayDeque;
 import java.util.ArrayList;
-import java.util.LinkedHashMap;
 import java.util.List;
-import java.util.Locale;
 import java.util.Map;
 import java.util.Queue;
-import java.util.UUID;
-import java.util.concurrent.atomic.AtomicLong;
-import javax.net.ssl.ExtendedSSLSession;
-import javax.net.ssl.SNIHostName;
-import javax.net.ssl.SNIServerName;
-import javax.net.ssl.SSLSession;
 
 /**
  * Handles HTTP requests on the forward-proxy port (plain absolute-form requests and CONNECT) and
@@ -69,20 +49,7 @@ public final class ForwardHandler extends ChannelInboundHandlerAdapter {
     private final boolean transparent;
     private final Queue<FullHttpRequest> queue = new ArrayDeque<>();
     private boolean busy;
-    private volatile boolean gotFirst;
 
-    @Override
-    public void handlerAdded(ChannelHandlerContext ctx) {
-        // a client that trickles its first request head is cut off, whatever the idle timeout
-        ctx.executor().schedule(() -> {
-            if (!gotFirst && ctx.channel().isActive()) {
-                Decision d = Decision.deny(ReasonCode.INVALID_REQUEST, "request head timeout");
-                record(listener(), tunnel != null ? tunnel.host() : "-", tunnel != null ? tunnel.port() : 0, null,
-                        null, "deny", d, "request-timeout", 408, 0, 0, System.nanoTime());
-                ctx.channel().close();
-            }
-        }, px.config.requestHeadTimeout().toMillis(), java.util.concurrent.TimeUnit.MILLISECONDS);
-    }
     private String sni;
     private ChannelFuture origin;
 
@@ -93,56 +60,10 @@ public final class ForwardHandler extends ChannelInboundHandlerAdapter {
         this.transparent = transparent;
     }
 
-    /** Installs the HTTP codec and this handler on a pipeline (after whatever TLS sits in front). */
-    public static void install(ProxyContext px, ChannelPipeline p, ConnectionInfo conn, Tunnel tunnel) {
-        install(px, p, conn, tunnel, false);
-    }
-
-    /**
-     * Installs the HTTP codec and this handler; {@code transparent} serves origin-form requests whose
-     * Host header names the target (plain HTTP seen on the passthrough listener).
-     */
-    public static void install(ProxyContext px, ChannelPipeline p, ConnectionInfo conn, Tunnel tunnel,
-                               boolean transparent) {
-        p.addLast("http", new HttpServerCodec(8192, px.config.maxHeaderBytes(), 8192));
-        String listener = tunnel != null ? "intercepted" : transparent ? "passthrough-http" : "http";
-        p.addLast("aggregate", new HttpObjectAggregator(px.config.maxBodyBytes()) {
-            @Override
-            protected void handleOversizedMessage(ChannelHandlerContext ctx, io.netty.handler.codec.http.HttpMessage m)
-                    throws Exception {
-                // answered 413 here, before any decision: audit it like every other refusal
-                String host = tunnel != null ? tunnel.host() : "-";
-                String method = m instanceof io.netty.handler.codec.http.HttpRequest r ? r.method().name() : null;
-                Decision d = Decision.deny(ReasonCode.INVALID_REQUEST, "body too large");
-                px.record(new AuditEvent(java.time.Instant.now(), listener, conn.sandbox(), conn.caller(), host,
-                        tunnel != null ? tunnel.port() : 0, method, null, "deny", null, null, -1, -1,
-                        "body-too-large", 413, 0, 0, 0));
-                super.handleOversizedMessage(ctx, m);
-            }
-        });
-        ForwardHandler handler = new ForwardHandler(px, conn, tunnel, transparent);
-        if (tunnel != null) {
-            p.addLast("forward", handler); // INVARIANT: nothing on a tunnel's request path blocks (see above)
-        } else {
-            p.addLast(px.blocking, "forward", handler);
-        }
-    }
-
     @Override
     public void userEventTriggered(ChannelHandlerContext ctx, Object evt) {
         if (evt instanceof SslHandshakeCompletionEvent done && done.isSuccess()) {
-            SslHandler ssl = ctx.pipeline().get(SslHandler.class);
-            SSLSession session = ssl == null ? null : ssl.engine().getSession();
-            if (session instanceof ExtendedSSLSession ext) {
-                for (SNIServerName n : ext.getRequestedServerNames()) {
-                    if (n instanceof SNIHostName h) {
-                        sni = Hosts.normalise(h.getAsciiName());
-                        if (sni == null) {
-                            sni = "";
-                        }
-                    }
-                }
-            }
+            sni = Hosts.serverName(ctx.pipeline().get(SslHandler.class), sni);
         } else if (evt instanceof io.netty.handler.timeout.IdleStateEvent) {
             ctx.close();
             return;
@@ -156,7 +77,6 @@ public final class ForwardHandler extends ChannelInboundHandlerAdapter {
             ReferenceCountUtil.release(msg);
             return;
         }
-        gotFirst = true;
         queue.add(req);
         drain(ctx);
     }
@@ -188,9 +108,6 @@ public final class ForwardHandler extends ChannelInboundHandlerAdapter {
             rejectMalformed(ctx, req, dr.cause(), start);
             return;
         }
-        if (tunnel == null && !transparent && px.sandboxes != null && !conn.identified() && !identify(ctx, req, start)) {
-            return;
-        }
         if (tunnel == null && !transparent && req.method().equals(HttpMethod.CONNECT)) {
             connect(ctx, req, start);
             return;
@@ -199,113 +116,34 @@ public final class ForwardHandler extends ChannelInboundHandlerAdapter {
     }
 
     private void rejectMalformed(ChannelHandlerContext ctx, FullHttpRequest req, Throwable cause, long start) {
-        HttpResponseStatus status;
-        String reason;
-        if (cause instanceof TooLongHttpHeaderException) {
-            status = HttpResponseStatus.REQUEST_HEADER_FIELDS_TOO_LARGE;
-            reason = "header-too-large";
-        } else if (cause instanceof TooLongHttpLineException) {
-            status = HttpResponseStatus.REQUEST_URI_TOO_LONG;
-            reason = "request-line-too-long";
-        } else if (cause instanceof TooLongFrameException) {
-            status = HttpResponseStatus.REQUEST_HEADER_FIELDS_TOO_LARGE;
-            reason = "header-too-large";
-        } else {
-            status = HttpResponseStatus.BAD_REQUEST;
-            reason = ReasonCode.INVALID_REQUEST.code();
-        }
-        String host = tunnel != null ? tunnel.host() : "-";
-        Decision d = Decision.deny(ReasonCode.INVALID_REQUEST, reason);
-        record(listener(), host, tunnel != null ? tunnel.port() : 0, null, null, "deny", d, reason, status.code(),
-                0, 0, start);
-        finish(ctx, Responses.text(status, "stockade: request refused: " + reason + "\n"), true);
-    }
-
-    /** Binds the connection to the sandbox its Proxy-Authorization names; false when refused. */
-    private boolean identify(ChannelHandlerContext ctx, FullHttpRequest req, long start) {
-        var sandbox = px.sandboxes.identify(req.headers().get(HttpHeaderNames.PROXY_AUTHORIZATION));
-        String host = Responses.safe(req.uri());
-        if (sandbox.isEmpty()) {
-            Decision d = Decision.deny(ReasonCode.INVALID_REQUEST, "proxy authentication required");
-            FullHttpResponse r = Responses.text(HttpResponseStatus.PROXY_AUTHENTICATION_REQUIRED,
-                    "stockade: proxy authentication required: send the sandbox token in Proxy-Authorization\n");
-            r.headers().set(HttpHeaderNames.PROXY_AUTHENTICATE, "Basic realm=\"stockade\"");
-            r.headers().set(Responses.DENY_HEADER, "proxy-auth-required; policy=-; entry=-1; rule=-1");
-            record(listener(), host, 0, req.method().name(), null, "deny", d, "proxy-auth-required", 407, 0, 0, start);
-            finish(ctx, r, true);
-            return false;
-        }
-        int cap = px.config.maxConnectionsPerSandbox();
-        AtomicLong count = px.sandboxConnections.computeIfAbsent(sandbox.get().name(), k -> new AtomicLong());
-        // INVARIANT: counted once per connection, released when it closes
-        if (count.incrementAndGet() > cap && cap > 0) {
-            count.decrementAndGet();
-            conn.identify(sandbox.get());
-            Decision d = Decision.deny(ReasonCode.INVALID_REQUEST, "connection limit");
-            FullHttpResponse r = Responses.text(HttpResponseStatus.TOO_MANY_REQUESTS,
-                    "stockade: the sandbox has too many open connections\n");
-            r.headers().set(Responses.DENY_HEADER, "connection-limit; policy=-; entry=-1; rule=-1");
-            record(listener(), host, 0, req.method().name(), null, "deny", d, "connection-limit", 429, 0, 0, start);
-            finish(ctx, r, true);
-            return false;
-        }
-        ctx.channel().closeFuture().addListener(f -> count.decrementAndGet());
-        conn.identify(sandbox.get());
-        return true;
+        Outbound.Malformed m = Outbound.malformed(cause);
+        Decision d = Decision.deny(ReasonCode.INVALID_REQUEST, m.reason());
+        record(listener(), tunnel != null ? tunnel.host() : "-", tunnel != null ? tunnel.port() : 0, null, null, "deny",
+                d, m.reason(), m.status().code(), 0, 0, start);
+        finish(ctx, Responses.text(m.status(), "stockade: request refused: " + m.reason() + "\n"), true);
     }
 
     // ---- CONNECT ---------------------------------------------------------------------------------
 
     private void connect(ChannelHandlerContext ctx, FullHttpRequest req, long start) {
-        Hosts.Authority target = Hosts.parse(req.uri(), 443);
-        if (target == null) {
-            Decision d = Decision.deny(ReasonCode.INVALID_REQUEST, "bad CONNECT target");
-            denyAndClose(ctx, "connect", Responses.safe(req.uri()), 0, "CONNECT", null, d, d.reason().code(),
-                    "CONNECT target must be host:port", start);
+        ConnectStep.Result r = ConnectStep.decide(px, conn, req.uri());
+        if (r instanceof ConnectStep.Refuse no) {
+            denyAndClose(ctx, "connect", no.host(), no.port(), "CONNECT", null, no.decision(), no.reason(), no.detail(),
+                    start);
             return;
         }
-        String host = target.host();
-        int port = target.port();
-        Decision d = connectionDecision(EgressRequest.connection("https", host, port, null, conn.caller()));
-        if (!d.allowed()) {
-            denyAndClose(ctx, "connect", host, port, "CONNECT", null, d, d.reason().code(), d.detail(), start);
-            return;
-        }
-        if (!d.intercept() || d.transport() != Transport.UPSTREAM) {
-            // a CONNECT the proxy would have to splice blindly: only upstream hosts go through here
-            denyAndClose(ctx, "connect", host, port, "CONNECT", null, d, "not-routed-upstream",
-                    "host is not routed upstream; CONNECT through the forward proxy is refused", start);
-            return;
-        }
-        DialGuard.Outcome dial = px.dialGuard.check(host);
-        if (dial instanceof DialGuard.Refused refused) {
-            denyAndClose(ctx, "connect", host, port, "CONNECT", null, d, "dial-refused", refused.why(), start);
-            return;
-        }
-        InetAddress address = ((DialGuard.Allowed) dial).address();
-        if (px.isSelf(address, port)) {
-            denyAndClose(ctx, "connect", host, port, "CONNECT", null, d, "dial-refused", "the target is this proxy", start);
-            return;
-        }
-        record("connect", host, port, "CONNECT", null, "allow", d, d.reason().code(), 200, 0, 0, start);
-        Tunnel t = new Tunnel(host, port, address, d);
+        Tunnel t = ((ConnectStep.Open) r).tunnel();
+        record("connect", t.host(), t.port(), "CONNECT", null, "allow", t.connection(), t.connection().reason().code(),
+                200, 0, 0, start);
         FullHttpResponse ok = new DefaultFullHttpResponse(HttpVersion.HTTP_1_1,
                 new HttpResponseStatus(200, "Connection Established"));
         Channel ch = ctx.channel();
         ch.writeAndFlush(ok).addListener((ChannelFutureListener) f -> {
-            if (!f.isSuccess()) {
+            if (f.isSuccess()) {
+                RequestPipeline.intercept(px, ch, conn, t);
+            } else {
                 ch.close();
-                return;
             }
-            ChannelPipeline p = ch.pipeline();
-            p.remove("forward");
-            p.remove("aggregate");
-            p.remove("http");
-            SslHandler ssl = px.ca.serverContext(host).newHandler(ch.alloc());
-            ssl.setHandshakeTimeoutMillis(px.config.handshakeTimeout().toMillis());
-            p.addLast("tls", ssl);
-            install(px, p, conn, t);
-            ch.config().setAutoRead(true);
         });
     }
 
@@ -313,8 +151,7 @@ public final class ForwardHandler extends ChannelInboundHandlerAdapter {
 
     private void request(ChannelHandlerContext ctx, FullHttpRequest req, long start) {
         String scheme = tunnel == null ? "http" : "https";
-        int defaultPort = tunnel == null ? 80 : 443;
-        Target t = target(req, defaultPort);
+        Target t = target(req);
         if (t.problem != null) {
             Decision d = Decision.deny(ReasonCode.INVALID_REQUEST, t.problem);
             denyAndClose(ctx, listener(), t.host == null ? "-" : t.host, t.port, req.method().name(), t.path, d,
@@ -327,25 +164,17 @@ public final class ForwardHandler extends ChannelInboundHandlerAdapter {
                     d.detail(), start);
             return;
         }
-        byte[] body = null;
-        boolean truncated = false;
-        int len = req.content().readableBytes();
-        if (len > 0) {
-            int n = Math.min(len, px.config.inspectBodyBytes());
-            body = ByteBufUtil.getBytes(req.content(), req.content().readerIndex(), n);
-            truncated = n < len;
-        }
-        EgressRequest er = new EgressRequest(scheme, t.host, t.port, tunnel == null ? null : blankToNull(sni),
-                conn.caller(), req.method().name(), t.path, t.query, lowerCased(req.headers()), body, truncated);
-        Decision d = requestDecision(er);
+        EgressRequest er = Headers.egressRequest(req, scheme, t.host, t.port, tunnel == null ? null : sni,
+                conn.caller(), t.path, t.query, px.config.inspectBodyBytes());
+        Decision d = Decisions.request(px, conn, er);
         if (!d.allowed()) {
             deny(ctx, req, t, d, d.reason().code(), d.detail(), start);
             return;
         }
         HttpHeaders out = req.headers().copy();
-        String credentialProblem = applyCredentials(out, t.host);
+        String credentialProblem = applyCredentials(out, t.host, t.port);
         if (credentialProblem != null) {
-            deny(ctx, req, t, d, "credential-not-allowed", credentialProblem, start);
+            deny(ctx, req, t, d, HostRefusal.CREDENTIAL_NOT_ALLOWED.code(), credentialProblem, start);
             return;
         }
         InetAddress address;
@@ -354,27 +183,19 @@ public final class ForwardHandler extends ChannelInboundHandlerAdapter {
         } else {
             DialGuard.Outcome dial = px.dialGuard.check(t.host);
             if (dial instanceof DialGuard.Refused refused) {
-                deny(ctx, req, t, d, "dial-refused", refused.why(), start);
+                deny(ctx, req, t, d, HostRefusal.DIAL_REFUSED.code(), refused.why(), start);
                 return;
             }
             address = ((DialGuard.Allowed) dial).address();
             if (px.isSelf(address, t.port)) {
-                deny(ctx, req, t, d, "dial-refused", "the target is this proxy", start);
+                deny(ctx, req, t, d, HostRefusal.DIAL_REFUSED.code(), "the target is this proxy", start);
                 return;
             }
         }
-        boolean upgrade = req.headers().contains(HttpHeaderNames.UPGRADE)
-                && req.headers().containsValue(HttpHeaderNames.CONNECTION, HttpHeaderValues.UPGRADE, true);
-        boolean police = false;
-        if (upgrade) {
-            police = graphqlFenced(er);
-            if (police && !"websocket".equalsIgnoreCase(req.headers().get(HttpHeaderNames.UPGRADE, "").strip())) {
-                // only websocket frames can be judged: any other protocol on a GraphQL path would be blind
-                deny(ctx, req, t, d, ReasonCode.GRAPHQL_WEBSOCKET_DENIED.code(),
-                        "only websocket upgrades are admitted on a graphql-fenced path", start);
-                return;
-            }
-        }
+        // INVARIANT: the core's definition (RFC 6455) decides what is an upgrade; any other request that
+        // carries Upgrade was judged as an ordinary one (query and body) and goes on without the header
+        boolean upgrade = er.isWebSocketUpgrade();
+        boolean police = upgrade && graphqlFenced(er);
         if (police) {
             // INVARIANT: no extension is negotiated on a policed socket, so every frame is plain text the
             // fence can read (permessage-deflate would hide the operation)
@@ -395,23 +216,10 @@ public final class ForwardHandler extends ChannelInboundHandlerAdapter {
     private void forward(ChannelHandlerContext ctx, FullHttpRequest req, Target t, Decision d, HttpHeaders out,
                          InetAddress address, boolean upgrade, EgressRequest policed, long start) {
         boolean keepClient = HttpUtil.isKeepAlive(req);
-        stripHopByHop(out);
-        out.set(HttpHeaderNames.HOST, Hosts.authority(t.host, t.port, tunnel == null ? 80 : 443));
-        if (upgrade) {
-            out.set(HttpHeaderNames.CONNECTION, HttpHeaderValues.UPGRADE);
-            out.set(HttpHeaderNames.UPGRADE, req.headers().get(HttpHeaderNames.UPGRADE));
-        } else if (!px.originPool.enabled()) {
-            out.set(HttpHeaderNames.CONNECTION, HttpHeaderValues.CLOSE);
-        }
-        // otherwise HTTP/1.1 keep-alive: the connection may serve this sandbox's next request to this origin
-        String uri = t.query == null ? t.path : t.path + "?" + t.query;
-        FullHttpRequest outbound = new DefaultFullHttpRequest(HttpVersion.HTTP_1_1, req.method(), uri,
-                req.content().retainedDuplicate(), out, req.trailingHeaders().copy());
+        FullHttpRequest outbound = Outbound.request(req, out, Hosts.authority(t.host, t.port, tunnel == null ? 80 : 443),
+                t.query == null ? t.path : t.path + "?" + t.query, upgrade, px.originPool.enabled());
         long bytesIn = req.content().readableBytes();
         px.metrics.bytesIn(bytesIn);
-        if (bytesIn > 0 || !(req.method().equals(HttpMethod.GET) || req.method().equals(HttpMethod.HEAD))) {
-            HttpUtil.setContentLength(outbound, bytesIn);
-        }
         Channel client = ctx.channel();
         origin = Upstream.forward(px, client, outbound, conn.sandbox(), t.host, address, t.port, tunnel != null, keepClient, upgrade,
                 policed != null, (status, bytesOut, closeClient, upgraded, subprotocol, error) -> {
@@ -429,21 +237,13 @@ public final class ForwardHandler extends ChannelInboundHandlerAdapter {
     }
 
     private void spliceClient(Channel client) {
-        ChannelPipeline p = client.pipeline();
-        Channel o = origin.channel();
-        p.remove("forward");
-        p.remove("aggregate");
-        p.replace("http", "splice", new Splice(o, new java.util.concurrent.atomic.AtomicLong(), px.metrics::bytesIn, null));
+        Outbound.splice(px, client, origin.channel());
     }
 
     /** Judges every client text message of a GraphQL websocket; origin bytes stay spliced. */
     private void policeClient(Channel client, EgressRequest upgrade, String subprotocol, Target t) {
-        ChannelPipeline p = client.pipeline();
-        Channel o = origin.channel();
-        p.remove("forward");
-        p.remove("aggregate");
         long opened = System.nanoTime();
-        WebSocketFence.install(px, p, conn, o, upgrade, subprotocol, new AtomicLong(), new WebSocketFence.Audit() {
+        Outbound.police(px, conn, client, origin.channel(), upgrade, subprotocol, new WebSocketFence.Audit() {
             @Override
             public void denied(Decision decision, String reason, int closeCode) {
                 record("websocket", t.host, t.port, upgrade.method(), t.path, "deny", decision, reason, closeCode, 0, 0,
@@ -460,70 +260,21 @@ public final class ForwardHandler extends ChannelInboundHandlerAdapter {
 
     // ---- credentials -------------------------------------------------------------------------------
 
-    /** Replaces sentinels and sets bound credential headers; a problem text (no secret) when refused. */
-    private String applyCredentials(HttpHeaders out, String host) {
-        List<Map.Entry<String, String>> entries = new ArrayList<>(out.entries());
-        boolean changed = false;
-        List<Map.Entry<String, String>> rewritten = new ArrayList<>(entries.size());
-        for (Map.Entry<String, String> e : entries) {
-            String value = e.getValue();
-            int at = value.indexOf(Credential.SENTINEL_PREFIX);
-            if (at < 0) {
-                rewritten.add(e);
-                continue;
-            }
-            StringBuilder b = new StringBuilder();
-            int from = 0;
-            while (at >= 0) {
-                int idStart = at + Credential.SENTINEL_PREFIX.length();
-                int end = value.indexOf("__", idStart);
-                if (end < 0) {
-                    return "malformed credential sentinel in header `" + Responses.safe(e.getKey()) + "`";
-                }
-                UUID id;
-                try {
-                    id = UUID.fromString(value.substring(idStart, end));
-                } catch (IllegalArgumentException ex) {
-                    return "malformed credential sentinel in header `" + Responses.safe(e.getKey()) + "`";
-                }
-                Credential c = px.credentials.byId(id).orElse(null);
-                if (c == null) {
-                    return "unknown credential sentinel in header `" + Responses.safe(e.getKey()) + "`";
-                }
-                if (tunnel == null) {
-                    return "credential `" + Responses.safe(c.name()) + "` is injected only into intercepted https";
-                }
-                if (!c.coversHost(host)) {
-                    return "credential `" + Responses.safe(c.name()) + "` may not be sent to `" + host + "`";
-                }
-                b.append(value, from, at).append(c.secret());
-                from = end + 2;
-                at = value.indexOf(Credential.SENTINEL_PREFIX, from);
-            }
-            b.append(value, from, value.length());
-            rewritten.add(Map.entry(e.getKey(), b.toString()));
-            changed = true;
-        }
-        if (changed) {
+    /** Applies credentials to the outbound headers; a problem text (no secret) when refused. */
+    private String applyCredentials(HttpHeaders out, String host, int port) {
+        List<Map.Entry<String, String>> headers = new ArrayList<>(out.entries());
+        String problem = CredentialInjector.apply(headers, new CredentialInjector.Target(host, port, tunnel != null),
+                px.credentials, tunnel != null ? conn.decider().boundCredentials() : List.of());
+        if (problem == null) {
             out.clear();
-            for (Map.Entry<String, String> e : rewritten) {
-                out.add(e.getKey(), e.getValue());
-            }
+            headers.forEach(e -> out.add(e.getKey(), e.getValue()));
         }
-        if (tunnel != null) {
-            Decider decider = conn.decider();
-            for (String name : decider.boundCredentials()) {
-                Credential c = px.credentials.byName(name).orElse(null);
-                if (c != null && c.headerName() != null && c.coversHost(host) && !out.contains(c.headerName())) {
-                    out.set(c.headerName(), c.headerValue());
-                }
-            }
-        }
-        return null;
+        return problem;
     }
 
-    // ---- parsing the target ------------------------------------------------------------------------
+    // ---- the target ---------------------------------------------------------------------------------
 
+    /** The mutable view of a resolved target the rest of this handler reads. */
     private static final class Target {
         String host;
         int port;
@@ -532,127 +283,28 @@ public final class ForwardHandler extends ChannelInboundHandlerAdapter {
         String problem;
     }
 
-    private Target target(FullHttpRequest req, int defaultPort) {
+    private Target target(FullHttpRequest req) {
+        TargetResolver.Listener listener = tunnel != null ? TargetResolver.Listener.TUNNEL
+                : transparent ? TargetResolver.Listener.PASSTHROUGH_HTTP : TargetResolver.Listener.FORWARD;
+        TargetResolver.Context c = new TargetResolver.Context(listener, tunnel == null ? null : tunnel.host(),
+                tunnel == null ? 0 : tunnel.port(), sni, px.config.passthroughHttpOriginPort());
+        TargetResolver.Result r = TargetResolver.resolve(req.uri(), req.headers().getAll(HttpHeaderNames.HOST), c);
         Target t = new Target();
-        String uri = req.uri();
-        String rest;
-        if (transparent && uri.startsWith("/")) {
-            List<String> named = req.headers().getAll(HttpHeaderNames.HOST);
-            Hosts.Authority a = named.size() == 1 ? Hosts.parse(named.get(0).strip(), px.config.passthroughHttpOriginPort()) : null;
-            if (a == null) {
-                t.problem = "a plain HTTP request on the passthrough port needs one valid Host header";
-                return t;
-            }
-            t.host = a.host();
-            t.port = a.port();
-            rest = uri;
-            defaultPort = px.config.passthroughHttpOriginPort();
-        } else if (tunnel == null) {
-            if (!uri.regionMatches(true, 0, "http://", 0, 7)) {
-                t.problem = uri.regionMatches(true, 0, "https://", 0, 8)
-                        ? "send https through CONNECT, not as an absolute-form request"
-                        : "the forward proxy needs an absolute-form http:// request";
-                return t;
-            }
-            rest = uri.substring(7);
-            int slash = firstOf(rest, '/', '?');
-            String authority = slash < 0 ? rest : rest.substring(0, slash);
-            if (authority.indexOf('@') >= 0) {
-                t.problem = "user information in the request target is refused";
-                return t;
-            }
-            Hosts.Authority a = Hosts.parse(authority, defaultPort);
-            if (a == null) {
-                t.problem = "bad host in the request target";
-                return t;
-            }
-            t.host = a.host();
-            t.port = a.port();
-            rest = slash < 0 ? "/" : rest.substring(slash);
-        } else {
-            t.host = tunnel.host();
-            t.port = tunnel.port();
-            if (uri.regionMatches(true, 0, "https://", 0, 8)) {
-                String r = uri.substring(8);
-                int slash = firstOf(r, '/', '?');
-                Hosts.Authority a = Hosts.parse(slash < 0 ? r : r.substring(0, slash), 443);
-                if (a == null || !a.host().equals(tunnel.host()) || a.port() != tunnel.port()) {
-                    t.problem = "request target disagrees with the tunnel host `" + tunnel.host() + "`";
-                    return t;
-                }
-                rest = slash < 0 ? "/" : r.substring(slash);
-            } else if (uri.startsWith("/")) {
-                rest = uri;
-            } else {
-                t.problem = "bad request target";
-                return t;
-            }
-            if (sni != null && !sni.equals(tunnel.host())) {
-                t.problem = "TLS server name `" + Responses.safe(sni) + "` disagrees with the tunnel host `"
-                        + tunnel.host() + "`";
-                return t;
-            }
-        }
-        if (rest.startsWith("?")) {
-            rest = "/" + rest;
-        }
-        int q = rest.indexOf('?');
-        t.path = q < 0 ? rest : rest.substring(0, q);
-        t.query = q < 0 ? null : rest.substring(q + 1);
-        int hash = t.path.indexOf('#');
-        if (hash >= 0 || (t.query != null && t.query.indexOf('#') >= 0)) {
-            t.problem = "a fragment is not part of a request target";
-            return t;
-        }
-        List<String> hosts = req.headers().getAll(HttpHeaderNames.HOST);
-        if (hosts.size() > 1) {
-            t.problem = "several Host headers";
-            return t;
-        }
-        if (hosts.size() == 1) {
-            Hosts.Authority h = Hosts.parse(hosts.get(0).strip(), defaultPort);
-            if (h == null || !h.host().equals(t.host) || h.port() != t.port) {
-                t.problem = "Host header `" + Responses.safe(hosts.get(0)) + "` disagrees with the target `"
-                        + t.host + "`";
-            }
+        if (r instanceof TargetResolver.Resolved ok) {
+            t.host = ok.host();
+            t.port = ok.port();
+            t.path = ok.path();
+            t.query = ok.query();
+        } else if (r instanceof TargetResolver.Invalid bad) {
+            t.host = bad.host();
+            t.port = bad.port();
+            t.path = bad.path();
+            t.problem = bad.problem();
         }
         return t;
     }
 
-    private static int firstOf(String s, char a, char b) {
-        int i = s.indexOf(a);
-        int j = s.indexOf(b);
-        return i < 0 ? j : (j < 0 ? i : Math.min(i, j));
-    }
-
     // ---- decisions, denies, audit --------------------------------------------------------------------
-
-    private Decision connectionDecision(EgressRequest r) {
-        if (px.isHalted()) {
-            return Decision.deny(ReasonCode.HALTED, "the organization is halted");
-        }
-        long start = System.nanoTime();
-        try {
-            Decision d = conn.decider().decideConnection(r);
-            return d == null ? Decision.deny(ReasonCode.INTERNAL_ERROR, "no decision") : d;
-        } catch (RuntimeException e) {
-            return Decision.deny(ReasonCode.INTERNAL_ERROR, "the decision failed");
-        } finally {
-            px.metrics.decided("connection", start);
-        }
-    }
-
-    private Decision requestDecision(EgressRequest r) {
-        long start = System.nanoTime();
-        try {
-            Decision d = conn.decider().decide(r);
-            return d == null ? Decision.deny(ReasonCode.INTERNAL_ERROR, "no decision") : d;
-        } catch (RuntimeException e) {
-            return Decision.deny(ReasonCode.INTERNAL_ERROR, "the decision failed");
-        } finally {
-            px.metrics.decided("request", start);
-        }
-    }
 
     private void deny(ChannelHandlerContext ctx, FullHttpRequest req, Target t, Decision d, String reason,
                       String detail, long start) {
@@ -696,44 +348,18 @@ public final class ForwardHandler extends ChannelInboundHandlerAdapter {
         record(listener(), host, port, req.method().name(), path, verdict, d, reason, status, 0, 0, start);
     }
 
+    /** Writes the exchange's audit line through the one constructor ({@link Exchange#line}). */
     private void record(String listener, String host, int port, String method, String path, String verdict,
                         Decision d, String reason, int status, long in, long out, long start) {
-        px.record(new AuditEvent(java.time.Instant.now(), listener, conn.sandbox(), conn.caller(), host, port,
-                method, path, verdict, d.transport() == null ? null : d.transport().wire(), d.policy(),
-                d.entryIndex(), d.ruleIndex(), reason, status, in, out, (System.nanoTime() - start) / 1_000_000));
+        Exchange x = new Exchange(listener, host, port, method, path, start);
+        Exchange.Outcome outcome = "allow".equals(verdict)
+                ? new Exchange.Forwarded(d, status, in, out, reason.equals(d.reason().code()) ? null : reason)
+                : new Exchange.Refused(d, reason, status, in, out);
+        px.record(x.line(conn, outcome));
     }
 
     private String listener() {
         return tunnel != null ? "intercepted" : transparent ? "passthrough-http" : "http";
-    }
-
-    private static String blankToNull(String s) {
-        return s == null || s.isEmpty() ? null : s;
-    }
-
-    private static Map<String, List<String>> lowerCased(HttpHeaders h) {
-        Map<String, List<String>> m = new LinkedHashMap<>();
-        for (Map.Entry<String, String> e : h) {
-            m.computeIfAbsent(e.getKey().toLowerCase(Locale.ROOT), k -> new ArrayList<>()).add(e.getValue());
-        }
-        m.replaceAll((k, v) -> List.copyOf(v));
-        return m;
-    }
-
-    private static void stripHopByHop(HttpHeaders h) {
-        for (String named : h.getAll(HttpHeaderNames.CONNECTION)) {
-            for (String token : named.split(",")) {
-                String t = token.strip();
-                if (!t.isEmpty()) {
-                    h.remove(t);
-                }
-            }
-        }
-        for (String n : List.of("connection", "keep-alive", "proxy-authorization", "proxy-authenticate",
-                "proxy-connection", "te", "trailer", "transfer-encoding", "upgrade")) {
-            h.remove(n);
-        }
-        h.remove(HttpHeaderNames.CONTENT_LENGTH);
     }
 
     @Override

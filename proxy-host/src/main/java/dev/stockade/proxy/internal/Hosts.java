@@ -1,6 +1,7 @@
 package dev.stockade.proxy.internal;
 
-import java.util.Locale;
+import dev.stockade.policy.eval.HostName;
+import dev.stockade.policy.eval.RequestTarget;
 
 /** Normalising and splitting host names and authorities as they appear on the wire. */
 public final class Hosts {
@@ -13,84 +14,43 @@ public final class Hosts {
 
     /**
      * Parses {@code host[:port]} or {@code [v6][:port]}; returns {@code null} when malformed. The host
-     * is lower-cased, a trailing dot removed, IPv6 brackets removed.
+     * is in its normal form ({@link #normalise}), IPv6 brackets removed.
      */
     public static Authority parse(String authority, int defaultPort) {
-        if (authority == null || authority.isEmpty() || authority.length() > 300) {
-            return null;
-        }
-        String host;
-        String portText = null;
-        if (authority.startsWith("[")) {
-            int close = authority.indexOf(']');
-            if (close < 0) {
-                return null;
-            }
-            host = authority.substring(1, close);
-            String rest = authority.substring(close + 1);
-            if (!rest.isEmpty()) {
-                if (!rest.startsWith(":")) {
-                    return null;
-                }
-                portText = rest.substring(1);
-            }
-            if (IpLiterals.parse(host) == null) {
-                return null;
-            }
-        } else {
-            int colon = authority.lastIndexOf(':');
-            if (colon >= 0) {
-                if (authority.indexOf(':') != colon) {
-                    return null; // bare IPv6 without brackets is ambiguous
-                }
-                host = authority.substring(0, colon);
-                portText = authority.substring(colon + 1);
-            } else {
-                host = authority;
-            }
-        }
-        int port = defaultPort;
-        if (portText != null) {
-            if (portText.isEmpty() || portText.length() > 5 || !portText.chars().allMatch(c -> c >= '0' && c <= '9')) {
-                return null;
-            }
-            port = Integer.parseInt(portText);
-            if (port < 1 || port > 65535) {
-                return null;
-            }
-        }
-        String h = normalise(host);
-        return h == null ? null : new Authority(h, port);
+        RequestTarget t = RequestTarget.authority(authority, defaultPort);
+        return t instanceof RequestTarget.Authority a ? new Authority(a.host().value(), a.port()) : null;
     }
 
-    /** Lower case, no trailing dot; {@code null} when the text cannot be a host name or IP literal. */
+    /**
+     * The host in the core's one normal form ({@link HostName}: IDNA UTS #46, lower case, one trailing
+     * dot dropped, IPv4 in any inet_aton form as its dotted quad, IPv6 per RFC 5952 without brackets,
+     * mapped forms unwrapped); {@code null} when the grammar refuses it.
+     */
     public static String normalise(String host) {
-        if (host == null) {
-            return null;
-        }
-        String h = host.toLowerCase(Locale.ROOT);
-        if (h.endsWith(".")) {
-            h = h.substring(0, h.length() - 1);
-        }
-        if (h.isEmpty() || h.length() > 253) {
-            return null;
-        }
-        if (IpLiterals.parse(h) != null) {
-            return h.startsWith("[") ? h.substring(1, h.length() - 1) : h;
-        }
-        for (int i = 0; i < h.length(); i++) {
-            char c = h.charAt(i);
-            boolean ok = (c >= 'a' && c <= 'z') || (c >= '0' && c <= '9') || c == '-' || c == '.' || c == '_';
-            if (!ok) {
-                return null;
-            }
-        }
-        return h.contains("..") || h.startsWith(".") ? null : h;
+        return host != null && HostName.parse(host) instanceof HostName h ? h.value() : null;
     }
 
     /** The authority form for a Host header. */
     public static String authority(String host, int port, int defaultPort) {
         String h = host.indexOf(':') >= 0 ? "[" + host + "]" : host;
         return port == defaultPort ? h : h + ":" + port;
+    }
+
+    /**
+     * The server name the client asked for in the TLS handshake of {@code ssl}, in normal form; ""
+     * when it named one the grammar refuses; {@code current} when it named none.
+     */
+    public static String serverName(io.netty.handler.ssl.SslHandler ssl, String current) {
+        javax.net.ssl.SSLSession session = ssl == null ? null : ssl.engine().getSession();
+        String out = current;
+        if (session instanceof javax.net.ssl.ExtendedSSLSession ext) {
+            for (javax.net.ssl.SNIServerName n : ext.getRequestedServerNames()) {
+                if (n instanceof javax.net.ssl.SNIHostName h) {
+                    String name = normalise(h.getAsciiName());
+                    out = name == null ? "" : name;
+                }
+            }
+        }
+        return out;
     }
 }

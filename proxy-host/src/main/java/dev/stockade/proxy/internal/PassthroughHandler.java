@@ -6,6 +6,7 @@ import dev.stockade.policy.eval.ReasonCode;
 import dev.stockade.policy.model.Transport;
 import dev.stockade.proxy.AuditEvent;
 import dev.stockade.proxy.Decider;
+import dev.stockade.proxy.HostRefusal;
 import io.netty.bootstrap.Bootstrap;
 import io.netty.buffer.ByteBuf;
 import io.netty.channel.Channel;
@@ -15,8 +16,8 @@ import io.netty.channel.ChannelHandlerContext;
 import io.netty.channel.ChannelInboundHandlerAdapter;
 import io.netty.channel.ChannelInitializer;
 import io.netty.channel.ChannelOption;
-import io.netty.channel.socket.SocketChannel;
 import io.netty.channel.socket.ChannelInputShutdownEvent;
+import io.netty.channel.socket.SocketChannel;
 import io.netty.handler.timeout.IdleStateEvent;
 import io.netty.handler.timeout.IdleStateHandler;
 import io.netty.util.ReferenceCountUtil;
@@ -57,7 +58,7 @@ public final class PassthroughHandler extends ChannelInboundHandlerAdapter {
         // a client that never finishes its first record is refused, whatever the idle timeout
         ctx.executor().schedule(() -> {
             if (!decided) {
-                refuse(ctx, null, "handshake-timeout", "no complete ClientHello or request in time");
+                refuse(ctx, null, HostRefusal.HANDSHAKE_TIMEOUT.code(), "no complete ClientHello or request in time");
             }
         }, px.config.handshakeTimeout().toMillis(), TimeUnit.MILLISECONDS);
         ctx.fireChannelActive();
@@ -96,13 +97,13 @@ public final class PassthroughHandler extends ChannelInboundHandlerAdapter {
         ClientHello.Result r = ClientHello.parse(bytes, bytes.length);
         if (r instanceof ClientHello.NeedMore) {
             if (overflow || bytes.length >= ClientHello.MAX_RECORD) {
-                refuse(ctx, null, "malformed-client-hello", "ClientHello larger than one record");
+                refuse(ctx, null, HostRefusal.MALFORMED_CLIENT_HELLO.code(), "ClientHello larger than one record");
             }
             return;
         }
         decided = true;
         if (r instanceof ClientHello.Malformed m) {
-            refuse(ctx, null, "malformed-client-hello", m.why());
+            refuse(ctx, null, HostRefusal.MALFORMED_CLIENT_HELLO.code(), m.why());
         } else {
             tls(ctx, ((ClientHello.Parsed) r).sni());
         }
@@ -114,7 +115,7 @@ public final class PassthroughHandler extends ChannelInboundHandlerAdapter {
         buffered = null;
         // plain HTTP behaves as on the forward port: a client's FIN closes the connection
         ctx.channel().config().setOption(ChannelOption.ALLOW_HALF_CLOSURE, false);
-        ForwardHandler.install(px, ctx.pipeline(), conn, null, true);
+        RequestPipeline.install(px, ctx.pipeline(), conn, null, true);
         ctx.pipeline().remove(this);
         ctx.pipeline().fireChannelRead(first);
     }
@@ -131,7 +132,7 @@ public final class PassthroughHandler extends ChannelInboundHandlerAdapter {
         int port = px.config.passthroughTlsOriginPort();
         String host = Hosts.normalise(rawSni);
         if (host == null || IpLiterals.isLiteral(host)) {
-            refuse(ctx, rawSni, "no-server-name", "a TLS connection on the passthrough port must name its host");
+            refuse(ctx, rawSni, HostRefusal.NO_SERVER_NAME.code(), "a TLS connection on the passthrough port must name its host");
             return;
         }
         Decider decider = conn.decider();
@@ -168,7 +169,7 @@ public final class PassthroughHandler extends ChannelInboundHandlerAdapter {
         }
         if (d.intercept() || d.transport() != Transport.DIRECT) {
             // an upstream host must be intercepted so its rules hold: never splice it blindly
-            audit(host, port, "deny", d, "routed-upstream", start, 0, 0);
+            audit(host, port, "deny", d, HostRefusal.ROUTED_UPSTREAM.code(), start, 0, 0);
             ctx.close();
             return;
         }
@@ -194,7 +195,7 @@ public final class PassthroughHandler extends ChannelInboundHandlerAdapter {
             // origin's answer, so its socket is still there to be found and the audit line names it
             conn.whenCallerKnown(caller -> onLoop(ctx, () -> splice(ctx, host, port, allowed.address(), d, start)));
         } else {
-            audit(host, port, "deny", d, "dial-refused", start, 0, 0);
+            audit(host, port, "deny", d, HostRefusal.DIAL_REFUSED.code(), start, 0, 0);
             ctx.close();
         }
     }
@@ -243,7 +244,7 @@ public final class PassthroughHandler extends ChannelInboundHandlerAdapter {
         f.addListener((ChannelFutureListener) cf -> {
             if (!cf.isSuccess()) {
                 audited.set(true);
-                audit(host, port, "deny", d, "origin-unreachable", start, 0, 0);
+                audit(host, port, "deny", d, HostRefusal.ORIGIN_UNREACHABLE.code(), start, 0, 0);
                 client.close();
                 return;
             }

@@ -100,16 +100,19 @@ public final class ProxyContext {
     public volatile java.util.Set<Integer> ownPorts = java.util.Set.of();
 
     /**
-     * Whether dialing {@code address:port} would reach this proxy itself (only possible when loopback
-     * origins are allowed for tests, or when bound to a non-loopback own address): a request loop.
+     * Whether dialing {@code address:port} would reach this proxy itself, its admin listener included:
+     * a request loop, or an agent halting the proxy through it. Addresses are compared in one canonical
+     * form (IPv4-mapped, IPv4-compatible and NAT64 forms unwrapped), and any loopback, unspecified or own
+     * interface address counts as this host, whatever the flags (loopback origins allowed for tests, the
+     * bind address).
      */
     public boolean isSelf(java.net.InetAddress address, int port) {
         if (!ownPorts.contains(port)) {
             return false;
         }
-        java.net.InetAddress bind = config.bindAddress();
-        return address.isLoopbackAddress() || address.equals(bind) || bind.isAnyLocalAddress()
-                && dialGuard.forbidden(address) != null;
+        java.net.InetAddress a = DialGuard.unwrap(address);
+        java.net.InetAddress bind = DialGuard.unwrap(config.bindAddress());
+        return a.isLoopbackAddress() || a.isAnyLocalAddress() || a.equals(bind) || dialGuard.isOwn(a);
     }
 
     /** Writes an audit line; a failing sink never breaks the traffic path. */

@@ -1,5 +1,6 @@
 package dev.stockade.proxy.internal;
 
+import dev.stockade.proxy.HostRefusal;
 import io.netty.bootstrap.Bootstrap;
 import io.netty.channel.Channel;
 import io.netty.channel.ChannelFuture;
@@ -369,7 +370,7 @@ public final class Upstream {
                     // a stream cut short fails the response: the client must not take it as complete
                     finished = true;
                     client.close();
-                    completion.done(status, bytesOut.get(), true, false, null, "origin-cut-short");
+                    completion.done(status, bytesOut.get(), true, false, null, HostRefusal.ORIGIN_CUT_SHORT.code());
                 }
             }
         }

@@ -6,7 +6,7 @@ import dev.stockade.policy.eval.EffectiveEntry;
 import dev.stockade.policy.eval.EffectivePolicy;
 import dev.stockade.policy.eval.EntryRef;
 import dev.stockade.policy.eval.ReasonCode;
-import dev.stockade.policy.eval.internal.DomainPattern;
+import dev.stockade.policy.glob.DomainPattern;
 import dev.stockade.policy.model.DomainEntry;
 import dev.stockade.policy.model.Policy;
 import dev.stockade.policy.model.Transport;

@@ -1,7 +1,7 @@
 package dev.stockade.policy.compiler.internal;
 
 import dev.stockade.policy.eval.EntryRef;
-import dev.stockade.policy.eval.internal.DomainPattern;
+import dev.stockade.policy.glob.DomainPattern;
 import dev.stockade.policy.model.DomainEntry;
 import dev.stockade.policy.model.Policy;
 import java.util.ArrayList;

@@ -1,6 +1,6 @@
 package dev.stockade.policy.compiler.internal;
 
-import dev.stockade.policy.eval.internal.DomainPattern;
+import dev.stockade.policy.glob.DomainPattern;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;

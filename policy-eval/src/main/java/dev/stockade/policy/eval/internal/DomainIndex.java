@@ -1,5 +1,6 @@
 package dev.stockade.policy.eval.internal;
 
+import dev.stockade.policy.glob.DomainPattern;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.HashMap;
@@ -212,7 +213,7 @@ final class DomainIndex {
     private static String[] longestSuffix(List<DomainPattern> patterns) {
         String[] best = new String[0];
         for (DomainPattern p : patterns) {
-            String[] s = p.literalSuffixInternal();
+            String[] s = p.literalSuffix();
             if (s.length > best.length) {
                 best = s;
             }

@@ -70,6 +70,9 @@ public final class Engine {
                 if (f.scheme != null && (scheme == null || !f.scheme.equalsIgnoreCase(scheme))) {
                     return f.schemeDeny;
                 }
+                if (f.port > 0 && request.port() != f.port) {
+                    return f.portDeny; // a scheme means its default port: `https` is not ssh on 22
+                }
             }
         }
         if (row.anyCallerFence) {
@@ -183,31 +186,42 @@ public final class Engine {
 
     /** {@link #find} through the index alone. */
     private int place(String host) {
+        if (HostName.endsInNumber(host) && !HostName.isCanonicalIpv4(host)) {
+            return placeParsed(host); // 2130706433, 127.1, 0x7f.1, 0177.0.0.1: an address, never a name
+        }
         int hit = index.exact(host);
         if (hit != DomainIndex.ABSENT) {
             return hit; // a name some exact row holds is valid and normal by construction
         }
         int found = index.scan(host);
-        if (found == DomainIndex.NOT_NORMAL) {
-            // Upper case, a trailing dot or a non-ASCII name: normalise once (this path allocates).
-            host = HostName.normalise(host);
-            if (host == null) {
-                return HostName.INVALID;
-            }
-            hit = index.exact(host);
-            if (hit != DomainIndex.ABSENT) {
-                return hit;
-            }
-            found = index.scan(host);
-        }
         if (found == DomainIndex.IPV4) {
             return index.ip(host);
         }
-        if (found == DomainIndex.INVALID || found == DomainIndex.NOT_NORMAL) {
-            String ip = HostName.isIpv6(host) ? HostName.ipv6Key(host) : null;
-            return ip == null ? HostName.INVALID : index.ip(ip);
+        if (found == DomainIndex.NOT_NORMAL || found == DomainIndex.INVALID) {
+            return placeParsed(host);
         }
         return found;
+    }
+
+    /**
+     * Upper case, a trailing dot, a non-ASCII name, an address in another form than a canonical dotted
+     * quad, or something invalid: parsed once by the host grammar (this path allocates).
+     */
+    private int placeParsed(String text) {
+        dev.stockade.policy.eval.HostName parsed = HostName.parse(text);
+        if (parsed == null) {
+            return HostName.INVALID;
+        }
+        if (parsed.isAddress()) {
+            return index.ip(parsed.value());
+        }
+        String host = parsed.value();
+        int hit = index.exact(host);
+        if (hit != DomainIndex.ABSENT) {
+            return hit;
+        }
+        int found = index.scan(host);
+        return found < 0 ? HostName.INVALID : found;
     }
 
     private String scheme(EgressRequest request) {

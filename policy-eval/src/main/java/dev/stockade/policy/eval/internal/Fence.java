@@ -31,6 +31,10 @@ final class Fence {
     final boolean primary;
 
     final Decision schemeDeny;
+    /** The one port the entry's scheme admits (443 for https and wss, 80 for http and ws), -1 for any. */
+    final int port;
+    /** A request on the entry's scheme but another port: {@code scheme-mismatch} too, saying which port. */
+    final Decision portDeny;
     final Decision callerDeny;
     final Decision noRuleDeny;
     final Decision[] ruleAllow;
@@ -48,6 +52,14 @@ final class Fence {
         this.graphqlFences = graphqlFences;
         this.primary = primary;
         this.schemeDeny = schemeDeny;
+        this.port = scheme == null ? -1 : switch (scheme) {
+            case "https", "wss" -> 443;
+            case "http", "ws" -> 80;
+            default -> -1;
+        };
+        this.portDeny = port < 0 ? null : new Decision(Verdict.DENY, null, false, ReasonCode.SCHEME_MISMATCH,
+                schemeDeny.policy(), schemeDeny.entryIndex(), -1, "entry scheme `" + scheme + "` admits port " + port
+                        + " only (docs/semantics.md, \"Ports\")");
         this.callerDeny = callerDeny;
         this.noRuleDeny = noRuleDeny;
         this.ruleAllow = ruleAllow;
@@ -90,28 +102,28 @@ final class Fence {
         }
         String method = request.method();
         String path = request.path() == null || request.path().isEmpty() ? "/" : request.path();
-        boolean pathSafe = PathCheck.safe(path);
+        String[] readings = PathCheck.readings(path);
         for (int i = 0; i < methods.length; i++) {
-            if (graphql[i] && matches(i, method, path, pathSafe)) {
+            if (graphql[i] && matches(i, method, path, readings)) {
                 return true;
             }
         }
         return false;
     }
 
-    private boolean matches(int i, String method, String path, boolean pathSafe) {
+    private boolean matches(int i, String method, String path, String[] readings) {
         return !broken[i] && (methods[i] == null || methods[i].equals(method))
-                && (paths[i] == null || (pathSafe && paths[i].matches(path)));
+                && (paths[i] == null || PathCheck.matches(paths[i], path, readings));
     }
 
     /** Rule 6 for frames: the first matching graphql rule whose fence admits decides, else the first refusal. */
     private Decision judgeGraphqlRules(EgressRequest request, Function<GraphqlFenceSet, FenceResult> judge) {
         String method = request.method();
         String path = request.path() == null || request.path().isEmpty() ? "/" : request.path();
-        boolean pathSafe = PathCheck.safe(path);
+        String[] readings = PathCheck.readings(path);
         Decision deny = null;
         for (int i = 0; i < methods.length; i++) {
-            if (!graphql[i] || !matches(i, method, path, pathSafe)) {
+            if (!graphql[i] || !matches(i, method, path, readings)) {
                 continue;
             }
             if (graphqlFences[i] == null) {
@@ -137,7 +149,7 @@ final class Fence {
     Decision judge(EgressRequest request, GraphqlRequest exchange) {
         String method = request.method();
         String path = request.path() == null || request.path().isEmpty() ? "/" : request.path();
-        boolean pathSafe = PathCheck.safe(path);
+        String[] readings = PathCheck.readings(path);
         int plain = -1;
         boolean anyGraphql = false;
         Decision graphqlDeny = null;
@@ -145,7 +157,7 @@ final class Fence {
             if (broken[i] || (methods[i] != null && !methods[i].equals(method))) {
                 continue;
             }
-            if (paths[i] != null && (!pathSafe || !paths[i].matches(path))) {
+            if (paths[i] != null && !PathCheck.matches(paths[i], path, readings)) {
                 continue;
             }
             if (!graphql[i]) {
@@ -189,10 +201,9 @@ final class Fence {
 
         GraphqlExchange get(EgressRequest request) {
             if (exchange == null) {
-                String upgrade = request.headers() == null ? null : request.header("upgrade");
                 exchange = GraphqlExchange.of(request.method(), request.headers() == null ? null
                         : request.header("content-type"), request.query(), request.body(), request.bodyTruncated(),
-                        upgrade != null && upgrade.trim().equalsIgnoreCase("websocket"));
+                        request.isWebSocketUpgrade());
             }
             return exchange;
         }

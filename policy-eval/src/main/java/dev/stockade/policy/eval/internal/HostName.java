@@ -1,11 +1,12 @@
 package dev.stockade.policy.eval.internal;
 
-import java.net.IDN;
-import java.util.Locale;
+import dev.stockade.policy.glob.IpLiteral;
 
 /**
- * Checks and normalises the host of a request without allocating in the common case (an ASCII name).
- * Names are matched case-insensitively by the index, so they are not lower-cased here.
+ * Fast checks on the host of a request that allocate nothing in the common case (an ASCII name or a
+ * canonical IPv4 literal); everything else goes through the one host grammar,
+ * {@link dev.stockade.policy.eval.HostName}. Names are matched case-insensitively by the index, so they
+ * are not lower-cased here.
  */
 final class HostName {
     /** Not a host name Stockade will match: denied. */
@@ -49,81 +50,66 @@ final class HostName {
         return end - labelStart > 63 ? INVALID : end;
     }
 
-    /** Whether {@code host[0, end)} is a dotted-quad IPv4 literal. */
+    /** Whether {@code host[0, end)} is a dotted-quad IPv4 literal ({@link IpLiteral#isIpv4}). */
     static boolean isIpv4(String host, int end) {
-        int parts = 0;
-        int digits = 0;
-        for (int i = 0; i < end; i++) {
-            char c = host.charAt(i);
-            if (c == '.') {
-                if (digits == 0) {
-                    return false;
-                }
-                parts++;
-                digits = 0;
-            } else if (c >= '0' && c <= '9') {
-                digits++;
-                if (digits > 3) {
-                    return false;
-                }
-            } else {
-                return false;
-            }
-        }
-        return digits > 0 && parts == 3;
+        return IpLiteral.isIpv4(host, end);
     }
 
-    /** Whether the host looks like an IPv6 literal (bracketed or holding a colon). */
+    /** Whether the host looks like an IPv6 literal ({@link IpLiteral#isIpv6}). */
     static boolean isIpv6(String host) {
-        return host != null && (host.indexOf(':') >= 0 || host.startsWith("["));
-    }
-
-    /** The IPv6 literal without brackets, lower-cased; null when it is not a plausible one. */
-    static String ipv6Key(String host) {
-        String h = host;
-        if (h.startsWith("[")) {
-            if (!h.endsWith("]")) {
-                return null;
-            }
-            h = h.substring(1, h.length() - 1);
-        }
-        if (h.length() < 2 || h.length() > 45 || h.indexOf(':') == h.lastIndexOf(':')) {
-            return null;
-        }
-        for (int i = 0; i < h.length(); i++) {
-            char c = h.charAt(i);
-            boolean ok = (c >= '0' && c <= '9') || (c >= 'a' && c <= 'f') || (c >= 'A' && c <= 'F') || c == ':'
-                    || c == '.';
-            if (!ok) {
-                return null;
-            }
-        }
-        return h.toLowerCase(Locale.ROOT);
+        return IpLiteral.isIpv6(host);
     }
 
     /**
-     * The normal form of a host name: IDNA to ASCII, lower case, one trailing dot dropped; null when it
-     * is not a plausible name (the caller then tries it as an IPv6 literal).
+     * Whether the last label (one trailing dot ignored) is a number, decimal or {@code 0x} hex: such a
+     * host is an address in some {@code inet_aton} form, never a name (WHATWG URL's "ends in a number").
      */
-    static String normalise(String host) {
-        if (isIpv6(host)) {
-            return host;
+    static boolean endsInNumber(String host) {
+        int end = host.length();
+        if (end > 0 && host.charAt(end - 1) == '.') {
+            end--;
         }
-        String h = host.endsWith(".") ? host.substring(0, host.length() - 1) : host;
-        int end = nameEnd(h);
-        if (end == NON_ASCII) {
-            return toAscii(h);
+        int start = host.lastIndexOf('.', end - 1) + 1;
+        if (start >= end) {
+            return false;
         }
-        return end < 0 ? null : h.toLowerCase(Locale.ROOT);
+        if (end - start >= 2 && host.charAt(start) == '0' && (host.charAt(start + 1) | 0x20) == 'x') {
+            return true;
+        }
+        for (int i = start; i < end; i++) {
+            char c = host.charAt(i);
+            if (c < '0' || c > '9') {
+                return false;
+            }
+        }
+        return true;
     }
 
-    /** The ASCII (punycode) form of an internationalised name, lower-cased; null when IDNA refuses it. */
-    static String toAscii(String host) {
-        try {
-            String ascii = IDN.toASCII(host, 0).toLowerCase(Locale.ROOT);
-            return nameEnd(ascii) < 0 ? null : ascii;
-        } catch (IllegalArgumentException e) {
-            return null;
+    /** Whether {@code host} is an IPv4 dotted quad in canonical form: four decimal parts, no leading zero, each at most 255. */
+    static boolean isCanonicalIpv4(String host) {
+        int n = host.length();
+        if (!isIpv4(host, n)) {
+            return false;
         }
+        int value = 0;
+        int start = 0;
+        for (int i = 0; i <= n; i++) {
+            char c = i < n ? host.charAt(i) : '.';
+            if (c == '.') {
+                if (value > 255 || i - start > 1 && host.charAt(start) == '0') {
+                    return false;
+                }
+                value = 0;
+                start = i + 1;
+            } else {
+                value = value * 10 + (c - '0');
+            }
+        }
+        return true;
+    }
+
+    /** The normal form through the one host grammar ({@link dev.stockade.policy.eval.HostName}); null when refused. */
+    static dev.stockade.policy.eval.HostName parse(String host) {
+        return dev.stockade.policy.eval.HostName.parse(host) instanceof dev.stockade.policy.eval.HostName h ? h : null;
     }
 }

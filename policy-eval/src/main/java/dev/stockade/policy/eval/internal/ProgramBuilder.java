@@ -1,5 +1,6 @@
 package dev.stockade.policy.eval.internal;
 
+import dev.stockade.policy.glob.DomainPattern;
 import dev.stockade.policy.eval.CompileOptions;
 import dev.stockade.policy.eval.Decision;
 import dev.stockade.policy.eval.DecisionProgram;

@@ -1,8 +1,5 @@
-package dev.stockade.policy.eval.internal;
+package dev.stockade.policy.glob;
 
-import dev.stockade.policy.glob.Glob;
-import dev.stockade.policy.glob.GlobKind;
-import dev.stockade.policy.glob.GlobResult;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
@@ -121,10 +118,6 @@ public final class DomainPattern {
         return literalSuffix.clone();
     }
 
-    String[] literalSuffixInternal() {
-        return literalSuffix;
-    }
-
     /**
      * Whether a normalised (lower-case, no trailing dot) host matches. Only an exact pattern matches an IP
      * literal: wildcards are about names.
@@ -153,7 +146,7 @@ public final class DomainPattern {
 
     private static boolean isIpLiteral(CharSequence host) {
         String h = host.toString();
-        return HostName.isIpv4(h, h.length()) || HostName.isIpv6(h);
+        return IpLiteral.isIpv4(h, h.length()) || IpLiteral.isIpv6(h);
     }
 
     /**

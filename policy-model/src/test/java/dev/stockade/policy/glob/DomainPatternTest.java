@@ -1,4 +1,4 @@
-package dev.stockade.policy.eval.internal;
+package dev.stockade.policy.glob;
 
 import static org.assertj.core.api.Assertions.assertThat;
 

@@ -1,0 +1,100 @@
+package dev.stockade.proxy.internal;
+
+import dev.stockade.proxy.Credential;
+import dev.stockade.proxy.CredentialStore;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.UUID;
+
+/**
+ * Puts secrets into an allowed, intercepted request (docs/semantics.md, "Credentials go only where they
+ * are bound"): a sentinel {@code __platform_cred:<id>__} is replaced only in its credential's own header
+ * (the header of its {@code header} format), only on intercepted https to a host and port the credential
+ * names; a credential a policy binds sets its header when the request lacks it, under the same
+ * condition. A sentinel anywhere else (another header, which an origin may echo back, another host or
+ * port, plain HTTP, an unknown id) refuses the whole request. Pure: no I/O, no secret in a refusal.
+ */
+public final class CredentialInjector {
+    private CredentialInjector() {
+    }
+
+    /** The request's target as injection needs it. */
+    public record Target(String host, int port, boolean intercepted) {
+    }
+
+    /**
+     * Rewrites {@code headers} (name, value pairs in order) and returns {@code null}, or returns why the
+     * request is refused (no secret in it) and leaves them as they were.
+     */
+    public static String apply(List<Map.Entry<String, String>> headers, Target target, CredentialStore store,
+                               java.util.Collection<String> bound) {
+        List<Map.Entry<String, String>> out = new ArrayList<>(headers.size());
+        for (Map.Entry<String, String> e : headers) {
+            String value = e.getValue();
+            if (value.indexOf(Credential.SENTINEL_PREFIX) < 0) {
+                out.add(e);
+                continue;
+            }
+            StringBuilder b = new StringBuilder();
+            String problem = replace(e.getKey(), value, target, store, b);
+            if (problem != null) {
+                return problem;
+            }
+            out.add(Map.entry(e.getKey(), b.toString()));
+        }
+        for (String name : bound) {
+            Credential c = store.byName(name).orElse(null);
+            if (c != null && c.headerName() != null && target.intercepted() && c.covers(target.host(), target.port())
+                    && out.stream().noneMatch(h -> h.getKey().equalsIgnoreCase(c.headerName()))) {
+                out.add(Map.entry(c.headerName(), c.headerValue()));
+            }
+        }
+        headers.clear();
+        headers.addAll(out);
+        return null;
+    }
+
+    private static String replace(String header, String value, Target target, CredentialStore store, StringBuilder b) {
+        String safeHeader = Responses.safe(header);
+        int from = 0;
+        int at = value.indexOf(Credential.SENTINEL_PREFIX);
+        while (at >= 0) {
+            int idStart = at + Credential.SENTINEL_PREFIX.length();
+            int end = value.indexOf("__", idStart);
+            UUID id = end < 0 ? null : uuid(value.substring(idStart, end));
+            if (id == null) {
+                return "malformed credential sentinel in header `" + safeHeader + "`";
+            }
+            Credential c = store.byId(id).orElse(null);
+            if (c == null) {
+                return "unknown credential sentinel in header `" + safeHeader + "`";
+            }
+            String name = Responses.safe(c.name());
+            if (!target.intercepted()) {
+                return "credential `" + name + "` is injected only into intercepted https";
+            }
+            if (c.headerName() == null || !c.headerName().equalsIgnoreCase(header)) {
+                return "credential `" + name + "` goes only in its own header"
+                        + (c.headerName() == null ? "" : " `" + Responses.safe(c.headerName()) + "`")
+                        + ", not in `" + safeHeader + "`";
+            }
+            if (!c.covers(target.host(), target.port())) {
+                return "credential `" + name + "` may not be sent to `" + target.host() + ":" + target.port() + "`";
+            }
+            b.append(value, from, at).append(c.secret());
+            from = end + 2;
+            at = value.indexOf(Credential.SENTINEL_PREFIX, from);
+        }
+        b.append(value, from, value.length());
+        return null;
+    }
+
+    private static UUID uuid(String text) {
+        try {
+            return UUID.fromString(text);
+        } catch (IllegalArgumentException e) {
+            return null;
+        }
+    }
+}

@@ -1,0 +1,145 @@
+package dev.stockade.runtime;
+
+import dev.stockade.runtime.agent.Agent;
+import dev.stockade.runtime.agent.Compactor;
+import dev.stockade.runtime.agent.Documents;
+import dev.stockade.runtime.agent.Memory;
+import dev.stockade.runtime.agent.ModelCatalog;
+import dev.stockade.runtime.agent.Shell;
+import dev.stockade.runtime.agent.Toolbox;
+import dev.stockade.runtime.channel.Broadcast;
+import dev.stockade.runtime.channel.Conversations;
+import dev.stockade.runtime.channel.SlackDestinations;
+import dev.stockade.runtime.config.RuntimeConfig;
+import dev.stockade.runtime.http.HttpServer;
+import dev.stockade.runtime.http.Router;
+import dev.stockade.runtime.provider.ChatModel;
+import dev.stockade.runtime.provider.ProviderHttp;
+import dev.stockade.runtime.store.AgentProfile;
+import dev.stockade.runtime.store.AgentStore;
+import dev.stockade.runtime.store.Store;
+import dev.stockade.runtime.webhook.RunQueue;
+import dev.stockade.runtime.webhook.WebhookAdmin;
+import dev.stockade.runtime.webhook.WebhookReceiver;
+import dev.stockade.runtime.webhook.WebhookStore;
+import java.nio.file.Path;
+import java.util.List;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+
+/** The assembled runtime: store, agent, channels, webhook receiver, schedules and the HTTP server. */
+public final class AgentRuntime implements AutoCloseable {
+    /** Webhook runs executing at once, across subscriptions. */
+    static final int RUN_THREADS = 4;
+    private final Store store;
+    private final HttpServer server;
+    private final List<ExecutorService> pools;
+    private final Schedules schedules;
+    private final AgentProfile profile;
+    private final Telemetry telemetry;
+
+    private AgentRuntime(Store store, HttpServer server, List<ExecutorService> pools, Schedules schedules,
+            AgentProfile profile, Telemetry telemetry) {
+        this.store = store;
+        this.server = server;
+        this.pools = pools;
+        this.schedules = schedules;
+        this.profile = profile;
+        this.telemetry = telemetry;
+    }
+
+    /** Opens the database (seeding the agent on first boot), binds the server and resumes pending runs. */
+    public static AgentRuntime start(RuntimeConfig cfg, String host) throws Exception {
+        return start(cfg, host, true);
+    }
+
+    /** As {@link #start(RuntimeConfig, String)}; {@code timers} false leaves heartbeat and cron to explicit ticks. */
+    public static AgentRuntime start(RuntimeConfig cfg, String host, boolean timers) throws Exception {
+        DatabaseImport.applyStaged(cfg.databaseFile());
+        Store store = Store.open(cfg.databaseFile());
+        AgentStore agents = new AgentStore(store);
+        AgentProfile profile = agents.seed(cfg, w -> Log.warn("seed.settings_file", "detail", w));
+        ProviderHttp http = new ProviderHttp(4, 500);
+        ChatModel chat = Providers.chat(cfg, http);
+        Conversations conversations = new Conversations(store);
+        Documents docs = new Documents(store);
+        Memory memory = new Memory(store, Providers.embedder(cfg, http));
+        Telemetry telemetry = Telemetry.of(cfg.settings().nonBlank("OTEL_EXPORTER_OTLP_ENDPOINT"),
+                cfg.value("OTEL_EXPORTER_OTLP_API_KEY"), cfg.value("DEPLOYMENT_ENVIRONMENT"), profile.id());
+        Agent agent = agent(cfg, chat, conversations, agents, docs, memory, telemetry);
+        ExecutorService background = daemonPool("agent-background", 0);
+        // Runs of different subscriptions proceed in parallel, but only a few at once, so that a burst of
+        // runs cannot starve webhook intake of CPU and of the database.
+        ExecutorService runs = daemonPool("webhook-run", RUN_THREADS);
+        Broadcast broadcast = new Broadcast(conversations, new SlackDestinations(store));
+        WebhookStore webhooks = new WebhookStore(store);
+        RunQueue queue = new RunQueue(webhooks, broadcast, conversations, agent, runs, telemetry);
+        Schedules schedules = new Schedules(store, agents, agent, chat, conversations, broadcast,
+                cfg.endpoints().classificationModel());
+        Router router = new Router();
+        new AgentRoutes(agents, agent, conversations, docs, memory, background).routes(router);
+        router.add("POST", "/agents/import", new DatabaseImport(cfg.databaseFile())::post);
+        router.add("POST", "/agents/webhooks/{name}", new WebhookReceiver(webhooks, queue, broadcast, telemetry)::handle);
+        new WebhookAdmin(webhooks).routes(router);
+        new CronRoutes(schedules).routes(router);
+        HttpServer server = HttpServer.start(host, cfg.port(), router);
+        queue.resumeAll();
+        if (timers) {
+            schedules.start();
+        }
+        return new AgentRuntime(store, server, List.of(background, runs), schedules, profile, telemetry);
+    }
+
+    private static Agent agent(RuntimeConfig cfg, ChatModel chat, Conversations conversations, AgentStore agents,
+            Documents docs, Memory memory, Telemetry telemetry) {
+        ModelCatalog catalog = ModelCatalog.load(cfg.settings().nonBlank("MODEL_CATALOG_URL"),
+                cfg.contextWindowTokens());
+        Toolbox tools = new Toolbox(agents, docs, memory, new Shell(Path.of(cfg.value("SHELL_WORKSPACE_ROOT")), 120));
+        Compactor compactor = new Compactor(conversations, chat, catalog, cfg.compactionThresholdPercent(),
+                cfg.compactionTailMessages());
+        return new Agent(chat, conversations, agents, docs, tools, compactor, cfg.endpoints().mainModel(), telemetry);
+    }
+
+    /** A pool of daemon threads; {@code size} 0 for a cached pool. */
+    private static ExecutorService daemonPool(String name, int size) {
+        java.util.concurrent.ThreadFactory f = r -> {
+            Thread t = new Thread(r, name);
+            t.setDaemon(true);
+            return t;
+        };
+        return size == 0 ? Executors.newCachedThreadPool(f) : Executors.newFixedThreadPool(size, f);
+    }
+
+    public int port() {
+        return server.port();
+    }
+
+    public Store store() {
+        return store;
+    }
+
+    /** The agent as it was after seeding at this start. */
+    public AgentProfile profileAtStart() {
+        return profile;
+    }
+
+    public Schedules schedules() {
+        return schedules;
+    }
+
+    @Override
+    public void close() {
+        schedules.close();
+        server.close();
+        telemetry.close();
+        pools.forEach(ExecutorService::shutdownNow);
+        try {
+            for (ExecutorService pool : pools) {
+                pool.awaitTermination(5, java.util.concurrent.TimeUnit.SECONDS);
+            }
+            store.close();
+        } catch (Exception e) {
+            Log.warn("runtime.close", "error", e.getClass().getSimpleName());
+        }
+    }
+}
