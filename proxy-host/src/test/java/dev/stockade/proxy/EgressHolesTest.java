@@ -165,7 +165,7 @@ class EgressHolesTest {
             try {
                 out.write(piece.getBytes(StandardCharsets.US_ASCII));
                 out.flush();
-                Thread.sleep(200);
+                Thread.sleep(200); // the attack: one piece of the head every 200 ms, which an idle timer never cuts
                 s.setSoTimeout(1);
                 closed = in.read() < 0;
             } catch (java.net.SocketTimeoutException e) {

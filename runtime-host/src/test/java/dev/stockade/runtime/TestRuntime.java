@@ -98,7 +98,7 @@ final class TestRuntime implements AutoCloseable {
             if (System.nanoTime() > end) {
                 throw new AssertionError("condition not reached in 30 s");
             }
-            Thread.sleep(20);
+            Thread.sleep(20); // poll until the condition holds, bounded by the deadline above
         }
     }
 

@@ -58,7 +58,7 @@ class CrashDurabilityTest {
                 });
             }
             while (acknowledged.size() < 150) {
-                Thread.sleep(20);
+                Thread.sleep(20); // poll until the writers have 150 acknowledgements; then the kill
             }
             first.destroyForcibly(); // SIGKILL: no shutdown hook, no orderly database stop
             first.waitFor(30, TimeUnit.SECONDS);
@@ -115,7 +115,7 @@ class CrashDurabilityTest {
             } catch (RuntimeException notYet) {
                 // not listening yet
             }
-            Thread.sleep(200);
+            Thread.sleep(200); // poll the starting process, bounded by the 120 s deadline above
         }
         throw new AssertionError("the platform did not enroll within 120 s");
     }

@@ -53,7 +53,7 @@ final class Fixtures {
         long deadline = System.nanoTime() + Duration.ofSeconds(60).toNanos();
         while (!condition.getAsBoolean()) {
             assertThat(System.nanoTime()).as("waiting for " + what).isLessThan(deadline);
-            Thread.sleep(100);
+            Thread.sleep(100); // poll a state another thread changes, bounded by the deadline above
         }
     }
 

@@ -119,7 +119,7 @@ public final class AuditAppendBench {
             th.start();
         }
         long start = System.nanoTime();
-        Thread.sleep(seconds * 1000L);
+        Thread.sleep(seconds * 1000L); // the measurement window: producers run while this thread waits
         stop.set(true);
         done.await();
         double elapsed = (System.nanoTime() - start) / 1e9;

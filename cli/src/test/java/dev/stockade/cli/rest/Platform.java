@@ -89,7 +89,7 @@ final class Platform {
             } catch (IOException notYet) {
                 // not listening yet
             }
-            Thread.sleep(250);
+            Thread.sleep(250); // poll the platform process until it serves, bounded by the deadline above
         }
         throw new IllegalStateException("the platform did not enroll within 4 minutes:\n" + Files.readString(log));
     }

@@ -86,7 +86,7 @@ public final class RuntimeBenchmark {
                     break;
                 }
             } catch (Exception e) {
-                Thread.sleep(5);
+                Thread.sleep(5); // measuring start to ready: poll /health until the process answers
             }
             if (!p.isAlive()) {
                 throw new IllegalStateException("runtime exited; see " + home.resolve("runtime.log"));
