@@ -7,7 +7,6 @@ import jakarta.inject.Singleton;
 import java.sql.PreparedStatement;
 import java.sql.SQLException;
 import java.sql.Types;
-import java.util.Collection;
 
 /**
  * Appends to the audit trail on the caller's transaction: an entry is committed with the change it records or not
@@ -32,19 +31,6 @@ public final class AuditLog {
         });
     }
 
-    /** Appends many entries in one round trip (enforcement points report decisions in batches). */
-    public void recordAll(Collection<AuditEvent> events) {
-        if (events.isEmpty()) {
-            return;
-        }
-        jdbc.prepare(INSERT, ps -> {
-            for (AuditEvent e : events) {
-                bind(ps, e);
-                ps.addBatch();
-            }
-            return ps.executeBatch();
-        });
-    }
 
     private void bind(PreparedStatement ps, AuditEvent e) throws SQLException {
         ps.setObject(1, e.orgId(), Types.OTHER);

@@ -7,7 +7,6 @@ import dev.stockade.api.identity.Identity;
 import dev.stockade.api.web.ApiProblem;
 import dev.stockade.api.web.Grant;
 import dev.stockade.api.web.ProblemCode;
-import dev.stockade.api.web.Relation;
 import dev.stockade.api.db.Sql;
 import jakarta.inject.Singleton;
 import jakarta.transaction.Transactional;
@@ -157,10 +156,5 @@ public class ProjectService {
         }
         audit.record(AuditEvent.write(caller, grant.orgId(), grant.projectId(), "project-member", "remove",
                 principalId.toString(), Map.of("principalType", principalType)));
-    }
-
-    /** Whether the caller administers the project (for views that show more to admins). */
-    public static boolean isAdmin(Grant grant) {
-        return grant.has(Relation.PROJECT_ADMIN);
     }
 }
