@@ -4,7 +4,6 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.stockade.api.db.Sql;
 import dev.stockade.api.support.Http;
-import dev.stockade.api.support.PlatformTest;
 import io.micronaut.test.extensions.junit5.annotation.MicronautTest;
 import java.net.URI;
 import java.net.URLDecoder;
@@ -13,33 +12,12 @@ import java.net.http.HttpResponse;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.util.Map;
-import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.Test;
 
 /** The activation device flow end to end: a CLI proves the code, a person opens the URL, the CLI's poll sees the end. */
 @MicronautTest(transactional = false)
-class ActivationTest extends PlatformTest {
-    private final int port = Fixtures.freePort();
-    private final String publicUrl = "http://127.0.0.1:" + port;
-    private final DevHub hub = new DevHub(Fixtures.tempDir().resolve("hub.json"), 0);
-
+class ActivationTest extends SetupThroughHubTest {
     ActivationTest() throws Exception {
-    }
-
-    @Override
-    protected Map<String, String> extraProperties() {
-        return Map.of("hub.dev", "false", "hub.url", hub.url().toString(), "micronaut.server.port", "" + port,
-                "config.public-url", publicUrl);
-    }
-
-    @Override
-    protected boolean enrolledAtStart() {
-        return false;
-    }
-
-    @AfterAll
-    void stopHub() {
-        hub.close();
     }
 
     @Test

@@ -5,7 +5,6 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.stockade.api.PlatformVersion;
 import dev.stockade.api.support.Http;
-import dev.stockade.api.support.PlatformTest;
 import io.micronaut.test.extensions.junit5.annotation.MicronautTest;
 import java.net.URI;
 import java.net.http.HttpClient;
@@ -15,7 +14,6 @@ import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import java.util.stream.Collectors;
-import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -23,28 +21,13 @@ import org.junit.jupiter.api.Test;
  * goes through the hub (the dev hub's wire format) and back; the installation exchanges the hub's code server-side.
  */
 @MicronautTest(transactional = false)
-class SetupScreenTest extends PlatformTest {
-    private final int port = Fixtures.freePort();
-    private final String publicUrl = "http://127.0.0.1:" + port;
-    private final DevHub hub = new DevHub(Fixtures.tempDir().resolve("hub.json"), 0);
-
+class SetupScreenTest extends SetupThroughHubTest {
     SetupScreenTest() throws Exception {
     }
 
     @Override
-    protected Map<String, String> extraProperties() {
-        return Map.of("hub.dev", "false", "hub.url", hub.url().toString(), "micronaut.server.port", "" + port,
-                "config.public-url", publicUrl, "hub.heartbeat-interval", "300ms");
-    }
-
-    @Override
-    protected boolean enrolledAtStart() {
-        return false;
-    }
-
-    @AfterAll
-    void stopHub() {
-        hub.close();
+    protected Map<String, String> hubTestProperties() {
+        return Map.of("hub.heartbeat-interval", "300ms");
     }
 
     @Test
