@@ -1,0 +1,129 @@
+package dev.stockade.api.enforcement;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.databind.node.ArrayNode;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import dev.stockade.api.db.Sql;
+import dev.stockade.api.events.Events;
+import jakarta.inject.Singleton;
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.sql.ResultSet;
+import java.sql.SQLException;
+import java.sql.Types;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.UUID;
+
+/**
+ * The {@code sandbox_enforcement} table: the sandbox feature publishes what a sandbox's proxy must enforce on its own
+ * transaction; the proxy feed reads the changes after a version. Each write takes the next version and publishes an
+ * {@code enforcement} event, so listeners on every replica wake after commit.
+ */
+@Singleton
+public class EnforcementStore {
+    /** One row as the feed reads it; {@code enforcement} is null for a tombstone. */
+    public record Change(long version, UUID sandboxId, UUID orgId, boolean deleted, SandboxEnforcement enforcement) {
+    }
+
+    private final Sql jdbc;
+    private final Events events;
+    private final ObjectMapper json = new ObjectMapper();
+
+    public EnforcementStore(Sql jdbc, Events events) {
+        this.jdbc = jdbc;
+        this.events = events;
+    }
+
+    /** Records what {@code e.sandboxId()}'s proxy enforces from now on (on the caller's transaction). */
+    public long publish(SandboxEnforcement e) {
+        long version = jdbc.prepare("INSERT INTO sandbox_enforcement (sandbox_id, org_id, project_id, token_hash,"
+                + " revision, bundle, version, deleted, updated_at) VALUES (?, ?, ?, ?, ?, ?::jsonb,"
+                + " nextval('enforcement_version'), false, now()) ON CONFLICT (sandbox_id) DO UPDATE SET"
+                + " token_hash = EXCLUDED.token_hash, revision = EXCLUDED.revision, bundle = EXCLUDED.bundle,"
+                + " version = EXCLUDED.version, deleted = false, updated_at = now() RETURNING version", ps -> {
+                    ps.setObject(1, e.sandboxId(), Types.OTHER);
+                    ps.setObject(2, e.orgId(), Types.OTHER);
+                    ps.setObject(3, e.projectId(), Types.OTHER);
+                    ps.setBytes(4, e.tokenHash());
+                    ps.setInt(5, e.revision());
+                    ps.setString(6, bundle(e).toString());
+                    try (ResultSet rs = ps.executeQuery()) {
+                        rs.next();
+                        return rs.getLong(1);
+                    }
+                });
+        events.publish("enforcement", e.orgId(), Map.of("sandboxId", e.sandboxId().toString(), "version", version));
+        return version;
+    }
+
+    /** Leaves a tombstone: the sandbox's proxy forgets it (on the caller's transaction). */
+    public void remove(UUID sandboxId, UUID orgId) {
+        Long version = jdbc.prepare("UPDATE sandbox_enforcement SET deleted = true, bundle = '{}'::jsonb,"
+                + " token_hash = NULL, version = nextval('enforcement_version'), updated_at = now()"
+                + " WHERE sandbox_id = ? RETURNING version", ps -> {
+                    ps.setObject(1, sandboxId, Types.OTHER);
+                    try (ResultSet rs = ps.executeQuery()) {
+                        return rs.next() ? rs.getLong(1) : null;
+                    }
+                });
+        if (version != null) {
+            events.publish("enforcement", orgId, Map.of("sandboxId", sandboxId.toString(), "version", version));
+        }
+    }
+
+    /** The rows written after {@code version}, oldest first, at most {@code limit}. */
+    public List<Change> changesAfter(long version, int limit) {
+        return jdbc.prepare("SELECT version, sandbox_id, org_id, project_id, token_hash, revision, bundle::text,"
+                + " deleted FROM sandbox_enforcement WHERE version > ? ORDER BY version LIMIT ?", ps -> {
+                    ps.setLong(1, version);
+                    ps.setInt(2, limit);
+                    List<Change> out = new ArrayList<>();
+                    try (ResultSet rs = ps.executeQuery()) {
+                        while (rs.next()) {
+                            out.add(change(rs));
+                        }
+                    }
+                    return out;
+                });
+    }
+
+    private Change change(ResultSet rs) throws SQLException {
+        long version = rs.getLong(1);
+        UUID sandboxId = rs.getObject(2, UUID.class);
+        UUID orgId = rs.getObject(3, UUID.class);
+        if (rs.getBoolean(8)) {
+            return new Change(version, sandboxId, orgId, true, null);
+        }
+        JsonNode bundle = read(rs.getString(7));
+        List<JsonNode> grants = new ArrayList<>();
+        bundle.path("grants").forEach(grants::add);
+        List<JsonNode> ceiling = new ArrayList<>();
+        bundle.path("ceiling").forEach(ceiling::add);
+        List<UUID> credentials = new ArrayList<>();
+        bundle.path("credentials").forEach(c -> credentials.add(UUID.fromString(c.asText())));
+        return new Change(version, sandboxId, orgId, false, new SandboxEnforcement(sandboxId, orgId,
+                rs.getObject(4, UUID.class), rs.getBytes(5), rs.getInt(6), grants, ceiling, credentials));
+    }
+
+    private ObjectNode bundle(SandboxEnforcement e) {
+        ObjectNode b = json.createObjectNode();
+        ArrayNode grants = b.putArray("grants");
+        e.grants().forEach(grants::add);
+        ArrayNode ceiling = b.putArray("ceiling");
+        e.ceiling().forEach(ceiling::add);
+        ArrayNode credentials = b.putArray("credentials");
+        e.credentials().forEach(id -> credentials.add(id.toString()));
+        return b;
+    }
+
+    private JsonNode read(String text) {
+        try {
+            return json.readTree(text);
+        } catch (IOException e) {
+            throw new UncheckedIOException("stored enforcement bundle is not JSON", e);
+        }
+    }
+}
