@@ -54,7 +54,16 @@ public enum Action {
     SANDBOX_TOKENS_MANAGE(Scope.PROJECT, true, PROJECT_ADMIN),
     PROJECT_POLICIES_READ(Scope.PROJECT, true, PROJECT_MEMBER),
     PROJECT_POLICIES_WRITE(Scope.PROJECT, true, PROJECT_ADMIN),
-    SANDBOX_TOKEN_REVOKE(Scope.SANDBOX_TOKEN, true, PROJECT_ADMIN);
+    SANDBOX_TOKEN_REVOKE(Scope.SANDBOX_TOKEN, true, PROJECT_ADMIN),
+
+    // governance: policy bindings, effective policies, drift, credentials
+    ORG_BINDINGS_READ(Scope.ORG, true, ORG_MEMBER, Relation.ORG_API_TOKEN),
+    ORG_BINDINGS_WRITE(Scope.ORG, true, ORG_ADMIN),
+    BINDING_DRIFT_READ(Scope.ORG, true, ORG_ADMIN, Relation.ORG_API_TOKEN),
+    PROJECT_BINDINGS_READ(Scope.PROJECT, true, PROJECT_MEMBER),
+    PROJECT_BINDINGS_WRITE(Scope.PROJECT, true, PROJECT_ADMIN),
+    CREDENTIALS_READ(Scope.PROJECT, true, PROJECT_MEMBER),
+    CREDENTIALS_WRITE(Scope.PROJECT, true, PROJECT_ADMIN);
 
     private final Scope scope;
     private final boolean gated;

@@ -112,11 +112,17 @@ class AuthorizationMatrixTest extends OidcPlatformTest {
         tokens.put(Who.FOREIGN_TOKEN, foreign);
         tokens.put(Who.SANDBOX, sandbox.text("token"));
         tokens.put(Who.CLUSTER, cluster.text("token"));
-        Map<String, String> vars = Map.of("orgId", org, "projectId", project, "tokenId", target.text("id"),
-                "apiTokenId", plain.text("id"), "userId", memberUserId, "id",
-                http.post("/v1/projects/" + project + "/sandbox-tokens", owner, Map.of("name", "t")).text("id"),
-                "invitationId", UUID.randomUUID().toString(), "slug", "not-found",
-                "sessionId", UUID.randomUUID().toString(), "policyId", UUID.randomUUID().toString());
+        Map<String, String> vars = Map.ofEntries(Map.entry("orgId", org), Map.entry("projectId", project),
+                Map.entry("tokenId", target.text("id")), Map.entry("apiTokenId", plain.text("id")),
+                Map.entry("userId", memberUserId),
+                Map.entry("id", http.post("/v1/projects/" + project + "/sandbox-tokens", owner,
+                        Map.of("name", "t")).text("id")),
+                Map.entry("invitationId", UUID.randomUUID().toString()), Map.entry("slug", "not-found"),
+                Map.entry("sessionId", UUID.randomUUID().toString()),
+                Map.entry("policyId", UUID.randomUUID().toString()),
+                // governance
+                Map.entry("bindingId", UUID.randomUUID().toString()),
+                Map.entry("credentialId", UUID.randomUUID().toString()));
         return new Fixture(vars, tokens);
     }
 
