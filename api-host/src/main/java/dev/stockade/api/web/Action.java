@@ -63,7 +63,12 @@ public enum Action {
     PROJECT_BINDINGS_READ(Scope.PROJECT, true, PROJECT_MEMBER),
     PROJECT_BINDINGS_WRITE(Scope.PROJECT, true, PROJECT_ADMIN),
     CREDENTIALS_READ(Scope.PROJECT, true, PROJECT_MEMBER),
-    CREDENTIALS_WRITE(Scope.PROJECT, true, PROJECT_ADMIN);
+    CREDENTIALS_WRITE(Scope.PROJECT, true, PROJECT_ADMIN),
+
+    // sandboxes
+    SANDBOX_READ(Scope.PROJECT, true, PROJECT_MEMBER),
+    SANDBOX_OPERATE(Scope.PROJECT, true, PROJECT_MEMBER),
+    SANDBOX_WRITE(Scope.PROJECT, true, PROJECT_ADMIN);
 
     private final Scope scope;
     private final boolean gated;

@@ -122,7 +122,9 @@ class AuthorizationMatrixTest extends OidcPlatformTest {
                 Map.entry("policyId", UUID.randomUUID().toString()),
                 // governance
                 Map.entry("bindingId", UUID.randomUUID().toString()),
-                Map.entry("credentialId", UUID.randomUUID().toString()));
+                Map.entry("credentialId", UUID.randomUUID().toString()),
+                // sandboxes
+                Map.entry("sandboxId", UUID.randomUUID().toString()), Map.entry("revision", "1"));
         return new Fixture(vars, tokens);
     }
 
