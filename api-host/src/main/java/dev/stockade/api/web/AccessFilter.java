@@ -53,6 +53,10 @@ final class AccessFilter implements Ordered {
     HttpResponse<?> filter(HttpRequest<?> request) {
         try {
             Optional<RouteMatch<?>> route = RouteAttributes.getRouteMatch(request);
+            Optional<WebSocketRoutes.Match> socket = route.isEmpty() ? WebSocketRoutes.match(request) : Optional.empty();
+            if (socket.isPresent()) {
+                return authorizeSocket(request, socket.get());
+            }
             Action action = route.flatMap(r -> r.getAnnotationMetadata().enumValue(Access.class, Action.class)).orElse(null);
             if (action == null || action.gated()) {
                 enrollment.check();
@@ -78,6 +82,20 @@ final class AccessFilter implements Ordered {
         } catch (ApiProblem p) {
             return problems.response(p);
         }
+    }
+
+    /** A WebSocket handshake: the router matches it apart from HTTP routes, so its action comes from the table. */
+    private HttpResponse<?> authorizeSocket(HttpRequest<?> request, WebSocketRoutes.Match socket) {
+        if (socket.action().gated()) {
+            enrollment.check();
+        }
+        Identity caller = authenticate(request);
+        if (caller instanceof Identity.ClusterToken) {
+            throw new ApiProblem(ProblemCode.UNAUTHENTICATED, "a cluster token is accepted only by the cluster proxy");
+        }
+        request.setAttribute(IDENTITY, caller);
+        request.setAttribute(GRANT, authorizer.authorize(caller, socket.action(), socket.variables()));
+        return null;
     }
 
     private Identity authenticate(HttpRequest<?> request) {

@@ -68,7 +68,8 @@ public enum Action {
     // sandboxes
     SANDBOX_READ(Scope.PROJECT, true, PROJECT_MEMBER),
     SANDBOX_OPERATE(Scope.PROJECT, true, PROJECT_MEMBER),
-    SANDBOX_WRITE(Scope.PROJECT, true, PROJECT_ADMIN);
+    SANDBOX_WRITE(Scope.PROJECT, true, PROJECT_ADMIN),
+    SANDBOX_EXEC(Scope.PROJECT, true, PROJECT_MEMBER);
 
     private final Scope scope;
     private final boolean gated;

@@ -75,7 +75,13 @@ final class HeaderLimit implements BeanCreatedEventListener<NettyServerCustomize
                 ctx.writeAndFlush(r).addListener(ChannelFutureListener.CLOSE);
                 return;
             }
+            boolean webSocket = msg instanceof HttpRequest req
+                    && "websocket".equalsIgnoreCase(req.headers().get(HttpHeaderNames.UPGRADE));
             ctx.fireChannelRead(msg);
+            if (webSocket && ctx.pipeline().context(this) != null) {
+                // the framework rebuilds the pipeline for WebSocket frames; a handler left between them loses frames
+                ctx.pipeline().remove(this);
+            }
         }
     }
 }

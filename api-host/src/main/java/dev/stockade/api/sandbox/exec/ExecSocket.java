@@ -1,0 +1,167 @@
+package dev.stockade.api.sandbox.exec;
+
+import dev.stockade.api.sandbox.Sandbox;
+import dev.stockade.api.sandbox.SandboxService;
+import dev.stockade.api.sandbox.provision.ExecProcess;
+import dev.stockade.api.sandbox.provision.ExecRequest;
+import dev.stockade.api.sandbox.provision.ProvisionException;
+import dev.stockade.api.sandbox.provision.Provisioner;
+import dev.stockade.api.web.Access;
+import dev.stockade.api.web.Action;
+import dev.stockade.api.web.Caller;
+import dev.stockade.api.web.Grant;
+import io.micronaut.http.HttpRequest;
+import io.micronaut.websocket.CloseReason;
+import io.micronaut.websocket.WebSocketSession;
+import io.micronaut.websocket.annotation.OnClose;
+import io.micronaut.websocket.annotation.OnMessage;
+import io.micronaut.websocket.annotation.OnOpen;
+import io.micronaut.websocket.annotation.ServerWebSocket;
+import java.io.IOException;
+import java.io.InputStream;
+import java.time.Duration;
+import java.util.List;
+import java.util.Map;
+import java.util.UUID;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * Interactive exec ({@code wss .../sandboxes/{sandboxId}/exec?command=...&command=...&tty=&cols=&rows=}): one binary
+ * frame per chunk, its first byte the channel: client to sandbox {@code 0} stdin (an empty payload closes stdin) and
+ * {@code 4} resize ({@code {"cols":N,"rows":N}}); sandbox to client {@code 1} stdout, {@code 2} stderr and {@code 3}
+ * the exit status (4 bytes, big-endian), after which the socket closes; {@code 5} (empty) says the command started, and
+ * a client sends nothing before it. Each repeated {@code command} parameter is one
+ * argument; none runs the sandbox's shell. The access filter authorized the handshake ({@code SANDBOX_EXEC}); a
+ * session without its grant is closed at once.
+ */
+@ServerWebSocket("/v1/projects/{projectId}/sandboxes/{sandboxId}/exec")
+public class ExecSocket {
+    private static final Logger LOG = LoggerFactory.getLogger(ExecSocket.class);
+    private static final int CHUNK = 32 * 1024;
+
+    private final SandboxService sandboxes;
+    private final Provisioner provisioner;
+    private final Map<String, ExecProcess> running = new ConcurrentHashMap<>();
+    private final ExecutorService pumps = Executors.newCachedThreadPool(r -> {
+        Thread t = new Thread(r, "exec-pump");
+        t.setDaemon(true);
+        return t;
+    });
+
+    public ExecSocket(SandboxService sandboxes, Provisioner provisioner) {
+        this.sandboxes = sandboxes;
+        this.provisioner = provisioner;
+    }
+
+    @OnOpen
+    @Access(Action.SANDBOX_EXEC)
+    public void open(String projectId, String sandboxId, WebSocketSession session, HttpRequest<?> request) {
+        Grant grant = request.getAttribute("stockade.grant", Grant.class).orElse(null);
+        if (grant == null) {
+            session.close(new CloseReason(CloseReason.POLICY_VIOLATION.getCode(), "not authorized"));
+            return;
+        }
+        pumps.submit(() -> start(sandboxId, session, request, grant));
+    }
+
+    private void start(String sandboxId, WebSocketSession session, HttpRequest<?> request, Grant grant) {
+        try {
+            UUID id = UUID.fromString(sandboxId);
+            Sandbox s = sandboxes.get(grant, id); // 404 for another project's sandbox
+            s = sandboxes.ensureRunning(s.id(), Duration.ofSeconds(120)); // auto-start, and activity for auto-stop
+            if (!s.state().equals(Sandbox.RUNNING)) {
+                session.close(new CloseReason(4409, "the sandbox is " + s.state()));
+                return;
+            }
+            List<String> command = request.getParameters().getAll("command");
+            boolean tty = Boolean.parseBoolean(request.getParameters().get("tty"));
+            int cols = intParam(request, "cols", 80);
+            int rows = intParam(request, "rows", 24);
+            ExecProcess p = provisioner.exec(id.toString(), new ExecRequest(command, tty, cols, rows));
+            running.put(session.getId(), p);
+            session.sendSync(new byte[] {5}); // started: the client sends stdin and resizes after this frame
+            pumps.submit(() -> pump(p.stdout(), (byte) 1, session));
+            pumps.submit(() -> pump(p.stderr(), (byte) 2, session));
+            int status = p.exit().join();
+            byte[] exit = {3, (byte) (status >>> 24), (byte) (status >>> 16), (byte) (status >>> 8), (byte) status};
+            Thread.sleep(50); // let the pumps flush the last output before the exit frame
+            session.sendSync(exit);
+            session.close(CloseReason.NORMAL);
+        } catch (ProvisionException e) {
+            session.close(new CloseReason(4500, truncate(e.getMessage())));
+        } catch (dev.stockade.api.web.ApiProblem e) {
+            session.close(new CloseReason(4000 + e.code().status().getCode(), truncate(e.detail())));
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        } catch (RuntimeException e) {
+            LOG.warn("exec in sandbox {} failed", sandboxId, e);
+            session.close(new CloseReason(CloseReason.INTERNAL_ERROR.getCode(), "exec failed"));
+        } finally {
+            ExecProcess p = running.remove(session.getId());
+            if (p != null) {
+                p.close();
+            }
+        }
+    }
+
+    @OnMessage
+    public void message(byte[] frame, WebSocketSession session) {
+        ExecProcess p = running.get(session.getId());
+        if (p == null || frame.length == 0) {
+            return;
+        }
+        try {
+            if (frame[0] == 0 && frame.length == 1) {
+                p.stdin().close();
+            } else if (frame[0] == 0) {
+                p.stdin().write(frame, 1, frame.length - 1);
+                p.stdin().flush();
+            } else if (frame[0] == 4) {
+                var size = new com.fasterxml.jackson.databind.ObjectMapper().readTree(frame, 1, frame.length - 1);
+                p.resize(size.path("cols").asInt(80), size.path("rows").asInt(24));
+            }
+        } catch (IOException e) {
+            // the process closed its input
+        }
+    }
+
+    @OnClose
+    public void close(WebSocketSession session) {
+        ExecProcess p = running.remove(session.getId());
+        if (p != null) {
+            p.close();
+        }
+    }
+
+    private static void pump(InputStream in, byte channel, WebSocketSession session) {
+        byte[] buf = new byte[CHUNK];
+        try {
+            int n;
+            while ((n = in.read(buf)) > 0) {
+                byte[] frame = new byte[n + 1];
+                frame[0] = channel;
+                System.arraycopy(buf, 0, frame, 1, n);
+                session.sendSync(frame);
+            }
+        } catch (IOException | RuntimeException e) {
+            // the process or the socket ended
+        }
+    }
+
+    private static int intParam(HttpRequest<?> request, String name, int fallback) {
+        try {
+            int v = Integer.parseInt(request.getParameters().get(name, String.class, String.valueOf(fallback)));
+            return v > 0 && v <= 1000 ? v : fallback;
+        } catch (NumberFormatException e) {
+            return fallback;
+        }
+    }
+
+    private static String truncate(String s) {
+        return s == null ? "" : s.length() > 100 ? s.substring(0, 100) : s;
+    }
+}

@@ -1,0 +1,116 @@
+package dev.stockade.api.sandbox;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import dev.stockade.api.support.Http;
+import dev.stockade.api.support.PlatformTest;
+import io.micronaut.test.extensions.junit5.annotation.MicronautTest;
+import java.io.ByteArrayOutputStream;
+import java.net.URI;
+import java.net.URLEncoder;
+import java.net.http.HttpClient;
+import java.net.http.WebSocket;
+import java.nio.ByteBuffer;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CompletionStage;
+import java.util.concurrent.TimeUnit;
+import java.util.stream.Collectors;
+import org.junit.jupiter.api.Assumptions;
+import org.junit.jupiter.api.Test;
+
+/** Exec over the WebSocket route with the JDK's client: stdin, stdout, stderr, exit status, and who may connect. */
+@MicronautTest(transactional = false)
+class ExecSocketTest extends PlatformTest {
+
+    /** What one exec produced. */
+    record Result(String out, String err, int exit) {
+    }
+
+    private static final class Frames implements WebSocket.Listener {
+        final ByteArrayOutputStream out = new ByteArrayOutputStream();
+        final ByteArrayOutputStream err = new ByteArrayOutputStream();
+        final CompletableFuture<Integer> exit = new CompletableFuture<>();
+        final CompletableFuture<Void> started = new CompletableFuture<>();
+        private final ByteArrayOutputStream partial = new ByteArrayOutputStream();
+
+        @Override
+        public CompletionStage<?> onBinary(WebSocket ws, ByteBuffer data, boolean last) {
+            byte[] b = new byte[data.remaining()];
+            data.get(b);
+            partial.writeBytes(b);
+            if (last) {
+                byte[] frame = partial.toByteArray();
+                partial.reset();
+                switch (frame[0]) {
+                    case 1 -> out.write(frame, 1, frame.length - 1);
+                    case 2 -> err.write(frame, 1, frame.length - 1);
+                    case 3 -> exit.complete(((frame[1] & 0xff) << 24) | ((frame[2] & 0xff) << 16)
+                            | ((frame[3] & 0xff) << 8) | (frame[4] & 0xff));
+                    case 5 -> started.complete(null);
+                    default -> { }
+                }
+            }
+            ws.request(1);
+            return null;
+        }
+
+        @Override
+        public CompletionStage<?> onClose(WebSocket ws, int status, String reason) {
+            exit.completeExceptionally(new IllegalStateException("closed " + status + " " + reason));
+            return null;
+        }
+    }
+
+    private CompletableFuture<WebSocket> connect(String path, String token, List<String> command, Frames frames) {
+        String query = command.stream().map(c -> "command=" + URLEncoder.encode(c, StandardCharsets.UTF_8))
+                .collect(Collectors.joining("&"));
+        URI uri = URI.create("ws://127.0.0.1:" + server.getPort() + path + "/exec?" + query);
+        WebSocket.Builder b = HttpClient.newHttpClient().newWebSocketBuilder();
+        if (token != null) {
+            b.header("Authorization", "Bearer " + token);
+        }
+        return b.buildAsync(uri, frames);
+    }
+
+    @Test
+    void execRunsInTheSandboxWithStdinStdoutStderrAndExitStatusForProjectMembersOnly() throws Exception {
+        Assumptions.assumeTrue(Files.isExecutable(Path.of("/usr/bin/bwrap")), "bubblewrap is not installed");
+        String owner = ownerToken();
+        String org = createOrg(owner, "exec");
+        String project = createProject(owner, org, "p");
+        Http.Response created = http.post("/v1/projects/" + project + "/sandboxes", owner,
+                Map.of("name", "sh", "cpu", "250m", "memory", "128Mi"));
+        String path = "/v1/projects/" + project + "/sandboxes/" + created.text("id");
+        for (int i = 0; i < 600 && !http.get(path, owner).text("state").equals("running"); i++) {
+            Thread.sleep(100); // provisioning runs on worker threads: bounded poll of the sandbox's state
+        }
+
+        Frames frames = new Frames();
+        WebSocket ws = connect(path, owner, List.of("sh", "-c", "cat; echo oops >&2; pwd; exit 3"), frames)
+                .get(30, TimeUnit.SECONDS);
+        frames.started.get(60, TimeUnit.SECONDS);
+        byte[] hello = "hello\n".getBytes(StandardCharsets.UTF_8);
+        ByteBuffer stdin = ByteBuffer.allocate(hello.length + 1).put((byte) 0).put(hello).flip();
+        ws.sendBinary(stdin, true).get(10, TimeUnit.SECONDS);
+        ws.sendBinary(ByteBuffer.wrap(new byte[] {0}), true).get(10, TimeUnit.SECONDS); // end of stdin
+        assertThat(frames.exit.get(60, TimeUnit.SECONDS)).isEqualTo(3);
+        assertThat(frames.out.toString(StandardCharsets.UTF_8)).isEqualTo("hello\n/workspace\n");
+        assertThat(frames.err.toString(StandardCharsets.UTF_8)).isEqualTo("oops\n");
+
+        // no token: the handshake is refused; an org token that is no project member: refused too
+        assertThatThrownBy(() -> connect(path, null, List.of("true"), new Frames()).get(30, TimeUnit.SECONDS))
+                .hasStackTraceContaining("status code 401");
+        String outsider = createApiToken(owner, org, "outsider");
+        assertThatThrownBy(() -> connect(path, outsider, List.of("true"), new Frames()).get(30, TimeUnit.SECONDS))
+                .hasStackTraceContaining("status code 403");
+        String foreign = createApiToken(owner, createOrg(owner, "other"), "foreign");
+        assertThatThrownBy(() -> connect(path, foreign, List.of("true"), new Frames()).get(30, TimeUnit.SECONDS))
+                .hasStackTraceContaining("status code 404");
+    }
+}
