@@ -97,6 +97,30 @@ public final class ApiClient {
         return send("DELETE", path, null);
     }
 
+    /**
+     * Opens a WebSocket to {@code path} (same origin, {@code ws}/{@code wss} for {@code http}/{@code https}) with the
+     * bearer token; a refused handshake is a usage failure naming the status.
+     */
+    public java.net.http.WebSocket webSocket(String path, java.net.http.WebSocket.Listener listener) {
+        URI uri = URI.create(base.toString().replaceFirst("^http", "ws") + path);
+        java.net.http.WebSocket.Builder b = http.newWebSocketBuilder().connectTimeout(Duration.ofSeconds(30));
+        if (token != null) {
+            b.header("Authorization", "Bearer " + token);
+        }
+        try {
+            return b.buildAsync(uri, listener).get(60, java.util.concurrent.TimeUnit.SECONDS);
+        } catch (java.util.concurrent.ExecutionException e) {
+            String why = String.valueOf(e.getCause() == null ? e : e.getCause().getCause() != null
+                    ? e.getCause().getCause().getMessage() : e.getCause().getMessage());
+            throw Failure.usage("the platform refused the exec: " + Text.safe(why));
+        } catch (java.util.concurrent.TimeoutException e) {
+            throw Failure.usage("the platform at " + base + " did not open the exec within 60 seconds");
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw Failure.usage("interrupted");
+        }
+    }
+
     /** Sends a document as written (a policy file in YAML or JSON), so that the platform reports its lines. */
     public JsonNode sendText(String method, String path, String contentType, String text) {
         HttpRequest.Builder request = HttpRequest.newBuilder(URI.create(base + path))

@@ -102,6 +102,44 @@ public final class SandboxCommand extends Group {
         return api.call((client, out) -> out.json(client.get(one(id) + "/effective-policy")));
     }
 
+    @Command(name = "exec", mixinStandardHelpOptions = true, description = "Run a command in a running sandbox"
+            + " (an auto-stopped one with autoStart starts first); its exit status is this command's.")
+    int exec(@Parameters(index = "0", paramLabel = "SANDBOX_ID") String id,
+             @Parameters(index = "1..*", paramLabel = "COMMAND", description = "After --: the command and its"
+                     + " arguments; none runs the sandbox's shell.") List<String> command,
+             @Option(names = {"-i", "--stdin"}, description = "Send this process's standard input to the command.")
+             boolean stdin,
+             @Mixin ApiOptions api) {
+        int[] status = {0};
+        Output out = api.output();
+        int exit = ApiOptions.guard(out, () -> {
+            ApiClient client = api.client(true);
+            StringBuilder query = new StringBuilder();
+            for (String arg : command == null ? List.<String>of() : command) {
+                query.append(query.length() == 0 ? "?" : "&").append("command=")
+                        .append(java.net.URLEncoder.encode(arg, java.nio.charset.StandardCharsets.UTF_8));
+            }
+            ExecSession session = new ExecSession(Text.utf8(spec().commandLine().getOut()),
+                    Text.utf8(spec().commandLine().getErr()));
+            java.net.http.WebSocket ws = client.webSocket(one(id) + "/exec" + query, session);
+            try {
+                status[0] = session.run(ws, stdin ? System.in : null);
+            } catch (java.util.concurrent.ExecutionException e) {
+                throw e.getCause() instanceof Failure f ? f : Failure.usage("the exec failed: " + e.getCause());
+            } catch (Exception e) {
+                throw Failure.usage("the exec failed: " + e.getClass().getSimpleName());
+            }
+        });
+        return exit != Exit.OK ? exit : status[0];
+    }
+
+    @picocli.CommandLine.Spec
+    picocli.CommandLine.Model.CommandSpec spec;
+
+    private picocli.CommandLine.Model.CommandSpec spec() {
+        return spec;
+    }
+
     private int action(String id, String action, ApiOptions api) {
         return api.call((client, out) -> out.record(client.post(one(id) + "/" + action, null), SANDBOX));
     }

@@ -40,4 +40,20 @@ final class Text {
                 return control || bidi ? String.format("\\u%04x", (int) c) : null;
         }
     }
+
+    /** Bytes as UTF-8 text onto a writer (each chunk decoded whole), flushed per write. */
+    static java.io.OutputStream utf8(java.io.PrintWriter writer) {
+        return new java.io.OutputStream() {
+            @Override
+            public void write(int b) {
+                write(new byte[] {(byte) b}, 0, 1);
+            }
+
+            @Override
+            public void write(byte[] b, int off, int len) {
+                writer.write(new String(b, off, len, java.nio.charset.StandardCharsets.UTF_8));
+                writer.flush();
+            }
+        };
+    }
 }

@@ -54,6 +54,16 @@ class SandboxCliTest {
                 """);
         String id = ok("sandbox", "create", "--project", project, "-f", file.toString()).path("id").asText();
         assertThat(ok("sandbox", "list", "--project", project).path("items")).hasSize(1);
+        String state = "";
+        for (int i = 0; i < 600 && !state.equals("running"); i++) {
+            Thread.sleep(100); // provisioning runs on the platform's workers: bounded poll of the state
+            state = ok("sandbox", "get", "--project", project, id).path("state").asText();
+        }
+        Cli.Run exec = cli.run("sandbox", "exec", "--project", project, id, "--", "sh", "-c",
+                "echo hi from $(pwd); echo warn >&2; exit 7");
+        assertThat(exec.status()).as(exec.toString()).isEqualTo(7);
+        assertThat(exec.out()).isEqualTo("hi from /workspace\n");
+        assertThat(exec.err()).isEqualTo("warn\n");
         Path bad = Files.writeString(dir.resolve("bad.yaml"), "name: x\ncpu: 99\nmemory: 128Mi\n");
         Cli.Run refused = cli.run("sandbox", "create", "--project", project, "-f", bad.toString());
         assertThat(refused.status()).as(refused.toString()).isEqualTo(1);
