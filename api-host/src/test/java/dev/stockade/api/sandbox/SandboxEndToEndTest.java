@@ -135,6 +135,9 @@ class SandboxEndToEndTest extends PlatformTest {
         assertThat(allowed).startsWith("origin saw allowed.test:" + port).endsWith("[200]");
         String denied = curl(id, "http://other.test:" + port + "/");
         assertThat(denied).endsWith("[403]").doesNotContain("origin saw");
+        // a CONNECT to a host the policy does not route upstream: the proxy's 403 to the tunnel
+        String tunnel = curl(id, "https://other.test:" + port + "/");
+        assertThat(tunnel).contains("403").doesNotContain("origin saw");
         // the sentinel is in the sandbox; the proxy swaps it for the secret only on the way to the origin
         String env = curl(id, "-H", "Authorization: Bearer $ORIGIN_KEY", "http://allowed.test:" + port + "/");
         assertThat(env).doesNotContain(secret);
@@ -174,7 +177,7 @@ class SandboxEndToEndTest extends PlatformTest {
 
         JsonNode trail = http.get("/v1/orgs/" + org + "/audit-trail?kind=egress&limit=500", owner).body();
         assertThat(trail.path("items").toString()).contains("\"deny\"").contains("\"allow\"").contains("other.test")
-                .doesNotContain(secret);
+                .contains("CONNECT").doesNotContain(secret);
 
         assertThat(http.post(path + "/stop", owner, null).status()).isEqualTo(202);
         awaitState(path, owner, "stopped");
