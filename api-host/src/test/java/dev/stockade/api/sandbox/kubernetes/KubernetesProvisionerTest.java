@@ -8,6 +8,8 @@ import dev.stockade.api.sandbox.provision.SandboxSpec;
 import io.fabric8.kubernetes.api.model.Container;
 import io.fabric8.kubernetes.api.model.EnvVar;
 import io.fabric8.kubernetes.api.model.Pod;
+import io.fabric8.kubernetes.api.model.PodStatus;
+import io.fabric8.kubernetes.api.model.PodStatusBuilder;
 import io.fabric8.kubernetes.api.model.Secret;
 import io.fabric8.kubernetes.api.model.networking.v1.NetworkPolicy;
 import io.fabric8.kubernetes.api.model.networking.v1.NetworkPolicyEgressRule;
@@ -229,6 +231,52 @@ class KubernetesProvisionerTest {
         assertThatThrownBy(() -> provisioner.stop("../kube-system")).isInstanceOf(ProvisionException.class)
                 .hasMessageContaining("not a UUID");
         assertThat(provisioner.status("x").phase()).isEqualTo("absent");
+    }
+
+    @Test
+    void statusFollowsThePodPhaseAsTheClusterReportsIt() throws Exception {
+        String id = UUID.randomUUID().toString();
+        provisioner.provision(spec(id, 1, "10.0.0.5"));
+        Pod pod = client.pods().inNamespace(NS).withName("sbx-" + id).get();
+        Map<PodStatus, String> cases = new java.util.LinkedHashMap<>();
+        cases.put(new PodStatusBuilder().withPhase("Pending").build(), "starting");
+        cases.put(new PodStatusBuilder().withPhase("Pending").addToContainerStatuses(waiting("ContainerCreating"))
+                .build(), "starting");
+        cases.put(new PodStatusBuilder().withPhase("Pending").addToContainerStatuses(waiting("ErrImagePull")).build(),
+                "failed ErrImagePull: why");
+        cases.put(new PodStatusBuilder().withPhase("Running").addToContainerStatuses(waiting("CrashLoopBackOff"))
+                .build(), "failed CrashLoopBackOff: why");
+        cases.put(new PodStatusBuilder().withPhase("Running").build(), "starting");
+        cases.put(Kubelet.running("10.9.8.7"), "running");
+        cases.put(new PodStatusBuilder().withPhase("Succeeded").build(), "stopped");
+        cases.put(new PodStatusBuilder().withPhase("Failed").withReason("Evicted").withMessage("low on memory")
+                .build(), "failed Evicted: low on memory");
+        cases.put(new PodStatusBuilder().withPhase("Unknown").build(), "failed NodeLost: the pod's node does not answer");
+        for (Map.Entry<PodStatus, String> c : cases.entrySet()) {
+            Kubelet.setStatus(client, pod, c.getKey());
+            var status = provisioner.status(id);
+            assertThat((status.phase() + " " + status.detail()).strip()).as(c.getKey().toString())
+                    .isEqualTo(c.getValue());
+        }
+    }
+
+    @Test
+    void portAddressIsThePodAddressOfADeclaredPortWhileItRuns() throws Exception {
+        String id = UUID.randomUUID().toString();
+        provisioner.provision(spec(id, 1, "10.0.0.5"));
+        Pod pod = client.pods().inNamespace(NS).withName("sbx-" + id).get();
+        Kubelet.setStatus(client, pod, Kubelet.running("10.9.8.7"));
+        assertThat(provisioner.portAddress(id, 8080)).hasValue(new java.net.InetSocketAddress("10.9.8.7", 8080));
+        assertThat(provisioner.portAddress(id, 9999)).as("not an exposed port").isEmpty();
+        Kubelet.setStatus(client, pod, new PodStatusBuilder().withPhase("Pending").build());
+        assertThat(provisioner.portAddress(id, 8080)).isEmpty();
+        provisioner.stop(id);
+        assertThat(provisioner.portAddress(id, 8080)).isEmpty();
+    }
+
+    private static io.fabric8.kubernetes.api.model.ContainerStatus waiting(String reason) {
+        return new io.fabric8.kubernetes.api.model.ContainerStatusBuilder().withName("sandbox").withNewState()
+                .withNewWaiting().withReason(reason).withMessage("why").endWaiting().endState().build();
     }
 
     private String secretValue(String name, String key) {
