@@ -103,6 +103,16 @@ public final class ClusterTokens {
 
     /** Issues a cluster JWT for a sandbox identity of {@code projectId}. */
     public String issue(UUID projectId, String subject) {
+        Instant now = clock.instant();
+        return sign(projectId, new JWTClaimsSet.Builder().audience(AUDIENCE).subject(subject).issueTime(Date.from(now))
+                .expirationTime(Date.from(now.plus(LIFETIME))).jwtID(UUID.randomUUID().toString()));
+    }
+
+    /**
+     * Signs {@code claims} with the project's active key, under the project's issuer: what the cluster proxy sends a
+     * cluster's relay or API server, which verify it with {@code /projects/{projectId}/.well-known/jwks.json}.
+     */
+    public String sign(UUID projectId, JWTClaimsSet.Builder claims) {
         String[] row = jdbc.prepare("SELECT kid, private_jwk FROM project_keys WHERE project_id = ?"
                 + " AND retired_at IS NULL", ps -> {
                     ps.setObject(1, projectId, Types.OTHER);
@@ -115,11 +125,8 @@ public final class ClusterTokens {
         }
         try {
             ECKey key = parse(secrets.open(row[1], "project-key:" + row[0]));
-            Instant now = clock.instant();
-            JWTClaimsSet claims = new JWTClaimsSet.Builder().issuer(issuerBase + "/projects/" + projectId)
-                    .audience(AUDIENCE).subject(subject).issueTime(Date.from(now))
-                    .expirationTime(Date.from(now.plus(LIFETIME))).jwtID(UUID.randomUUID().toString()).build();
-            SignedJWT jwt = new SignedJWT(new JWSHeader.Builder(JWSAlgorithm.ES256).keyID(row[0]).build(), claims);
+            SignedJWT jwt = new SignedJWT(new JWSHeader.Builder(JWSAlgorithm.ES256).keyID(row[0]).build(),
+                    claims.issuer(issuerBase + "/projects/" + projectId).build());
             jwt.sign(new ECDSASigner(key));
             return jwt.serialize();
         } catch (JOSEException e) {

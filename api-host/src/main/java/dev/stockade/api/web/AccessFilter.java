@@ -67,7 +67,11 @@ final class AccessFilter implements Ordered {
                 return null;
             }
             Identity caller = authenticate(request);
-            if (caller instanceof Identity.ClusterToken) {
+            if (action.clusterTokenOnly() && !(caller instanceof Identity.ClusterToken)) {
+                throw new ApiProblem(ProblemCode.UNAUTHENTICATED,
+                        "the cluster proxy accepts only a cluster token issued to a sandbox");
+            }
+            if (!action.clusterTokenOnly() && caller instanceof Identity.ClusterToken) {
                 throw new ApiProblem(ProblemCode.UNAUTHENTICATED, "a cluster token is accepted only by the cluster proxy");
             }
             Map<String, Object> vars = route.get() instanceof UriRouteMatch<?, ?> u ? u.getVariableValues() : Map.of();

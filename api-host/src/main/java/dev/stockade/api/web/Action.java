@@ -54,7 +54,17 @@ public enum Action {
     SANDBOX_TOKENS_MANAGE(Scope.PROJECT, true, PROJECT_ADMIN),
     PROJECT_POLICIES_READ(Scope.PROJECT, true, PROJECT_MEMBER),
     PROJECT_POLICIES_WRITE(Scope.PROJECT, true, PROJECT_ADMIN),
-    SANDBOX_TOKEN_REVOKE(Scope.SANDBOX_TOKEN, true, PROJECT_ADMIN);
+    SANDBOX_TOKEN_REVOKE(Scope.SANDBOX_TOKEN, true, PROJECT_ADMIN),
+
+    // k8s slice: registered clusters (Connections), their tunnel token, the relay's tunnel and the cluster proxy
+    CLUSTER_LIST(Scope.PROJECT, true, PROJECT_MEMBER),
+    CLUSTER_CREATE(Scope.PROJECT, true, PROJECT_ADMIN),
+    CLUSTER_READ(Scope.CLUSTER, true, PROJECT_MEMBER),
+    CLUSTER_UPDATE(Scope.CLUSTER, true, PROJECT_ADMIN),
+    CLUSTER_DELETE(Scope.CLUSTER, true, PROJECT_ADMIN),
+    CLUSTER_ROTATE_TUNNEL_TOKEN(Scope.CLUSTER, true, PROJECT_ADMIN),
+    /** Only a cluster JWT of the cluster's project; every other kind of token gets 401 (spec: Authentication). */
+    CLUSTER_PROXY(Scope.CLUSTER, true, PROJECT_CLUSTER);
 
     private final Scope scope;
     private final boolean gated;
@@ -81,5 +91,10 @@ public enum Action {
 
     public boolean isPublic() {
         return allowed.contains(PUBLIC);
+    }
+
+    /** Whether only a cluster JWT may perform the action (the cluster proxy): other tokens get 401, not 403. */
+    public boolean clusterTokenOnly() {
+        return allowed.equals(EnumSet.of(PROJECT_CLUSTER));
     }
 }

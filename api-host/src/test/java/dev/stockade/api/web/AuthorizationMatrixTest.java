@@ -64,7 +64,7 @@ class AuthorizationMatrixTest extends OidcPlatformTest {
             }
             EnumSet<Relation> out = EnumSet.noneOf(Relation.class);
             out.addAll(org);
-            if (scope == Scope.PROJECT || scope == Scope.SANDBOX_TOKEN) {
+            if (scope == Scope.PROJECT || scope == Scope.SANDBOX_TOKEN || scope == Scope.CLUSTER) {
                 out.addAll(projectExtra);
             }
             return out;
@@ -112,11 +112,17 @@ class AuthorizationMatrixTest extends OidcPlatformTest {
         tokens.put(Who.FOREIGN_TOKEN, foreign);
         tokens.put(Who.SANDBOX, sandbox.text("token"));
         tokens.put(Who.CLUSTER, cluster.text("token"));
-        Map<String, String> vars = Map.of("orgId", org, "projectId", project, "tokenId", target.text("id"),
-                "apiTokenId", plain.text("id"), "userId", memberUserId, "id",
-                http.post("/v1/projects/" + project + "/sandbox-tokens", owner, Map.of("name", "t")).text("id"),
-                "invitationId", UUID.randomUUID().toString(), "slug", "not-found",
-                "sessionId", UUID.randomUUID().toString(), "policyId", UUID.randomUUID().toString());
+        Http.Response cl = http.post("/v1/projects/" + project + "/clusters", owner, Map.of("name", "c"));
+        assertThat(cl.status()).as(cl.raw()).isEqualTo(201);
+        Map<String, String> vars = Map.ofEntries(Map.entry("orgId", org), Map.entry("projectId", project),
+                Map.entry("tokenId", target.text("id")), Map.entry("apiTokenId", plain.text("id")),
+                Map.entry("userId", memberUserId),
+                Map.entry("id", http.post("/v1/projects/" + project + "/sandbox-tokens", owner, Map.of("name", "t"))
+                        .text("id")),
+                Map.entry("invitationId", UUID.randomUUID().toString()), Map.entry("slug", "not-found"),
+                Map.entry("sessionId", UUID.randomUUID().toString()), Map.entry("policyId", UUID.randomUUID().toString()),
+                // k8s slice
+                Map.entry("clusterId", cl.text("id")), Map.entry("path", "api/v1/namespaces"));
         return new Fixture(vars, tokens);
     }
 
@@ -160,6 +166,9 @@ class AuthorizationMatrixTest extends OidcPlatformTest {
         if (action.isPublic()) {
             return 200;
         }
+        if (action.clusterTokenOnly()) {
+            return who == Who.CLUSTER ? 200 : 401; // the cluster proxy: every other token gets 401 (spec)
+        }
         if (who == Who.ANONYMOUS || who == Who.CLUSTER) {
             return 401;
         }
@@ -179,7 +188,7 @@ class AuthorizationMatrixTest extends OidcPlatformTest {
         Matcher m = Pattern.compile("\\{([^}/?]+)}").matcher(template.replaceAll("\\{\\?[^}]*}", ""));
         StringBuilder out = new StringBuilder();
         while (m.find()) {
-            String name = m.group(1).replaceAll("[:*+].*", "");
+            String name = m.group(1).replaceAll("^\\+", "").replaceAll("[:*+].*", "");
             String value = vars.get(name);
             assertThat(value).as("the matrix has no fixture for path variable `%s` (%s)", name, template).isNotNull();
             m.appendReplacement(out, value);
