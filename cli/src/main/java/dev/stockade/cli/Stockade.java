@@ -2,6 +2,7 @@ package dev.stockade.cli;
 
 import dev.stockade.policy.model.TerminalText;
 import dev.stockade.cli.rest.AuditCommand;
+import dev.stockade.cli.rest.ClusterCommand;
 import dev.stockade.cli.rest.HaltCommand;
 import dev.stockade.cli.rest.InstallationCommand;
 import dev.stockade.cli.rest.InvitationsCommand;
@@ -24,7 +25,7 @@ import picocli.CommandLine.Command;
         subcommands = {PolicyCommand.class, LoginCommands.Login.class, LoginCommands.Logout.class,
                 LoginCommands.Whoami.class, OrgsCommand.class, ProjectsCommand.class, TokensCommand.class,
                 SandboxTokensCommand.class, InvitationsCommand.class, HaltCommand.class, AuditCommand.class,
-                InstallationCommand.class, CommandLine.HelpCommand.class})
+                InstallationCommand.class, ClusterCommand.class, CommandLine.HelpCommand.class})
 public final class Stockade {
     private final Map<String, String> env;
 
