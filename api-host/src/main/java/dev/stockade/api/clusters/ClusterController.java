@@ -22,9 +22,11 @@ import jakarta.validation.Valid;
 @Tag(name = "clusters")
 class ClusterController {
     private final ClusterService service;
+    private final RelayHub relays;
 
-    ClusterController(ClusterService service) {
+    ClusterController(ClusterService service, RelayHub relays) {
         this.service = service;
+        this.relays = relays;
     }
 
     @Get("/projects/{projectId}/clusters")
@@ -58,6 +60,7 @@ class ClusterController {
     @Access(Action.CLUSTER_DELETE)
     HttpResponse<Void> delete(HttpRequest<?> request, String clusterId) {
         service.delete(Caller.identity(request), id(request, clusterId));
+        relays.drop(id(request, clusterId)); // after the commit: a relay cannot re-poll into the old state
         return HttpResponse.noContent();
     }
 
@@ -65,7 +68,9 @@ class ClusterController {
     @Post("/clusters/{clusterId}/rotate-tunnel-token")
     @Access(Action.CLUSTER_ROTATE_TUNNEL_TOKEN)
     Cluster.WithTunnelToken rotate(HttpRequest<?> request, String clusterId) {
-        return service.rotateTunnelToken(Caller.identity(request), id(request, clusterId));
+        Cluster.WithTunnelToken rotated = service.rotateTunnelToken(Caller.identity(request), id(request, clusterId));
+        relays.drop(rotated.id()); // committed: the old token's next poll is refused, its current poll ends now
+        return rotated;
     }
 
     /** The cluster id, already checked by the authorization of the route (which resolved its project). */

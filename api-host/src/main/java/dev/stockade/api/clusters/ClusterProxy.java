@@ -53,16 +53,18 @@ public class ClusterProxy {
     private final ClusterTokens keys;
     private final HaltService halt;
     private final OpenStreams streams;
+    private final RelayHub relays;
     private final AuditAppender audit;
     private final Clock clock;
 
     public ClusterProxy(ClusterService clusters, ClusterTargets targets, ClusterTokens keys, HaltService halt,
-                        OpenStreams streams, AuditAppender audit, Clock clock) {
+                        OpenStreams streams, RelayHub relays, AuditAppender audit, Clock clock) {
         this.clusters = clusters;
         this.targets = targets;
         this.keys = keys;
         this.halt = halt;
         this.streams = streams;
+        this.relays = relays;
         this.audit = audit;
         this.clock = clock;
     }
@@ -79,8 +81,7 @@ public class ClusterProxy {
         Cluster cluster = clusters.get(clusterId);
         String path = ProxyPaths.check(rawPath);
         if (cluster.apiServerUrl() == null) {
-            throw new ApiProblem(ProblemCode.CLUSTER_UNREACHABLE, "cluster `" + clusterId + "` has no API server URL"
-                    + " and is reached through its relay, which is not connected");
+            return throughRelay(caller, cluster, method, path, rawQuery, headers, body);
         }
         URI target = URI.create(cluster.apiServerUrl() + path + (rawQuery == null ? "" : "?" + rawQuery));
         targets.checkDial(target);
@@ -105,13 +106,62 @@ public class ClusterProxy {
             throw new ApiProblem(ProblemCode.CLUSTER_UNREACHABLE, "the request to the cluster was interrupted");
         }
         record(caller, cluster, method, path, answer.statusCode());
-        Map<String, List<String>> back = new HashMap<>();
-        answer.headers().map().forEach((name, values) -> {
-            if (RESPONSE_HEADERS.contains(name.toLowerCase(java.util.Locale.ROOT))) {
-                back.put(name, values);
+        return new Answer(answer.statusCode(), allowedResponseHeaders(answer.headers().map()),
+                streams.track(caller.orgId(), answer.body()));
+    }
+
+    /**
+     * Hands the request to the cluster's relay and waits for its whole answer. Streaming requests ({@code watch},
+     * {@code follow}) are refused: the relay carries complete answers only.
+     */
+    private Answer throughRelay(Identity.ClusterToken caller, Cluster cluster, String method, String path,
+                                String rawQuery, Map<String, List<String>> headers, byte[] body) {
+        if (rawQuery != null && rawQuery.matches("(.*&)?(watch|follow)=(true|1)(&.*)?")) {
+            throw new ApiProblem(ProblemCode.INVALID_PARAMETER, "streaming requests (watch, follow) need a cluster"
+                    + " with an API server URL: the relay carries whole answers only");
+        }
+        if (!relays.connected(cluster.id())) {
+            throw new ApiProblem(ProblemCode.CLUSTER_UNREACHABLE, "cluster `" + cluster.id() + "` has no API server"
+                    + " URL and its relay is not connected");
+        }
+        Map<String, List<String>> forwarded = new HashMap<>();
+        headers.forEach((name, values) -> {
+            if (REQUEST_HEADERS.contains(name.toLowerCase(java.util.Locale.ROOT))) {
+                forwarded.put(name, List.copyOf(values));
             }
         });
-        return new Answer(answer.statusCode(), back, streams.track(caller.orgId(), answer.body()));
+        String fullPath = path + (rawQuery == null ? "" : "?" + rawQuery);
+        RelayHub.Envelope envelope = new RelayHub.Envelope(UUID.randomUUID().toString(), method, fullPath, forwarded,
+                Base64.getEncoder().encodeToString(body), requestToken(caller, cluster, method, path, rawQuery, body));
+        RelayHub.Answer answer;
+        try {
+            answer = relays.exchange(cluster.id(), envelope, targets.settings().responseTimeout());
+        } catch (ApiProblem p) {
+            record(caller, cluster, method, path, 502);
+            throw p;
+        }
+        record(caller, cluster, method, path, answer.status());
+        byte[] bytes;
+        try {
+            bytes = answer.body() == null ? new byte[0] : Base64.getDecoder().decode(answer.body());
+        } catch (IllegalArgumentException e) {
+            throw new ApiProblem(ProblemCode.CLUSTER_UNREACHABLE, "the cluster's relay answered with a body that is"
+                    + " not base64");
+        }
+        return new Answer(answer.status(), allowedResponseHeaders(answer.headers()),
+                new java.io.ByteArrayInputStream(bytes));
+    }
+
+    private static Map<String, List<String>> allowedResponseHeaders(Map<String, List<String>> headers) {
+        Map<String, List<String>> back = new HashMap<>();
+        if (headers != null) {
+            headers.forEach((name, values) -> {
+                if (RESPONSE_HEADERS.contains(name.toLowerCase(java.util.Locale.ROOT)) && values != null) {
+                    back.put(name, List.copyOf(values));
+                }
+            });
+        }
+        return back;
     }
 
     /**

@@ -32,11 +32,13 @@ public class ClusterService {
     private final Sql jdbc;
     private final AuditLog audit;
     private final ClusterTargets targets;
+    private final RelayHub relays;
 
-    public ClusterService(Sql jdbc, AuditLog audit, ClusterTargets targets) {
+    public ClusterService(Sql jdbc, AuditLog audit, ClusterTargets targets, RelayHub relays) {
         this.jdbc = jdbc;
         this.audit = audit;
         this.targets = targets;
+        this.relays = relays;
     }
 
     @Transactional
@@ -178,10 +180,12 @@ public class ClusterService {
         }
     }
 
-    private static Cluster row(ResultSet rs) throws SQLException {
+    private Cluster row(ResultSet rs) throws SQLException {
         String url = rs.getString(6);
-        return new Cluster(rs.getObject(1, UUID.class), rs.getObject(2, UUID.class), rs.getObject(3, UUID.class),
+        UUID id = rs.getObject(1, UUID.class);
+        return new Cluster(id, rs.getObject(2, UUID.class), rs.getObject(3, UUID.class),
                 rs.getString(4), rs.getString(5), url, rs.getString(7), url == null ? "relay" : "direct",
-                rs.getTimestamp(8).toInstant(), rs.getTimestamp(9).toInstant(), rs.getTimestamp(10).toInstant());
+                relays.connected(id), rs.getTimestamp(8).toInstant(), rs.getTimestamp(9).toInstant(),
+                rs.getTimestamp(10).toInstant());
     }
 }

@@ -6,21 +6,14 @@ import dev.stockade.api.web.ApiProblem;
 import dev.stockade.api.web.ProblemCode;
 import dev.stockade.proxy.internal.DialGuard;
 import jakarta.inject.Singleton;
-import java.io.ByteArrayInputStream;
 import java.net.URI;
 import java.net.URISyntaxException;
 import java.net.http.HttpClient;
-import java.nio.charset.StandardCharsets;
 import java.security.GeneralSecurityException;
-import java.security.KeyStore;
-import java.security.cert.Certificate;
 import java.security.cert.CertificateException;
-import java.security.cert.CertificateFactory;
 import java.time.Duration;
-import java.util.Collection;
 import java.util.Locale;
 import javax.net.ssl.SSLContext;
-import javax.net.ssl.TrustManagerFactory;
 
 /**
  * Where the cluster proxy dials: checks an API server URL when it is written (shape, scheme, an address literal the
@@ -75,7 +68,7 @@ public class ClusterTargets {
             return null;
         }
         try {
-            if (certificates(pem).isEmpty()) {
+            if (PemTrust.certificates(pem).isEmpty()) {
                 throw new CertificateException("no certificate");
             }
             return pem;
@@ -112,24 +105,9 @@ public class ClusterTargets {
 
     private static SSLContext trusting(String pem) {
         try {
-            KeyStore store = KeyStore.getInstance(KeyStore.getDefaultType());
-            store.load(null, null);
-            int i = 0;
-            for (Certificate c : certificates(pem)) {
-                store.setCertificateEntry("ca-" + i++, c);
-            }
-            TrustManagerFactory tmf = TrustManagerFactory.getInstance(TrustManagerFactory.getDefaultAlgorithm());
-            tmf.init(store);
-            SSLContext ctx = SSLContext.getInstance("TLS");
-            ctx.init(null, tmf.getTrustManagers(), null);
-            return ctx;
+            return PemTrust.context(pem);
         } catch (GeneralSecurityException | java.io.IOException e) {
             throw new IllegalStateException("a stored cluster CA certificate cannot be used", e);
         }
-    }
-
-    private static Collection<? extends Certificate> certificates(String pem) throws CertificateException {
-        return CertificateFactory.getInstance("X.509")
-                .generateCertificates(new ByteArrayInputStream(pem.getBytes(StandardCharsets.US_ASCII)));
     }
 }

@@ -63,8 +63,8 @@ final class AccessFilter implements Ordered {
             if (action == null) {
                 return problems.response(ProblemCode.FORBIDDEN, "this route declares no access rule");
             }
-            if (action.isPublic()) {
-                return null;
+            if (action.isPublic() || action.tunnelTokenOnly()) {
+                return null; // a relay route compares the cluster's tunnel token itself (clusters.RelayController)
             }
             Identity caller = authenticate(request);
             if (action.clusterTokenOnly() && !(caller instanceof Identity.ClusterToken)) {

@@ -64,7 +64,9 @@ public enum Action {
     CLUSTER_DELETE(Scope.CLUSTER, true, PROJECT_ADMIN),
     CLUSTER_ROTATE_TUNNEL_TOKEN(Scope.CLUSTER, true, PROJECT_ADMIN),
     /** Only a cluster JWT of the cluster's project; every other kind of token gets 401 (spec: Authentication). */
-    CLUSTER_PROXY(Scope.CLUSTER, true, PROJECT_CLUSTER);
+    CLUSTER_PROXY(Scope.CLUSTER, true, PROJECT_CLUSTER),
+    /** The relay's tunnel (long poll and answers), authenticated by the cluster's tunnel token in the route. */
+    CLUSTER_RELAY_TUNNEL(Scope.CLUSTER, true, CLUSTER_RELAY);
 
     private final Scope scope;
     private final boolean gated;
@@ -91,6 +93,11 @@ public enum Action {
 
     public boolean isPublic() {
         return allowed.contains(PUBLIC);
+    }
+
+    /** Whether the route checks a cluster's tunnel token itself (the relay's tunnel), not a bearer identity. */
+    public boolean tunnelTokenOnly() {
+        return allowed.equals(EnumSet.of(CLUSTER_RELAY));
     }
 
     /** Whether only a cluster JWT may perform the action (the cluster proxy): other tokens get 401, not 403. */

@@ -122,7 +122,8 @@ class AuthorizationMatrixTest extends OidcPlatformTest {
                 Map.entry("invitationId", UUID.randomUUID().toString()), Map.entry("slug", "not-found"),
                 Map.entry("sessionId", UUID.randomUUID().toString()), Map.entry("policyId", UUID.randomUUID().toString()),
                 // k8s slice
-                Map.entry("clusterId", cl.text("id")), Map.entry("path", "api/v1/namespaces"));
+                Map.entry("clusterId", cl.text("id")), Map.entry("path", "api/v1/namespaces"),
+                Map.entry("requestId", UUID.randomUUID().toString()));
         return new Fixture(vars, tokens);
     }
 
@@ -165,6 +166,9 @@ class AuthorizationMatrixTest extends OidcPlatformTest {
     private static int expected(Action action, Who who) {
         if (action.isPublic()) {
             return 200;
+        }
+        if (action.tunnelTokenOnly()) {
+            return 401; // the relay's tunnel: only the cluster's tunnel token, which no caller here holds
         }
         if (action.clusterTokenOnly()) {
             return who == Who.CLUSTER ? 200 : 401; // the cluster proxy: every other token gets 401 (spec)
