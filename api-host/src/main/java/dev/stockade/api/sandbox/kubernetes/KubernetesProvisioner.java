@@ -125,8 +125,8 @@ public final class KubernetesProvisioner implements Provisioner {
         try {
             var container = pod(names.pod()).inContainer(SandboxManifests.CONTAINER).redirectingInput()
                     .redirectingOutput();
-            ExecWatch watch = request.tty()
-                    ? container.redirectingError().withTTY().exec(command.toArray(String[]::new))
+            // with a tty the terminal carries both streams: no separate stderr (as kubectl asks)
+            ExecWatch watch = request.tty() ? container.withTTY().exec(command.toArray(String[]::new))
                     : container.redirectingError().exec(command.toArray(String[]::new));
             if (request.tty() && request.cols() > 0 && request.rows() > 0) {
                 watch.resize(request.cols(), request.rows());

@@ -57,7 +57,8 @@ final class Kubelet implements AutoCloseable {
     }
 
     static PodStatus running(String ip) {
-        return new PodStatusBuilder().withPhase("Running").withPodIP(ip).addToContainerStatuses(
+        return new PodStatusBuilder().withPhase("Running").withPodIP(ip)
+                .addNewCondition().withType("Ready").withStatus("True").endCondition().addToContainerStatuses(
                 new ContainerStatusBuilder().withName("sandbox").withReady(true).withNewState().withNewRunning()
                         .withStartedAt("2026-11-23T00:00:00Z").endRunning().endState().build()).build();
     }

@@ -18,6 +18,9 @@ import io.fabric8.kubernetes.client.jdkhttp.JdkHttpClientFactory;
 import io.fabric8.kubernetes.client.server.mock.KubernetesMockServer;
 import io.fabric8.kubernetes.client.utils.Serialization;
 import io.fabric8.kubernetes.client.server.mock.KubernetesMixedDispatcher;
+import io.fabric8.kubernetes.client.server.mock.OutputStreamMessage;
+import io.fabric8.kubernetes.client.server.mock.StatusMessage;
+import dev.stockade.api.sandbox.provision.ExecRequest;
 import io.fabric8.mockwebserver.Context;
 import io.fabric8.mockwebserver.MockWebServer;
 import io.fabric8.mockwebserver.ServerRequest;
@@ -272,6 +275,39 @@ class KubernetesProvisionerTest {
         assertThat(provisioner.portAddress(id, 8080)).isEmpty();
         provisioner.stop(id);
         assertThat(provisioner.portAddress(id, 8080)).isEmpty();
+    }
+
+    @Test
+    void execRunsThroughTheExecSubresourceWithATtyAndResizes() throws Exception {
+        String id = UUID.randomUUID().toString();
+        provisioner.provision(spec(id, 1, "10.0.0.5"));
+        // the exec subresource is not CRUD: an expectation answers it, speaking the channel protocol (v4)
+        server.expect().get().withPath("/api/v1/namespaces/" + NS + "/pods/sbx-" + id
+                        + "/exec?command=sh&command=-c&command=stty%20size&container=sandbox&tty=true&stdin=true&stdout=true")
+                .andUpgradeToWebSocket()
+                .open()
+                .expect("\u0004{\"Width\":80,\"Height\":24}").andEmit(new OutputStreamMessage("24 80\r\n")).always()
+                .expect("\u0004{\"Width\":100,\"Height\":40}").andEmit(new OutputStreamMessage("40 100\r\n")).always()
+                .expect("\u0000exit\n").andEmit(new StatusMessage(0)).always()
+                .done().always();
+        try (var exec = provisioner.exec(id, new ExecRequest(List.of("sh", "-c", "stty size"), true, 80, 24))) {
+            assertThat(exec.stderr().read()).as("a tty has one stream").isEqualTo(-1);
+            java.io.BufferedReader out = new java.io.BufferedReader(new java.io.InputStreamReader(exec.stdout(),
+                    StandardCharsets.UTF_8));
+            assertThat(out.readLine()).as("the size asked for at the start").isEqualTo("24 80");
+            exec.resize(100, 40);
+            assertThat(out.readLine()).isEqualTo("40 100");
+            exec.stdin().write("exit\n".getBytes(StandardCharsets.UTF_8));
+            exec.stdin().flush();
+            assertThat(exec.exit().get(30, java.util.concurrent.TimeUnit.SECONDS)).isZero();
+        }
+    }
+
+    @Test
+    void execIntoASandboxThatDoesNotRunIsRefused() {
+        assertThatThrownBy(() -> provisioner.exec(UUID.randomUUID().toString(),
+                new ExecRequest(List.of(), true, 80, 24))).isInstanceOf(ProvisionException.class)
+                .hasMessageContaining("not running");
     }
 
     private static io.fabric8.kubernetes.api.model.ContainerStatus waiting(String reason) {
