@@ -35,34 +35,34 @@ class ClusterProxyController {
         this.proxy = proxy;
     }
 
-    @Get("/{+path}")
+    @Get("/{path:.+}")
     @Access(Action.CLUSTER_PROXY)
     HttpResponse<?> get(HttpRequest<?> request, String clusterId, String path) {
         return forward(request, clusterId, null);
     }
 
-    @Delete("/{+path}")
+    @Delete("/{path:.+}")
     @Consumes(MediaType.ALL)
     @Access(Action.CLUSTER_PROXY)
     HttpResponse<?> delete(HttpRequest<?> request, String clusterId, String path, @Nullable @Body byte[] body) {
         return forward(request, clusterId, body);
     }
 
-    @Post("/{+path}")
+    @Post("/{path:.+}")
     @Consumes(MediaType.ALL)
     @Access(Action.CLUSTER_PROXY)
     HttpResponse<?> post(HttpRequest<?> request, String clusterId, String path, @Nullable @Body byte[] body) {
         return forward(request, clusterId, body);
     }
 
-    @Put("/{+path}")
+    @Put("/{path:.+}")
     @Consumes(MediaType.ALL)
     @Access(Action.CLUSTER_PROXY)
     HttpResponse<?> put(HttpRequest<?> request, String clusterId, String path, @Nullable @Body byte[] body) {
         return forward(request, clusterId, body);
     }
 
-    @Patch("/{+path}")
+    @Patch("/{path:.+}")
     @Consumes(MediaType.ALL)
     @Access(Action.CLUSTER_PROXY)
     HttpResponse<?> patch(HttpRequest<?> request, String clusterId, String path, @Nullable @Body byte[] body) {

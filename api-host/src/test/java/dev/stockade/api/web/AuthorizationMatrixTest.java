@@ -192,7 +192,7 @@ class AuthorizationMatrixTest extends OidcPlatformTest {
         Matcher m = Pattern.compile("\\{([^}/?]+)}").matcher(template.replaceAll("\\{\\?[^}]*}", ""));
         StringBuilder out = new StringBuilder();
         while (m.find()) {
-            String name = m.group(1).replaceAll("^\\+", "").replaceAll("[:*+].*", "");
+            String name = m.group(1).replaceAll("[:*+].*", "");
             String value = vars.get(name);
             assertThat(value).as("the matrix has no fixture for path variable `%s` (%s)", name, template).isNotNull();
             m.appendReplacement(out, value);
