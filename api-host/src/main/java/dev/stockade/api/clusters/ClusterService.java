@@ -53,8 +53,10 @@ public class ClusterService {
         requireFreeName(grant.projectId(), name, null);
         UUID id = UUID.randomUUID();
         String token = TokenFormat.TUNNEL.mint();
-        jdbc.prepare("INSERT INTO clusters (id, org_id, project_id, name, description, api_server_url, ca_certificate,"
-                + " tunnel_token_hash) VALUES (?, ?, ?, ?, ?, ?, ?, ?)", ps -> {
+        // ON CONFLICT: two creates of one name at once end in one cluster and one 409, never a 500
+        int made = jdbc.prepare("INSERT INTO clusters (id, org_id, project_id, name, description, api_server_url,"
+                + " ca_certificate, tunnel_token_hash) VALUES (?, ?, ?, ?, ?, ?, ?, ?)"
+                + " ON CONFLICT ON CONSTRAINT clusters_name_unique DO NOTHING", ps -> {
                     ps.setObject(1, id, Types.OTHER);
                     ps.setObject(2, grant.orgId(), Types.OTHER);
                     ps.setObject(3, grant.projectId(), Types.OTHER);
@@ -65,6 +67,9 @@ public class ClusterService {
                     ps.setBytes(8, TokenFormat.hash(token));
                     return ps.executeUpdate();
                 });
+        if (made == 0) {
+            throw new ApiProblem(ProblemCode.CONFLICT, "the project already has a cluster named `" + name + "`");
+        }
         audit.record(AuditEvent.write(caller, grant.orgId(), grant.projectId(), "cluster", "create", id.toString(),
                 Map.of("name", name, "mode", url == null ? "relay" : "direct")));
         return Cluster.WithTunnelToken.of(get(id), token);

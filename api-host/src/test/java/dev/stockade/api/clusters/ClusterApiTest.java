@@ -7,6 +7,7 @@ import dev.stockade.api.support.PlatformTest;
 import io.micronaut.test.extensions.junit5.annotation.MicronautTest;
 import jakarta.inject.Inject;
 import java.util.HashMap;
+import java.util.List;
 import java.util.Map;
 import java.util.UUID;
 import org.junit.jupiter.api.Test;
@@ -78,6 +79,28 @@ class ClusterApiTest extends PlatformTest {
         assertThat(http.get("/v1/clusters/" + id, owner).raw()).doesNotContain(second);
         Http.Response audit = http.get("/v1/orgs/" + created.text("orgId") + "/audit-trail", owner);
         assertThat(audit.raw()).contains("rotate-tunnel-token").doesNotContain(first).doesNotContain(second);
+    }
+
+    @Test
+    void concurrentCreatesOfOneNameMakeOneClusterAndConflicts() throws Exception {
+        String owner = ownerToken();
+        String project = createProject(owner, createOrg(owner, "race-" + UUID.randomUUID()), "p");
+        var pool = java.util.concurrent.Executors.newFixedThreadPool(8);
+        try {
+            List<java.util.concurrent.Future<Integer>> all = new java.util.ArrayList<>();
+            for (int i = 0; i < 8; i++) {
+                all.add(pool.submit(() -> http.post("/v1/projects/" + project + "/clusters", owner,
+                        Map.of("name", "same")).status()));
+            }
+            List<Integer> statuses = new java.util.ArrayList<>();
+            for (var f : all) {
+                statuses.add(f.get(60, java.util.concurrent.TimeUnit.SECONDS));
+            }
+            assertThat(statuses).containsOnly(201, 409).containsOnlyOnce(201);
+        } finally {
+            pool.shutdownNow();
+        }
+        assertThat(http.get("/v1/projects/" + project + "/clusters", owner).body().path("items")).hasSize(1);
     }
 
     @Test
