@@ -2,8 +2,11 @@ package dev.stockade.cli;
 
 import dev.stockade.policy.model.TerminalText;
 import dev.stockade.cli.rest.AuditCommand;
+import dev.stockade.cli.rest.BindingsCommand;
 import dev.stockade.cli.rest.ClusterCommand;
+import dev.stockade.cli.rest.CredentialsCommand;
 import dev.stockade.cli.rest.HaltCommand;
+import dev.stockade.cli.rest.PoliciesCommand;
 import dev.stockade.cli.rest.InstallationCommand;
 import dev.stockade.cli.rest.InvitationsCommand;
 import dev.stockade.cli.rest.LoginCommands;
@@ -25,6 +28,7 @@ import picocli.CommandLine.Command;
         subcommands = {PolicyCommand.class, LoginCommands.Login.class, LoginCommands.Logout.class,
                 LoginCommands.Whoami.class, OrgsCommand.class, ProjectsCommand.class, TokensCommand.class,
                 SandboxTokensCommand.class, InvitationsCommand.class, HaltCommand.class, AuditCommand.class,
+                PoliciesCommand.class, BindingsCommand.class, CredentialsCommand.class,
                 InstallationCommand.class, ClusterCommand.class, CommandLine.HelpCommand.class})
 public final class Stockade {
     private final Map<String, String> env;

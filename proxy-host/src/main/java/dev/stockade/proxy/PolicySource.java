@@ -267,6 +267,19 @@ public final class PolicySource implements Supplier<Decider>, AutoCloseable {
         }
     }
 
+    /**
+     * A decider for policies that are already read and valid (a control plane hands them over): resolved and
+     * compiled by the core; when that fails, a decider that denies everything.
+     */
+    public static Decider compile(List<Policy> grants, List<Policy> ceiling) {
+        try {
+            Resolution r = Resolver.resolve(InstallFacts.defaults(), ceiling, grants);
+            return new CompiledDecider(PolicyCompiler.compile(r, CompileOptions.defaults()), bound(grants));
+        } catch (RuntimeException e) {
+            return Decider.denyAll(ReasonCode.POLICY_UNAVAILABLE, "the policy could not be compiled");
+        }
+    }
+
     private static Set<String> bound(List<Policy> grants) {
         Set<String> names = new LinkedHashSet<>();
         for (Policy p : grants) {

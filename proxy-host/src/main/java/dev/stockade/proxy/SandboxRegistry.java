@@ -24,15 +24,21 @@ import java.util.function.Supplier;
  */
 public final class SandboxRegistry implements AutoCloseable {
 
-    /** One sandbox: its name and the decider of its policy set. */
-    public record Sandbox(String name, Supplier<Decider> decider) {
+    /**
+     * One sandbox: its name, the decider of its policy set, and its own credentials ({@code null}: the proxy's
+     * credential store). Credentials of one sandbox never serve another's sentinels.
+     */
+    public record Sandbox(String name, Supplier<Decider> decider, CredentialStore credentials) {
+        public Sandbox(String name, Supplier<Decider> decider) {
+            this(name, decider, null);
+        }
     }
 
     private final Map<String, Sandbox> byDigest;
     private final List<AutoCloseable> owned;
 
     private SandboxRegistry(Map<String, Sandbox> byDigest, List<AutoCloseable> owned) {
-        this.byDigest = Map.copyOf(byDigest);
+        this.byDigest = new java.util.concurrent.ConcurrentHashMap<>(byDigest);
         this.owned = List.copyOf(owned);
     }
 
@@ -81,6 +87,24 @@ public final class SandboxRegistry implements AutoCloseable {
             }
         }
         return new SandboxRegistry(m, owned);
+    }
+
+    /** An empty registry that a control plane fills and changes while the proxy runs. */
+    public static SandboxRegistry dynamic() {
+        return new SandboxRegistry(Map.of(), List.of());
+    }
+
+    /**
+     * Adds or replaces the sandbox whose token has this SHA-256 digest (lowercase hex); a connection already
+     * identified keeps the sandbox it was given until it closes.
+     */
+    public void put(String tokenDigestHex, Sandbox sandbox) {
+        byDigest.put(tokenDigestHex, sandbox);
+    }
+
+    /** Forgets the sandbox whose token has this digest: its next connection is refused (407). */
+    public void remove(String tokenDigestHex) {
+        byDigest.remove(tokenDigestHex);
     }
 
     /** The policy sources of the sandboxes read from a file (none for {@link #of}), e.g. to count reloads. */

@@ -14,13 +14,14 @@ public interface CredentialMaterials {
      *
      * @param id      the credential's id
      * @param name    its name (what policies' {@code credentials[].credentialName} refer to)
-     * @param domains the domain patterns it serves (attaching never allows a domain)
-     * @param header  the header it is injected into (e.g. {@code Authorization})
-     * @param format  the header value with {@code {secret}} where the secret goes (e.g. {@code Bearer {secret}},
-     *                {@code Basic {secret}})
+     * @param domains the domain patterns it serves, optionally {@code pattern:port} (attaching never allows a
+     *                domain)
+     * @param headerFormat the header it is injected as, {@code Name: value} with {@code {secret}} where the secret
+     *                goes (e.g. {@code Authorization: Bearer {secret}}), as proxy-host's {@code Credential} reads
+     *                it; {@code null} when the credential is only reached through its sentinel
      * @param secret  the secret in clear; never logged, never in a problem body or an exception message
      */
-    record Material(UUID id, String name, List<String> domains, String header, String format, String secret) {
+    record Material(UUID id, String name, List<String> domains, String headerFormat, String secret) {
         @Override
         public String toString() {
             return "Material[" + id + ", " + name + "]"; // never the secret

@@ -90,6 +90,21 @@ public class EnforcementStore {
                 });
     }
 
+    /** The live (not deleted) rows of an organization, by sandbox id. */
+    public List<Change> current(UUID orgId) {
+        return jdbc.prepare("SELECT version, sandbox_id, org_id, project_id, token_hash, revision, bundle::text,"
+                + " deleted FROM sandbox_enforcement WHERE org_id = ? AND NOT deleted ORDER BY sandbox_id", ps -> {
+                    ps.setObject(1, orgId, Types.OTHER);
+                    List<Change> out = new ArrayList<>();
+                    try (ResultSet rs = ps.executeQuery()) {
+                        while (rs.next()) {
+                            out.add(change(rs));
+                        }
+                    }
+                    return out;
+                });
+    }
+
     private Change change(ResultSet rs) throws SQLException {
         long version = rs.getLong(1);
         UUID sandboxId = rs.getObject(2, UUID.class);

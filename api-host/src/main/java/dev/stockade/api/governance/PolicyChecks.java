@@ -19,7 +19,7 @@ import java.util.List;
  * class only turns the core's problems into one 400 problem whose {@code errors} carry the core's codes, pointers and,
  * where the core knows them, line and column in the body as sent.
  */
-final class PolicyChecks {
+public final class PolicyChecks {
     private static final String SOURCE = "request body";
 
     private PolicyChecks() {
@@ -48,7 +48,8 @@ final class PolicyChecks {
         return result.result();
     }
 
-    private static ApiProblem rejected(List<Problem> problems, SourceMap body) {
+    /** The core's problems as one 400 problem, positioned in the body as sent where the core has no position. */
+    public static ApiProblem rejected(List<Problem> problems, SourceMap body) {
         List<FieldError> errors = problems.stream().filter(Problem::isError).map(p -> fieldError(p, body)).toList();
         if (errors.isEmpty()) {
             errors = List.of(new FieldError("", "invalid-policy", "the policy is not valid"));

@@ -5,6 +5,7 @@ import com.fasterxml.jackson.databind.ObjectMapper;
 import dev.stockade.api.audit.AuditEvent;
 import dev.stockade.api.audit.AuditLog;
 import dev.stockade.api.db.Sql;
+import dev.stockade.api.events.Events;
 import dev.stockade.api.identity.Identity;
 import dev.stockade.api.web.ApiProblem;
 import dev.stockade.api.web.Grant;
@@ -33,10 +34,12 @@ public class PolicyService {
 
     private final Sql jdbc;
     private final AuditLog audit;
+    private final Events events;
 
-    public PolicyService(Sql jdbc, AuditLog audit) {
+    public PolicyService(Sql jdbc, AuditLog audit, Events events) {
         this.jdbc = jdbc;
         this.audit = audit;
+        this.events = events;
     }
 
     /** A stored policy. */
@@ -61,6 +64,7 @@ public class PolicyService {
                 });
         audit.record(AuditEvent.write(caller, scope.orgId(), scope.projectId(), "policy", "create", id.toString(),
                 Map.of("name", name)));
+        changed(scope, id);
         return get(scope, id);
     }
 
@@ -99,6 +103,7 @@ public class PolicyService {
                 });
         audit.record(AuditEvent.write(caller, scope.orgId(), scope.projectId(), "policy", "update", id.toString(),
                 Map.of("name", name)));
+        changed(scope, id);
         return get(scope, id);
     }
 
@@ -111,6 +116,18 @@ public class PolicyService {
         });
         audit.record(AuditEvent.write(caller, scope.orgId(), scope.projectId(), "policy", "delete", id.toString(),
                 Map.of("name", p.name())));
+        changed(scope, id);
+    }
+
+    /** A policy change reaches every sandbox and identity it is attached or bound to: one governance event. */
+    private void changed(Grant scope, UUID policyId) {
+        Map<String, Object> payload = new java.util.HashMap<>();
+        payload.put("kind", "policy");
+        payload.put("policyId", policyId.toString());
+        if (scope.projectId() != null) {
+            payload.put("projectId", scope.projectId().toString());
+        }
+        events.publish("governance", scope.orgId(), payload);
     }
 
     private void refuseTakenName(Grant scope, String name, UUID self) {

@@ -104,6 +104,16 @@ public class TokenService {
                 id.toString(), Map.of()));
     }
 
+    /** Revokes a sandbox token the platform minted for a sandbox, when that sandbox goes (no audit entry). */
+    public void revokeSandboxTokenQuietly(UUID id) {
+        sandboxTokens.findById(id).ifPresent(row -> {
+            if (row.revokedAt() == null) {
+                sandboxTokens.revoke(id, clock.instant());
+            }
+            authenticator.forget(row.tokenHash());
+        });
+    }
+
     private void checkExpiry(Instant expiresAt) {
         if (expiresAt != null && !expiresAt.isAfter(clock.instant())) {
             throw ApiProblem.invalid("/expiresAt", "in-the-past", "`/expiresAt` must be in the future");

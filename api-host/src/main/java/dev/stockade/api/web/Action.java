@@ -56,6 +56,20 @@ public enum Action {
     PROJECT_POLICIES_WRITE(Scope.PROJECT, true, PROJECT_ADMIN),
     SANDBOX_TOKEN_REVOKE(Scope.SANDBOX_TOKEN, true, PROJECT_ADMIN),
 
+    // governance: policy bindings, effective policies, drift, credentials
+    ORG_BINDINGS_READ(Scope.ORG, true, ORG_MEMBER, Relation.ORG_API_TOKEN),
+    ORG_BINDINGS_WRITE(Scope.ORG, true, ORG_ADMIN),
+    BINDING_DRIFT_READ(Scope.ORG, true, ORG_ADMIN, Relation.ORG_API_TOKEN),
+    PROJECT_BINDINGS_READ(Scope.PROJECT, true, PROJECT_MEMBER),
+    PROJECT_BINDINGS_WRITE(Scope.PROJECT, true, PROJECT_ADMIN),
+    CREDENTIALS_READ(Scope.PROJECT, true, PROJECT_MEMBER),
+    CREDENTIALS_WRITE(Scope.PROJECT, true, PROJECT_ADMIN),
+
+    // sandboxes
+    SANDBOX_READ(Scope.PROJECT, true, PROJECT_MEMBER),
+    SANDBOX_OPERATE(Scope.PROJECT, true, PROJECT_MEMBER),
+    SANDBOX_WRITE(Scope.PROJECT, true, PROJECT_ADMIN),
+
     // k8s slice: registered clusters (Connections), their tunnel token, the relay's tunnel and the cluster proxy
     CLUSTER_LIST(Scope.PROJECT, true, PROJECT_MEMBER),
     CLUSTER_CREATE(Scope.PROJECT, true, PROJECT_ADMIN),

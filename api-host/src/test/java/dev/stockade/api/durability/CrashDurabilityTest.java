@@ -98,10 +98,11 @@ class CrashDurabilityTest {
 
     private static Process start(Path dir, int port) throws IOException {
         String java = Path.of(System.getProperty("java.home"), "bin", "java").toString();
-        return new ProcessBuilder(java, "-cp", System.getProperty("java.class.path"), "dev.stockade.api.ServeMain",
-                "--data-dir", dir.toString(), "--port", String.valueOf(port), "--dev-hub")
-                .redirectErrorStream(true).redirectOutput(dir.resolve("serve-" + System.nanoTime() + ".log").toFile())
-                .start();
+        ProcessBuilder pb = new ProcessBuilder(java, "-cp", System.getProperty("java.class.path"),
+                "dev.stockade.api.ServeMain", "--data-dir", dir.toString(), "--port", String.valueOf(port), "--dev-hub")
+                .redirectErrorStream(true).redirectOutput(dir.resolve("serve-" + System.nanoTime() + ".log").toFile());
+        pb.environment().put("SANDBOX_EGRESS_PORT", "0"); // the egress proxy on any free port: tests may overlap
+        return pb.start();
     }
 
     private static void awaitEnrolled(Http http, Process p) throws InterruptedException {

@@ -38,6 +38,7 @@ public abstract class PlatformTest implements TestPropertyProvider {
         p.put("micronaut.server.port", "-1");
         p.put("config.data-dir", dataDir.toString());
         p.put("hub.dev", "true");
+        p.put("sandbox.egress.port", "0");
         p.putAll(extraProperties());
         return p;
     }

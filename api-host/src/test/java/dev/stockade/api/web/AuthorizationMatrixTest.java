@@ -117,10 +117,16 @@ class AuthorizationMatrixTest extends OidcPlatformTest {
         Map<String, String> vars = Map.ofEntries(Map.entry("orgId", org), Map.entry("projectId", project),
                 Map.entry("tokenId", target.text("id")), Map.entry("apiTokenId", plain.text("id")),
                 Map.entry("userId", memberUserId),
-                Map.entry("id", http.post("/v1/projects/" + project + "/sandbox-tokens", owner, Map.of("name", "t"))
-                        .text("id")),
+                Map.entry("id", http.post("/v1/projects/" + project + "/sandbox-tokens", owner,
+                        Map.of("name", "t")).text("id")),
                 Map.entry("invitationId", UUID.randomUUID().toString()), Map.entry("slug", "not-found"),
-                Map.entry("sessionId", UUID.randomUUID().toString()), Map.entry("policyId", UUID.randomUUID().toString()),
+                Map.entry("sessionId", UUID.randomUUID().toString()),
+                Map.entry("policyId", UUID.randomUUID().toString()),
+                // governance
+                Map.entry("bindingId", UUID.randomUUID().toString()),
+                Map.entry("credentialId", UUID.randomUUID().toString()),
+                // sandboxes
+                Map.entry("sandboxId", UUID.randomUUID().toString()), Map.entry("revision", "1"),
                 // k8s slice
                 Map.entry("clusterId", cl.text("id")), Map.entry("path", "api/v1/namespaces"),
                 Map.entry("requestId", UUID.randomUUID().toString()));

@@ -97,6 +97,19 @@ public final class ApiClient {
         return send("DELETE", path, null);
     }
 
+    /** Sends a document as written (a policy file in YAML or JSON), so that the platform reports its lines. */
+    public JsonNode sendText(String method, String path, String contentType, String text) {
+        HttpRequest.Builder request = HttpRequest.newBuilder(URI.create(base + path))
+                .timeout(Duration.ofSeconds(60)).header("Accept", "application/json, application/problem+json")
+                .header("User-Agent", "stockade-cli").header("Content-Type", contentType)
+                .method(method, HttpRequest.BodyPublishers.ofString(text));
+        if (token != null) {
+            request.header("Authorization", "Bearer " + token);
+        }
+        HttpResponse<InputStream> response = exchange(request.build());
+        return answer(method, path, response.statusCode(), read(response));
+    }
+
     /** Sends a request; the answer's JSON, {@link MissingNode} for an empty body (204). */
     JsonNode send(String method, String path, Object body) {
         HttpRequest.Builder request = HttpRequest.newBuilder(URI.create(base + path))

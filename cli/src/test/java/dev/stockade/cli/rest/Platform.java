@@ -62,9 +62,11 @@ final class Platform {
         Path dir = Files.createTempDirectory("stockade-cli-platform");
         int port = freePort();
         String java = Path.of(System.getProperty("java.home"), "bin", "java").toString();
-        Process p = new ProcessBuilder(List.of(java, "-Xmx384m", "-XX:TieredStopAtLevel=1", "-jar", jar.toString(),
-                "--data-dir", dir.resolve("data").toString(), "--dev-hub", "--port", Integer.toString(port)))
-                .redirectErrorStream(true).redirectOutput(dir.resolve("platform.log").toFile()).start();
+        ProcessBuilder pb = new ProcessBuilder(List.of(java, "-Xmx384m", "-XX:TieredStopAtLevel=1", "-jar",
+                jar.toString(), "--data-dir", dir.resolve("data").toString(), "--dev-hub", "--port",
+                Integer.toString(port))).redirectErrorStream(true).redirectOutput(dir.resolve("platform.log").toFile());
+        pb.environment().put("SANDBOX_EGRESS_PORT", "0"); // the egress proxy on any free port: tests may overlap
+        Process p = pb.start();
         Platform platform = new Platform(URI.create("http://127.0.0.1:" + port), dir.resolve("data"), p);
         Runtime.getRuntime().addShutdownHook(new Thread(() -> platform.stop(dir), "stockade-test-platform-stop"));
         platform.awaitEnrolled(dir.resolve("platform.log"));

@@ -89,6 +89,12 @@ public final class ConnectionInfo {
     }
 
     /** The decider of this connection: its sandbox's policy set, or the proxy's own. */
+    /** The credentials this connection's sandbox may use: its own, or the proxy's store. */
+    public dev.stockade.proxy.CredentialStore credentials() {
+        SandboxRegistry.Sandbox s = identified;
+        return s != null && s.credentials() != null ? s.credentials() : px.credentials;
+    }
+
     public Decider decider() {
         SandboxRegistry.Sandbox s = identified;
         return s != null ? s.decider().get() : px.decider.get();

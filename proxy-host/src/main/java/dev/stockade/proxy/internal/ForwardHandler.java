@@ -264,7 +264,7 @@ public final class ForwardHandler extends ChannelInboundHandlerAdapter {
     private String applyCredentials(HttpHeaders out, String host, int port) {
         List<Map.Entry<String, String>> headers = new ArrayList<>(out.entries());
         String problem = CredentialInjector.apply(headers, new CredentialInjector.Target(host, port, tunnel != null),
-                px.credentials, tunnel != null ? conn.decider().boundCredentials() : List.of());
+                conn.credentials(), tunnel != null ? conn.decider().boundCredentials() : List.of());
         if (problem == null) {
             out.clear();
             headers.forEach(e -> out.add(e.getKey(), e.getValue()));

@@ -1,0 +1,68 @@
+package dev.stockade.api.egress;
+
+import dev.stockade.api.audit.AuditAppender;
+import dev.stockade.proxy.AuditEvent;
+import dev.stockade.proxy.AuditSink;
+import java.util.LinkedHashMap;
+import java.util.Map;
+import java.util.UUID;
+import java.util.function.Function;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * The in-process proxy's decisions into the platform's audit trail (kind {@code egress}, action {@code allow} or
+ * {@code deny}, the sandbox as actor, the original caller binary in the details), through the audit appender's group
+ * commit. A decision of a connection no sandbox claimed is dropped with a log line: it has no organization.
+ */
+final class EgressAudit implements AuditSink {
+    private static final Logger LOG = LoggerFactory.getLogger(EgressAudit.class);
+
+    /** Where a sandbox belongs. */
+    record Owner(UUID orgId, UUID projectId) {
+    }
+
+    private final AuditAppender appender;
+    private final Function<String, Owner> owners;
+
+    EgressAudit(AuditAppender appender, Function<String, Owner> owners) {
+        this.appender = appender;
+        this.owners = owners;
+    }
+
+    @Override
+    public void record(AuditEvent e) {
+        Owner owner = e.sandbox() == null ? null : owners.apply(e.sandbox());
+        if (owner == null) {
+            LOG.debug("egress decision without a known sandbox: {} {}", e.verdict(), e.reason());
+            return;
+        }
+        Map<String, Object> details = new LinkedHashMap<>();
+        details.put("listener", e.listener());
+        put(details, "caller", e.caller());
+        put(details, "method", e.method());
+        put(details, "path", e.path());
+        put(details, "transport", e.transport());
+        put(details, "policy", e.policy());
+        details.put("entry", e.entry());
+        details.put("rule", e.rule());
+        put(details, "reason", e.reason());
+        details.put("status", e.status());
+        details.put("bytesIn", e.bytesIn());
+        details.put("bytesOut", e.bytesOut());
+        details.put("durationMs", e.durationMs());
+        boolean allowed = "allow".equals(e.verdict());
+        appender.append(new dev.stockade.api.audit.AuditEvent(owner.orgId(), owner.projectId(), "egress",
+                allowed ? "allow" : "deny", false, allowed ? "success" : "denied", "sandbox", e.sandbox(),
+                e.host() + ":" + e.port(), details)).exceptionally(err -> {
+                    LOG.warn("an egress audit entry was not stored: {}", err.getMessage());
+                    return null;
+                });
+    }
+
+    private static void put(Map<String, Object> m, String k, Object v) {
+        if (v != null) {
+            m.put(k, v);
+        }
+    }
+}

@@ -1,0 +1,178 @@
+package dev.stockade.api.governance;
+
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import dev.stockade.api.governance.BindingService.Binding;
+import dev.stockade.api.identity.Identity;
+import dev.stockade.api.web.Access;
+import dev.stockade.api.web.Action;
+import dev.stockade.api.web.ApiProblem;
+import dev.stockade.api.web.Authorizer;
+import dev.stockade.api.web.Caller;
+import dev.stockade.api.web.Grant;
+import io.micronaut.core.annotation.Introspected;
+import io.micronaut.core.annotation.Nullable;
+import io.micronaut.http.HttpRequest;
+import io.micronaut.http.HttpResponse;
+import io.micronaut.http.HttpStatus;
+import io.micronaut.http.annotation.Body;
+import io.micronaut.http.annotation.Controller;
+import io.micronaut.http.annotation.Delete;
+import io.micronaut.http.annotation.Get;
+import io.micronaut.http.annotation.Post;
+import io.micronaut.http.annotation.QueryValue;
+import io.micronaut.http.annotation.Status;
+import io.swagger.v3.oas.annotations.tags.Tag;
+import jakarta.validation.Valid;
+import jakarta.validation.constraints.NotNull;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.UUID;
+
+/**
+ * Policy bindings at org level ({@code /v1/orgs/{orgId}/policy-bindings}) and project level
+ * ({@code /v1/projects/{projectId}/policy-bindings}), binding drift, and the effective policy of an identity.
+ */
+@Controller("/v1")
+@Tag(name = "governance")
+class BindingController {
+
+    /** A binding: the policy and exactly one of {@code userId} and {@code apiTokenId}. */
+    @Introspected
+    record CreateBinding(@NotNull UUID policyId, @Nullable UUID userId, @Nullable UUID apiTokenId) {
+    }
+
+    private final BindingService bindings;
+    private final BindingDrift drift;
+
+    BindingController(BindingService bindings, BindingDrift drift) {
+        this.bindings = bindings;
+        this.drift = drift;
+    }
+
+    @Post("/orgs/{orgId}/policy-bindings")
+    @Status(HttpStatus.CREATED)
+    @Access(Action.ORG_BINDINGS_WRITE)
+    Map<String, Object> createOrg(HttpRequest<?> request, String orgId, @Valid @Body CreateBinding body) {
+        return create(request, body);
+    }
+
+    @Get("/orgs/{orgId}/policy-bindings")
+    @Access(Action.ORG_BINDINGS_READ)
+    Map<String, Object> listOrg(HttpRequest<?> request, String orgId) {
+        return page(bindings.list(Caller.grant(request)));
+    }
+
+    @Get("/orgs/{orgId}/policy-bindings/drift")
+    @Access(Action.BINDING_DRIFT_READ)
+    Map<String, Object> drift(HttpRequest<?> request, String orgId) {
+        return Map.of("items", drift.report(Caller.grant(request).orgId()));
+    }
+
+    @Get("/orgs/{orgId}/policy-bindings/{bindingId}")
+    @Access(Action.ORG_BINDINGS_READ)
+    Map<String, Object> getOrg(HttpRequest<?> request, String orgId, String bindingId) {
+        return view(bindings.get(Caller.grant(request), Authorizer.uuid("bindingId", bindingId)));
+    }
+
+    @Delete("/orgs/{orgId}/policy-bindings/{bindingId}")
+    @Access(Action.ORG_BINDINGS_WRITE)
+    HttpResponse<Void> deleteOrg(HttpRequest<?> request, String orgId, String bindingId) {
+        bindings.delete(Caller.identity(request), Caller.grant(request), Authorizer.uuid("bindingId", bindingId));
+        return HttpResponse.noContent();
+    }
+
+    @Post("/projects/{projectId}/policy-bindings")
+    @Status(HttpStatus.CREATED)
+    @Access(Action.PROJECT_BINDINGS_WRITE)
+    Map<String, Object> createProject(HttpRequest<?> request, String projectId, @Valid @Body CreateBinding body) {
+        return create(request, body);
+    }
+
+    @Get("/projects/{projectId}/policy-bindings")
+    @Access(Action.PROJECT_BINDINGS_READ)
+    Map<String, Object> listProject(HttpRequest<?> request, String projectId) {
+        return page(bindings.list(Caller.grant(request)));
+    }
+
+    /**
+     * The effective policy of a user or an API token in the project: the core's resolution of every policy bound to
+     * it, clipped by the org ceiling. Without {@code userId} or {@code apiTokenId}: the caller's own.
+     */
+    @Get("/projects/{projectId}/policy-bindings/effective")
+    @Access(Action.PROJECT_BINDINGS_READ)
+    ObjectNode effective(HttpRequest<?> request, String projectId, @QueryValue @Nullable String userId,
+                         @QueryValue @Nullable String apiTokenId) {
+        Grant g = Caller.grant(request);
+        Subject subject = subject(Caller.identity(request), userId, apiTokenId);
+        ObjectNode out = drift.effective(g.orgId(), g.projectId(), subject.type(), subject.id());
+        out.put("subjectType", subject.type());
+        out.put("subjectId", subject.id().toString());
+        return out;
+    }
+
+    @Get("/projects/{projectId}/policy-bindings/{bindingId}")
+    @Access(Action.PROJECT_BINDINGS_READ)
+    Map<String, Object> getProject(HttpRequest<?> request, String projectId, String bindingId) {
+        return view(bindings.get(Caller.grant(request), Authorizer.uuid("bindingId", bindingId)));
+    }
+
+    @Delete("/projects/{projectId}/policy-bindings/{bindingId}")
+    @Access(Action.PROJECT_BINDINGS_WRITE)
+    HttpResponse<Void> deleteProject(HttpRequest<?> request, String projectId, String bindingId) {
+        bindings.delete(Caller.identity(request), Caller.grant(request), Authorizer.uuid("bindingId", bindingId));
+        return HttpResponse.noContent();
+    }
+
+    private record Subject(String type, UUID id) {
+    }
+
+    private static Subject subject(Identity caller, String userId, String apiTokenId) {
+        if (userId != null && apiTokenId != null) {
+            throw ApiProblem.invalid("/apiTokenId", "one-subject", "give `userId` or `apiTokenId`, not both");
+        }
+        if (userId != null) {
+            return new Subject(BindingService.USER, Authorizer.uuid("userId", userId));
+        }
+        if (apiTokenId != null) {
+            return new Subject(BindingService.API_TOKEN, Authorizer.uuid("apiTokenId", apiTokenId));
+        }
+        if (caller instanceof Identity.User u) {
+            return new Subject(BindingService.USER, u.userId());
+        }
+        if (caller instanceof Identity.ApiToken t) {
+            return new Subject(BindingService.API_TOKEN, t.tokenId());
+        }
+        throw ApiProblem.invalid("/userId", "one-subject", "this identity receives no bindings; name `userId` or"
+                + " `apiTokenId`");
+    }
+
+    private Map<String, Object> create(HttpRequest<?> request, CreateBinding body) {
+        if ((body.userId() == null) == (body.apiTokenId() == null)) {
+            throw ApiProblem.invalid("/userId", "one-subject", "a binding names exactly one of `userId` and"
+                    + " `apiTokenId`");
+        }
+        String type = body.userId() != null ? BindingService.USER : BindingService.API_TOKEN;
+        UUID subject = body.userId() != null ? body.userId() : body.apiTokenId();
+        return view(bindings.create(Caller.identity(request), Caller.grant(request), body.policyId(), type, subject));
+    }
+
+    private static Map<String, Object> page(List<Binding> list) {
+        return Map.of("items", list.stream().map(BindingController::view).toList());
+    }
+
+    static Map<String, Object> view(Binding b) {
+        Map<String, Object> out = new LinkedHashMap<>();
+        out.put("id", b.id());
+        out.put("scope", b.projectId() == null ? "org" : "project");
+        out.put("orgId", b.orgId());
+        if (b.projectId() != null) {
+            out.put("projectId", b.projectId());
+        }
+        out.put("policyId", b.policyId());
+        out.put("policyName", b.policyName());
+        out.put(b.subjectType().equals(BindingService.USER) ? "userId" : "apiTokenId", b.subjectId());
+        out.put("createdAt", b.createdAt().toString());
+        return out;
+    }
+}

@@ -1,0 +1,85 @@
+package dev.stockade.api.governance;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import dev.stockade.api.enforcement.EnforcementStore;
+import dev.stockade.api.governance.BindingService.Binding;
+import dev.stockade.policy.compiler.Resolution;
+import jakarta.inject.Singleton;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.UUID;
+
+/**
+ * Binding drift (spec: "cases where a project asked for more than it got"): for every identity bound at project
+ * level, and every sandbox, the core's drift report of what reaches it against the org ceiling; only cases with
+ * drift are listed. Org-level bindings are not checked on their own: org policies are the ceiling.
+ */
+@Singleton
+public class BindingDrift {
+    private final BindingService bindings;
+    private final Effective effective;
+    private final EnforcementStore enforcement;
+
+    public BindingDrift(BindingService bindings, Effective effective, EnforcementStore enforcement) {
+        this.bindings = bindings;
+        this.effective = effective;
+        this.enforcement = enforcement;
+    }
+
+    /** The effective policy view of one identity in one project. */
+    public ObjectNode effective(UUID orgId, UUID projectId, String subjectType, UUID subjectId) {
+        return Effective.view(resolveFor(orgId, projectId, subjectType, subjectId));
+    }
+
+    /** Every case of drift in the organization, bindings first (by project and subject), then sandboxes. */
+    public List<Map<String, Object>> report(UUID orgId) {
+        Map<String, List<Binding>> bySubject = new LinkedHashMap<>();
+        for (Binding b : bindings.allOfOrg(orgId)) {
+            if (b.projectId() != null) {
+                bySubject.computeIfAbsent(b.projectId() + "/" + b.subjectType() + "/" + b.subjectId(),
+                        k -> new ArrayList<>()).add(b);
+            }
+        }
+        List<Map<String, Object>> items = new ArrayList<>();
+        for (List<Binding> group : bySubject.values()) {
+            Binding first = group.get(0);
+            Resolution r = resolveFor(orgId, first.projectId(), first.subjectType(), first.subjectId());
+            if (!r.drift().isEmpty()) {
+                Map<String, Object> item = new LinkedHashMap<>();
+                item.put("kind", "binding");
+                item.put("projectId", first.projectId());
+                item.put(first.subjectType().equals(BindingService.USER) ? "userId" : "apiTokenId", first.subjectId());
+                item.put("bindingIds", group.stream().map(Binding::id).toList());
+                item.put("drift", Effective.driftView(r));
+                items.add(item);
+            }
+        }
+        items.addAll(sandboxes(orgId));
+        return items;
+    }
+
+    private List<Map<String, Object>> sandboxes(UUID orgId) {
+        List<Map<String, Object>> items = new ArrayList<>();
+        List<JsonNode> ceiling = effective.ceiling(orgId);
+        for (EnforcementStore.Change c : enforcement.current(orgId)) {
+            Resolution r = effective.resolve(new Effective.Documents(ceiling, c.enforcement().grants()));
+            if (!r.drift().isEmpty()) {
+                Map<String, Object> item = new LinkedHashMap<>();
+                item.put("kind", "sandbox");
+                item.put("projectId", c.enforcement().projectId());
+                item.put("sandboxId", c.sandboxId());
+                item.put("drift", Effective.driftView(r));
+                items.add(item);
+            }
+        }
+        return items;
+    }
+
+    private Resolution resolveFor(UUID orgId, UUID projectId, String subjectType, UUID subjectId) {
+        return effective.resolve(new Effective.Documents(effective.ceiling(orgId),
+                effective.grantsFor(orgId, projectId, subjectType, subjectId)));
+    }
+}

@@ -1,0 +1,152 @@
+package dev.stockade.api.governance;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import dev.stockade.api.db.Sql;
+import dev.stockade.api.web.ApiProblem;
+import dev.stockade.api.web.ProblemCode;
+import dev.stockade.policy.compiler.DescribeRows;
+import dev.stockade.policy.compiler.InstallFacts;
+import dev.stockade.policy.compiler.Resolution;
+import dev.stockade.policy.compiler.ResolutionTooLarge;
+import dev.stockade.policy.compiler.Resolver;
+import dev.stockade.policy.model.Policy;
+import dev.stockade.policy.model.PolicyReader;
+import dev.stockade.policy.model.ReadResult;
+import dev.stockade.policy.model.SourceMap;
+import jakarta.inject.Singleton;
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.sql.ResultSet;
+import java.sql.Types;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.UUID;
+
+/**
+ * Effective policies: which stored documents reach an agent, and the core's resolution of them. The host only
+ * selects documents; merging, clipping, drift and the environment plan are {@link Resolver}'s. The org ceiling is
+ * every org policy of the organization (spec: an org policy is "reusable, and a ceiling on what projects may grant");
+ * several ceiling policies merge as the core merges them.
+ */
+@Singleton
+public class Effective {
+    private static final ObjectMapper JSON = new ObjectMapper();
+
+    /** Documents that reach an agent, each with its stored name. */
+    public record Documents(List<JsonNode> ceiling, List<JsonNode> grants) {
+        public Documents {
+            ceiling = List.copyOf(ceiling);
+            grants = List.copyOf(grants);
+        }
+    }
+
+    private final Sql jdbc;
+
+    public Effective(Sql jdbc) {
+        this.jdbc = jdbc;
+    }
+
+    /** The org ceiling: every org policy of the organization, oldest first. */
+    public List<JsonNode> ceiling(UUID orgId) {
+        return documents("SELECT document::text FROM policies WHERE org_id = ? AND project_id IS NULL"
+                + " ORDER BY created_at, id", orgId);
+    }
+
+    /**
+     * The policies bound to a user or an API token in a project: org-level bindings first, then project-level ones,
+     * each in binding order; a policy bound twice counts once.
+     */
+    public List<JsonNode> grantsFor(UUID orgId, UUID projectId, String subjectType, UUID subjectId) {
+        return documents("SELECT p.document::text FROM policy_bindings b JOIN policies p ON p.id = b.policy_id"
+                + " WHERE b.org_id = ? AND (b.project_id IS NULL OR b.project_id = ?) AND b.subject_type = ?"
+                + " AND b.subject_id = ? GROUP BY p.id, p.document::text"
+                + " ORDER BY min(CASE WHEN b.project_id IS NULL THEN 0 ELSE 1 END), min(b.created_at), p.id",
+                orgId, projectId, subjectType, subjectId);
+    }
+
+    /** The stored documents of the given policy ids that belong to the organization (org or any of its projects). */
+    public List<JsonNode> policies(UUID orgId, List<UUID> ids) {
+        List<JsonNode> out = new ArrayList<>();
+        for (UUID id : ids) {
+            List<JsonNode> one = documents("SELECT document::text FROM policies WHERE org_id = ? AND id = ?",
+                    orgId, id);
+            if (one.isEmpty()) {
+                throw ApiProblem.notFound("policy `" + id + "`");
+            }
+            out.addAll(one);
+        }
+        return out;
+    }
+
+    /** The core's resolution of {@code docs}; a resolution beyond the core's bounds is a 422 problem. */
+    public Resolution resolve(Documents docs) {
+        try {
+            return Resolver.resolve(InstallFacts.defaults(), bind(docs.ceiling()), bind(docs.grants()));
+        } catch (ResolutionTooLarge e) {
+            throw new ApiProblem(ProblemCode.VALIDATION_FAILED, e.getMessage());
+        }
+    }
+
+    /** The JSON view of a resolution: describe rows, environment plan, connector grants, inference, drift. */
+    public static ObjectNode view(Resolution r) {
+        ObjectNode node = JSON.createObjectNode();
+        DescribeRows.of(r.effective()).forEach(node.putArray("domains")::add);
+        r.sandboxEnv().forEach(node.putObject("sandboxEnv")::put);
+        node.set("connectorGrants", JSON.valueToTree(r.connectorGrants()));
+        node.set("managedInference", JSON.valueToTree(r.managedInference()));
+        node.set("drift", driftView(r));
+        return node;
+    }
+
+    /** {@code narrowedDomains} and {@code blockedDomainDetails} of a resolution. */
+    public static ObjectNode driftView(Resolution r) {
+        ObjectNode drift = JSON.createObjectNode();
+        drift.set("narrowedDomains", JSON.valueToTree(r.drift().narrowedDomains()));
+        drift.set("blockedDomainDetails", JSON.valueToTree(r.drift().blockedDomainDetails()));
+        return drift;
+    }
+
+    /** Stored documents were checked by the core at write; one that no longer binds is skipped, loudly. */
+    private static List<Policy> bind(List<JsonNode> docs) {
+        List<Policy> out = new ArrayList<>(docs.size());
+        for (JsonNode doc : docs) {
+            String name = doc.path("name").asText("policy");
+            ReadResult r = PolicyReader.fromTree(doc, SourceMap.empty(), name, doc.toString());
+            if (!r.valid()) {
+                throw new ApiProblem(ProblemCode.VALIDATION_FAILED, "stored policy `" + name
+                        + "` no longer passes validation; update it");
+            }
+            out.add(r.policy());
+        }
+        return out;
+    }
+
+    private List<JsonNode> documents(String sql, Object... params) {
+        return jdbc.prepare(sql, ps -> {
+            for (int i = 0; i < params.length; i++) {
+                if (params[i] instanceof String text) {
+                    ps.setString(i + 1, text);
+                } else {
+                    ps.setObject(i + 1, params[i], Types.OTHER);
+                }
+            }
+            List<JsonNode> out = new ArrayList<>();
+            try (ResultSet rs = ps.executeQuery()) {
+                while (rs.next()) {
+                    out.add(read(rs.getString(1)));
+                }
+            }
+            return out;
+        });
+    }
+
+    private static JsonNode read(String text) {
+        try {
+            return JSON.readTree(text);
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
+    }
+}

@@ -1,0 +1,109 @@
+package dev.stockade.api.sandbox;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import dev.stockade.api.credentials.CredentialService;
+import dev.stockade.api.db.Sql;
+import dev.stockade.api.enforcement.EnforcementStore;
+import dev.stockade.api.enforcement.SandboxEnforcement;
+import dev.stockade.api.governance.Effective;
+import dev.stockade.api.identity.TokenFormat;
+import dev.stockade.api.secrets.SecretBox;
+import dev.stockade.api.web.FieldError;
+import dev.stockade.api.web.ApiProblem;
+import dev.stockade.api.web.ProblemCode;
+import dev.stockade.policy.compiler.Resolution;
+import jakarta.inject.Singleton;
+import java.sql.ResultSet;
+import java.sql.Types;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.UUID;
+
+/**
+ * What reaches a sandbox: its attached policies in order and its embedded policy last, under the org ceiling
+ * (every org policy), and its credentials (attached project credentials and those it owns). Publishes the result to
+ * its egress proxy through {@link EnforcementStore} on every change.
+ */
+@Singleton
+public class SandboxPolicies {
+    private final Effective effective;
+    private final EnforcementStore enforcement;
+    private final CredentialService credentials;
+    private final SecretBox box;
+    private final Sql jdbc;
+
+    public SandboxPolicies(Effective effective, EnforcementStore enforcement, CredentialService credentials,
+                           SecretBox box, Sql jdbc) {
+        this.effective = effective;
+        this.enforcement = enforcement;
+        this.credentials = credentials;
+        this.box = box;
+        this.jdbc = jdbc;
+    }
+
+    /** The grant documents of a configuration: attached policies in order, the embedded policy last. */
+    public List<JsonNode> grants(UUID orgId, SandboxConfig config) {
+        List<JsonNode> grants = new ArrayList<>(effective.policies(orgId, config.policies()));
+        if (config.embedded() != null) {
+            grants.add(config.embedded());
+        }
+        return grants;
+    }
+
+    public Resolution resolve(Sandbox s) {
+        return effective.resolve(new Effective.Documents(effective.ceiling(s.orgId()), grants(s.orgId(), s.config())));
+    }
+
+    /** Publishes what the sandbox's proxy enforces now (on the caller's transaction). */
+    public void publish(Sandbox s) {
+        byte[] tokenHash = TokenFormat.hash(box.open(s.tokenSealed(), tokenContext(s.id())));
+        enforcement.publish(new SandboxEnforcement(s.id(), s.orgId(), s.projectId(), tokenHash, s.activeRevision(),
+                grants(s.orgId(), s.config()), effective.ceiling(s.orgId()), credentialIds(s)));
+    }
+
+    /** Attached project credentials, then those the sandbox owns. */
+    public List<UUID> credentialIds(Sandbox s) {
+        List<UUID> ids = new ArrayList<>(s.config().credentials());
+        credentials.visibleTo(s.projectId(), s.id()).stream().filter(c -> s.id().equals(c.sandboxId()))
+                .forEach(c -> ids.add(c.id()));
+        return ids;
+    }
+
+    /** Refuses attached policies and credentials the sandbox's project cannot use (400, nothing changes). */
+    public void checkReferences(UUID orgId, UUID projectId, SandboxConfig config) {
+        List<FieldError> errors = new ArrayList<>();
+        for (int i = 0; i < config.policies().size(); i++) {
+            if (!exists("SELECT 1 FROM policies WHERE id = ? AND org_id = ? AND (project_id IS NULL OR project_id = ?)",
+                    config.policies().get(i), orgId, projectId)) {
+                errors.add(new FieldError("/policies/" + i, "unknown-policy", "no policy `" + config.policies().get(i)
+                        + "` in the project or its organization"));
+            }
+        }
+        for (int i = 0; i < config.credentials().size(); i++) {
+            if (!exists("SELECT 1 FROM credentials WHERE id = ? AND org_id = ? AND project_id = ? AND sandbox_id IS NULL",
+                    config.credentials().get(i), orgId, projectId)) {
+                errors.add(new FieldError("/credentials/" + i, "unknown-credential", "no credential `"
+                        + config.credentials().get(i) + "` in the project"));
+            }
+        }
+        if (!errors.isEmpty()) {
+            throw new ApiProblem(ProblemCode.VALIDATION_FAILED, errors.size() == 1 ? errors.get(0).detail()
+                    : errors.size() + " problems in the body", errors);
+        }
+    }
+
+    static String tokenContext(UUID sandboxId) {
+        return "sandbox-token:" + sandboxId;
+    }
+
+    private boolean exists(String sql, UUID id, UUID orgId, UUID projectId) {
+        return jdbc.prepare(sql, ps -> {
+            ps.setObject(1, id, Types.OTHER);
+            ps.setObject(2, orgId, Types.OTHER);
+            ps.setObject(3, projectId, Types.OTHER);
+            try (ResultSet rs = ps.executeQuery()) {
+                return rs.next();
+            }
+        });
+    }
+}

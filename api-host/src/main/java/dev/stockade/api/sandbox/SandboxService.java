@@ -1,0 +1,191 @@
+package dev.stockade.api.sandbox;
+
+import dev.stockade.api.events.EventStream;
+import dev.stockade.api.identity.Identity;
+import dev.stockade.api.web.ApiProblem;
+import dev.stockade.api.web.Grant;
+import dev.stockade.api.web.ProblemCode;
+import io.micronaut.context.event.StartupEvent;
+import io.micronaut.runtime.event.annotation.EventListener;
+import jakarta.inject.Singleton;
+import io.micronaut.context.annotation.Value;
+import io.micronaut.transaction.TransactionOperations;
+import java.sql.Connection;
+import java.time.Clock;
+import java.time.Duration;
+import java.util.List;
+import java.util.UUID;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * The sandbox feature's entry point for routes (REST, MCP) and other features: each operation commits its change
+ * ({@link SandboxWrites}) and then hands the runtime work to {@link SandboxWorker}. At start it provisions again
+ * the sandboxes that should run, and it re-enforces sandboxes when a policy or credential they use changes
+ * ({@code governance} events, on every replica).
+ */
+@Singleton
+public class SandboxService {
+    private static final Logger LOG = LoggerFactory.getLogger(SandboxService.class);
+    private static final List<String> LIVE = List.of(Sandbox.CREATING, Sandbox.STARTING, Sandbox.RUNNING);
+
+    private final SandboxWrites writes;
+    private final SandboxStore store;
+    private final SandboxWorker worker;
+    private final SandboxPolicies policies;
+    private final TransactionOperations<Connection> tx;
+    private final Clock clock;
+    private final SandboxBody.Ceiling ceiling;
+    private final EventStream events;
+    private final ExecutorService reenforce = Executors.newSingleThreadExecutor(r -> {
+        Thread t = new Thread(r, "sandbox-reenforce");
+        t.setDaemon(true);
+        return t;
+    });
+
+    public SandboxService(SandboxWrites writes, SandboxStore store, SandboxWorker worker, SandboxPolicies policies,
+                          TransactionOperations<Connection> tx, Clock clock, EventStream events,
+                          @Value("${sandbox.k8s.cpu:4}") String maxCpu,
+                          @Value("${sandbox.k8s.memory:8Gi}") String maxMemory) {
+        this.writes = writes;
+        this.store = store;
+        this.worker = worker;
+        this.policies = policies;
+        this.tx = tx;
+        this.clock = clock;
+        long cpu = Quantities.cpuMillis(maxCpu);
+        long memory = Quantities.memoryBytes(maxMemory);
+        if (cpu <= 0 || memory <= 0) {
+            throw new IllegalArgumentException("sandbox.k8s.cpu and sandbox.k8s.memory must be quantities like 4 and 8Gi");
+        }
+        this.ceiling = new SandboxBody.Ceiling(cpu, memory, maxCpu, maxMemory);
+        this.events = events;
+    }
+
+    /** At start: follow governance changes, and provision again what should run. */
+    @EventListener
+    void onStartup(StartupEvent event) {
+        events.subscribe("governance", e -> reenforce.submit(() -> reenforce(e.orgId(),
+                e.payload().path("kind").asText(), e.payload().path("projectId").asText(null))));
+        resume();
+    }
+
+    public Sandbox create(Identity caller, Grant grant, String body) {
+        Sandbox s = writes.create(caller, grant, SandboxBody.create(body, ceiling));
+        worker.provision(s.id());
+        return s;
+    }
+
+    public Sandbox get(Grant grant, UUID id) {
+        return store.get(grant.projectId(), id);
+    }
+
+    public List<Sandbox> list(Grant grant) {
+        return store.list(grant.projectId());
+    }
+
+    public Sandbox update(Identity caller, Grant grant, UUID id, String body) {
+        return writes.update(caller, grant, id, body, ceiling);
+    }
+
+    public Sandbox start(Identity caller, Grant grant, UUID id) {
+        Sandbox s = writes.transition(caller, grant, id, List.of(Sandbox.STOPPED, Sandbox.ERROR), Sandbox.STARTING,
+                "start");
+        worker.provision(id);
+        return s;
+    }
+
+    /** Stop is accepted while creating or starting too; provisioning in flight ends stopped. */
+    public Sandbox stop(Identity caller, Grant grant, UUID id) {
+        Sandbox s = writes.transition(caller, grant, id, List.of(Sandbox.CREATING, Sandbox.STARTING, Sandbox.RUNNING,
+                Sandbox.ERROR, Sandbox.STOPPED), Sandbox.STOPPED, "stop");
+        worker.stop(id);
+        return s;
+    }
+
+    /** Re-provisions the active revision of a running sandbox, or starts a stopped (or failed) one. */
+    public Sandbox restart(Identity caller, Grant grant, UUID id) {
+        Sandbox s = writes.transition(caller, grant, id, List.of(Sandbox.RUNNING, Sandbox.STOPPED, Sandbox.ERROR),
+                Sandbox.STARTING, "restart");
+        worker.provision(id);
+        return s;
+    }
+
+    public Sandbox promote(Identity caller, Grant grant, UUID id, int revision) {
+        Sandbox s = writes.promote(caller, grant, id, revision);
+        if (LIVE.contains(s.state())) {
+            worker.provision(id);
+        }
+        return s;
+    }
+
+    /** Promotes the revision that was active before the current one. */
+    public Sandbox rollback(Identity caller, Grant grant, UUID id) {
+        Sandbox s = store.get(grant.projectId(), id);
+        if (s.previousRevision() == null) {
+            throw new ApiProblem(ProblemCode.CONFLICT, "sandbox `" + s.name() + "` has no earlier active revision");
+        }
+        return promote(caller, grant, id, s.previousRevision());
+    }
+
+    public void delete(Identity caller, Grant grant, UUID id) {
+        Sandbox s = writes.delete(caller, grant, id);
+        worker.delete(s.id());
+    }
+
+    public List<Object[]> revisions(Grant grant, UUID id) {
+        store.get(grant.projectId(), id);
+        return store.revisions(id);
+    }
+
+    /**
+     * Activity on a sandbox (exec, terminal, private port): resets its idle timer and, for a sandbox the auto-stop
+     * timer stopped and that has {@code autoStart}, starts it again and waits (at most {@code wait}) until it runs.
+     */
+    public Sandbox ensureRunning(UUID id, Duration wait) throws InterruptedException {
+        Sandbox s = store.find(id).orElseThrow(() -> ApiProblem.notFound("sandbox `" + id + "`"));
+        if (s.state().equals(Sandbox.STOPPED) && s.autoStart() && "auto-stop".equals(s.stoppedBy())) {
+            tx.executeWrite(st -> store.transition(id, List.of(Sandbox.STOPPED), Sandbox.STARTING, "", null,
+                    clock.instant()));
+            worker.provision(id).join();
+        }
+        tx.executeWrite(st -> {
+            store.touch(id, clock.instant());
+            return null;
+        });
+        return store.find(id).orElseThrow();
+    }
+
+    public SandboxBody.Ceiling ceiling() {
+        return ceiling;
+    }
+
+    private void reenforce(UUID orgId, String kind, String projectId) {
+        try {
+            UUID project = projectId == null ? null : UUID.fromString(projectId);
+            if (kind.equals("binding")) {
+                return; // bindings reach people and tokens, not sandboxes
+            }
+            tx.executeWrite(st -> {
+                store.ofOrg(orgId, project).forEach(policies::publish);
+                return null;
+            });
+        } catch (RuntimeException e) {
+            LOG.error("re-enforcing the sandboxes of org {} failed", orgId, e);
+        }
+    }
+
+    private void resume() {
+        try {
+            for (Sandbox s : store.meantToRun()) {
+                if (!worker.provisioner().status(s.id().toString()).running()) {
+                    worker.provision(s.id());
+                }
+            }
+        } catch (RuntimeException e) {
+            LOG.error("resuming sandboxes failed", e);
+        }
+    }
+}

@@ -1,0 +1,163 @@
+package dev.stockade.api.sandbox;
+
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import dev.stockade.api.credentials.CredentialService;
+import dev.stockade.api.sandbox.provision.ProvisionException;
+import dev.stockade.api.sandbox.provision.Provisioner;
+import dev.stockade.api.sandbox.provision.SandboxSpec;
+import dev.stockade.api.secrets.SecretBox;
+import io.micronaut.transaction.TransactionOperations;
+import jakarta.annotation.PreDestroy;
+import jakarta.inject.Singleton;
+import java.sql.Connection;
+import java.time.Clock;
+import java.util.List;
+import java.util.Map;
+import java.util.UUID;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * Runtime work after a sandbox change committed: provisioning, stopping and deleting through the {@link Provisioner},
+ * on a small pool of worker threads (never an event loop), one operation at a time per sandbox in the order asked.
+ * The result is written back as the sandbox's state ({@code running}, or {@code error} with a detail safe to show);
+ * a sandbox stopped while it was being provisioned is stopped again when provisioning ends.
+ */
+@Singleton
+public class SandboxWorker {
+    private static final Logger LOG = LoggerFactory.getLogger(SandboxWorker.class);
+
+    private final SandboxStore store;
+    private final SandboxPolicies policies;
+    private final CredentialService credentials;
+    private final Provisioner provisioner;
+    private final EgressEndpoint egress;
+    private final SecretBox box;
+    private final TransactionOperations<Connection> tx;
+    private final Clock clock;
+    private final ExecutorService pool = Executors.newFixedThreadPool(4, r -> {
+        Thread t = new Thread(r, "sandbox-worker");
+        t.setDaemon(true);
+        return t;
+    });
+    private final Map<UUID, CompletableFuture<Void>> chains = new ConcurrentHashMap<>();
+
+    public SandboxWorker(SandboxStore store, SandboxPolicies policies, CredentialService credentials,
+                         Provisioner provisioner, EgressEndpoint egress, SecretBox box,
+                         TransactionOperations<Connection> tx, Clock clock) {
+        this.store = store;
+        this.policies = policies;
+        this.credentials = credentials;
+        this.provisioner = provisioner;
+        this.egress = egress;
+        this.box = box;
+        this.tx = tx;
+        this.clock = clock;
+    }
+
+    /** Provisions the active revision (start, restart, recovery); completes when the state is written. */
+    public CompletableFuture<Void> provision(UUID id) {
+        return chain(id, () -> runProvision(id));
+    }
+
+    public CompletableFuture<Void> stop(UUID id) {
+        return chain(id, () -> {
+            try {
+                provisioner.stop(id.toString());
+            } catch (ProvisionException e) {
+                LOG.warn("stopping sandbox {} failed: {}", id, e.getMessage());
+            }
+        });
+    }
+
+    public CompletableFuture<Void> delete(UUID id) {
+        return chain(id, () -> {
+            try {
+                provisioner.delete(id.toString());
+            } catch (ProvisionException e) {
+                LOG.warn("deleting sandbox {} failed: {}", id, e.getMessage());
+            }
+        });
+    }
+
+    /** The provisioner's view of a sandbox's runtime. */
+    public Provisioner provisioner() {
+        return provisioner;
+    }
+
+    @PreDestroy
+    void close() {
+        pool.shutdownNow();
+    }
+
+    private CompletableFuture<Void> chain(UUID id, Runnable work) {
+        return chains.compute(id, (k, prev) -> (prev == null ? CompletableFuture.<Void>completedFuture(null) : prev)
+                .handle((ok, err) -> null).thenRunAsync(work, pool));
+    }
+
+    private void runProvision(UUID id) {
+        Sandbox s = store.find(id).orElse(null);
+        if (s == null || s.state().equals(Sandbox.STOPPED)) {
+            return; // deleted, or stopped before provisioning began
+        }
+        inTx(() -> store.transition(id, List.of(Sandbox.CREATING, Sandbox.STARTING, Sandbox.RUNNING, Sandbox.ERROR),
+                Sandbox.STARTING, "", null, clock.instant()));
+        try {
+            SandboxSpec spec = spec(s);
+            provisioner.provision(spec);
+            inTx(() -> {
+                store.recordProvisioned(id, s.activeRevision(), provisioned(s, spec));
+                if (!store.transition(id, List.of(Sandbox.STARTING), Sandbox.RUNNING, "", null, clock.instant())) {
+                    stopQuietly(id); // stopped (or deleted) while provisioning: do not leave it running
+                }
+                return null;
+            });
+        } catch (ProvisionException | RuntimeException e) {
+            String detail = e instanceof ProvisionException ? e.getMessage() : "provisioning failed unexpectedly";
+            LOG.warn("provisioning sandbox {} failed: {}", id, detail);
+            inTx(() -> store.transition(id, List.of(Sandbox.STARTING), Sandbox.ERROR, detail, null, clock.instant()));
+        }
+    }
+
+    private SandboxSpec spec(Sandbox s) {
+        Map<String, String> env = policies.resolve(s).sandboxEnv();
+        String token = box.open(s.tokenSealed(), SandboxPolicies.tokenContext(s.id()));
+        return new SandboxSpec(s.id().toString(), s.orgId().toString(), s.projectId().toString(), s.slug(),
+                s.activeRevision(), s.config().image(), s.config().cpuMillis(), s.config().memoryBytes(), env,
+                new SandboxSpec.EgressRoute(egress.host(), egress.port(), token, egress.caCertificate()),
+                s.config().ports().stream().map(SandboxConfig.Port::port).toList());
+    }
+
+    /** The record a revision keeps of what it was provisioned with (no secret: credential names, env keys). */
+    private ObjectNode provisioned(Sandbox s, SandboxSpec spec) {
+        ObjectNode n = SandboxConfig.JSON.createObjectNode();
+        n.put("at", clock.instant().toString());
+        n.put("provisioner", provisioner.kind());
+        n.set("config", s.config().toJson());
+        var docs = n.putArray("policies");
+        policies.grants(s.orgId(), s.config()).forEach(docs::add);
+        var creds = n.putArray("credentials");
+        List<UUID> ids = policies.credentialIds(s);
+        credentials.visibleTo(s.projectId(), s.id()).stream().filter(c -> ids.contains(c.id()))
+                .forEach(c -> creds.addObject().put("id", c.id().toString()).put("name", c.name()));
+        var env = n.putArray("envKeys");
+        spec.env().keySet().stream().sorted().forEach(env::add);
+        return n;
+    }
+
+    private void stopQuietly(UUID id) {
+        try {
+            provisioner.stop(id.toString());
+        } catch (ProvisionException e) {
+            LOG.warn("stopping sandbox {} failed: {}", id, e.getMessage());
+        }
+    }
+
+    private <T> T inTx(java.util.function.Supplier<T> work) {
+        return tx.executeWrite(status -> work.get());
+    }
+}

@@ -1,0 +1,95 @@
+package dev.stockade.api.sandbox.local;
+
+import dev.stockade.api.sandbox.provision.ProvisionException;
+import java.net.InetAddress;
+import java.net.UnknownHostException;
+import java.util.List;
+
+/**
+ * The local provisioner's network: one bridge ({@code stk0}, the gateway address) on the host, and per sandbox a
+ * network namespace joined to it by a veth pair whose bridge port is isolated (sandboxes cannot reach each other).
+ * Inside the namespace the only route is a host route to the gateway address, where the egress proxy listens: no
+ * default route, no other address reachable, so every byte out goes through the proxy.
+ */
+final class LocalNetwork {
+    static final String BRIDGE = "stk0";
+
+    private final String gatewayCidr;
+    private final InetAddress gateway;
+    private final int prefix;
+
+    /** {@code cidr} like {@code 10.213.0.1/16}: the gateway address and the pool sandboxes take addresses from. */
+    LocalNetwork(String cidr) {
+        String[] parts = cidr.split("/");
+        try {
+            this.gateway = InetAddress.getByName(parts[0]);
+        } catch (UnknownHostException e) {
+            throw new IllegalArgumentException("sandbox.local.network `" + cidr + "` is not an IPv4 CIDR");
+        }
+        this.prefix = Integer.parseInt(parts[1]);
+        if (gateway.getAddress().length != 4 || prefix < 8 || prefix > 24) {
+            throw new IllegalArgumentException("sandbox.local.network must be IPv4 with a prefix of 8 to 24");
+        }
+        this.gatewayCidr = cidr;
+    }
+
+    String gateway() {
+        return gateway.getHostAddress();
+    }
+
+    /** Creates the bridge once (idempotent). */
+    void ensureBridge() throws ProvisionException {
+        if (Shell.run(List.of("ip", "-o", "link", "show")).contains(" " + BRIDGE + ":")) {
+            Shell.quiet(List.of("ip", "addr", "add", gatewayCidr, "dev", BRIDGE));
+            Shell.run(List.of("ip", "link", "set", BRIDGE, "up"));
+            return;
+        }
+        Shell.run(List.of("ip", "link", "add", BRIDGE, "type", "bridge"));
+        Shell.run(List.of("ip", "addr", "add", gatewayCidr, "dev", BRIDGE));
+        Shell.run(List.of("ip", "link", "set", BRIDGE, "up"));
+    }
+
+    /** The address of sandbox slot {@code index} (0-based): gateway + 1 + index. */
+    String address(int index) {
+        byte[] a = gateway.getAddress();
+        long v = ((a[0] & 0xffL) << 24 | (a[1] & 0xffL) << 16 | (a[2] & 0xffL) << 8 | (a[3] & 0xffL)) + 1 + index;
+        return ((v >> 24) & 0xff) + "." + ((v >> 16) & 0xff) + "." + ((v >> 8) & 0xff) + "." + (v & 0xff);
+    }
+
+    /** How many sandbox addresses the pool has. */
+    int capacity() {
+        return (1 << (32 - prefix)) - 3;
+    }
+
+    /** Creates {@code ns} with a veth to the bridge, address {@code address}, and one route: to the gateway. */
+    void attach(String ns, String hostIf, String address) throws ProvisionException {
+        detach(ns, hostIf);
+        String tmp = "vs" + hostIf.substring(2);
+        Shell.run(List.of("ip", "netns", "add", ns));
+        Shell.run(List.of("ip", "link", "add", hostIf, "type", "veth", "peer", "name", tmp));
+        Shell.run(List.of("ip", "link", "set", tmp, "netns", ns));
+        Shell.run(List.of("ip", "link", "set", hostIf, "master", BRIDGE));
+        Shell.run(List.of("bridge", "link", "set", "dev", hostIf, "isolated", "on"));
+        Shell.run(List.of("ip", "link", "set", hostIf, "up"));
+        Shell.run(List.of("ip", "-n", ns, "link", "set", tmp, "name", "eth0"));
+        Shell.run(List.of("ip", "-n", ns, "addr", "add", address + "/32", "dev", "eth0"));
+        Shell.run(List.of("ip", "-n", ns, "link", "set", "lo", "up"));
+        Shell.run(List.of("ip", "-n", ns, "link", "set", "eth0", "up"));
+        Shell.run(List.of("ip", "-n", ns, "route", "add", gateway() + "/32", "dev", "eth0"));
+    }
+
+    /** Removes the namespace and the veth (idempotent); processes still in the namespace are killed first. */
+    void detach(String ns, String hostIf) {
+        try {
+            for (String pid : Shell.run(List.of("ip", "netns", "pids", ns)).split("\\s+")) {
+                if (!pid.isBlank()) {
+                    Shell.quiet(List.of("kill", "-KILL", pid.strip()));
+                }
+            }
+        } catch (ProvisionException e) {
+            // no such namespace
+        }
+        Shell.quiet(List.of("ip", "link", "del", hostIf));
+        Shell.quiet(List.of("ip", "netns", "del", ns));
+    }
+}

@@ -1,0 +1,135 @@
+package dev.stockade.api.sandbox.local;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import com.sun.net.httpserver.HttpServer;
+import dev.stockade.api.config.PlatformConfig;
+import dev.stockade.api.sandbox.provision.ExecProcess;
+import dev.stockade.api.sandbox.provision.ExecRequest;
+import dev.stockade.api.sandbox.provision.SandboxSpec;
+import java.net.InetSocketAddress;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.List;
+import java.util.Map;
+import java.util.UUID;
+import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.concurrent.TimeUnit;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.Assumptions;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.TestInstance;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * The local provisioner on this host (root, bubblewrap): a real sandbox whose only way out is the proxy address, the
+ * env plan and proxy settings inside, limits in cgroups, the volume kept on stop and gone on delete.
+ */
+@TestInstance(TestInstance.Lifecycle.PER_CLASS)
+class LocalProvisionerTest {
+    @TempDir
+    static Path data;
+
+    private LocalProvisioner provisioner;
+    private HttpServer fakeProxy;
+    private final List<String> seen = new CopyOnWriteArrayList<>();
+
+    @BeforeAll
+    void start() throws Exception {
+        Assumptions.assumeTrue(Files.isExecutable(Path.of("/usr/bin/bwrap")), "bubblewrap is not installed");
+        Assumptions.assumeTrue("root".equals(System.getProperty("user.name")), "the local provisioner needs root");
+        provisioner = new LocalProvisioner(new PlatformConfig(null, null, 32768, data, Duration.ofSeconds(10), null),
+                "10.213.0.1/16");
+        provisioner.prepareNetwork();
+        // stands where the egress proxy listens: records the proxy request line and the proxy credentials
+        fakeProxy = HttpServer.create(new InetSocketAddress(provisioner.gateway(), 0), 0);
+        fakeProxy.createContext("/", ex -> {
+            seen.add(ex.getRequestURI() + " " + ex.getRequestHeaders().getFirst("Proxy-Authorization"));
+            byte[] body = "via proxy".getBytes(StandardCharsets.UTF_8);
+            ex.sendResponseHeaders(200, body.length);
+            ex.getResponseBody().write(body);
+            ex.close();
+        });
+        fakeProxy.start();
+    }
+
+    @AfterAll
+    void stop() {
+        if (fakeProxy != null) {
+            fakeProxy.stop(0);
+        }
+    }
+
+    private SandboxSpec spec(String id) {
+        return new SandboxSpec(id, UUID.randomUUID().toString(), UUID.randomUUID().toString(), "s", 1, null, 500,
+                256L << 20, Map.of("GITHUB_TOKEN", "__platform_cred:abc__", "FROM_POLICY", "yes"),
+                new SandboxSpec.EgressRoute(provisioner.gateway(), fakeProxy.getAddress().getPort(), "tok-" + id,
+                        "-----BEGIN CERTIFICATE-----\nMIIB\n-----END CERTIFICATE-----\n"),
+                List.of(8080));
+    }
+
+    private static String run(ExecProcess p) throws Exception {
+        p.stdin().close();
+        String out = new String(p.stdout().readAllBytes(), StandardCharsets.UTF_8)
+                + new String(p.stderr().readAllBytes(), StandardCharsets.UTF_8);
+        assertThat(p.exit().get(30, TimeUnit.SECONDS)).as(out).isNotNull();
+        return out;
+    }
+
+    @Test
+    void aSandboxReachesOnlyItsProxyAndSeesItsEnvironmentLimitsAndVolume() throws Exception {
+        String id = UUID.randomUUID().toString();
+        provisioner.provision(spec(id));
+        assertThat(provisioner.status(id).running()).isTrue();
+
+        String env = run(provisioner.exec(id, new ExecRequest(List.of("env"), false, 0, 0)));
+        assertThat(env).contains("GITHUB_TOKEN=__platform_cred:abc__", "FROM_POLICY=yes",
+                "HTTPS_PROXY=http://sandbox:tok-" + id + "@" + provisioner.gateway(), "SSL_CERT_FILE=/etc/stockade/ca.pem");
+
+        String routes = run(provisioner.exec(id, new ExecRequest(List.of("ip", "route"), false, 0, 0)));
+        assertThat(routes.strip()).isEqualTo(provisioner.gateway() + " dev eth0 scope link");
+        // through the proxy variables: the request reaches the proxy address with the sandbox's token
+        String viaProxy = run(provisioner.exec(id, new ExecRequest(List.of("curl", "-sS", "-m", "10",
+                "http://example.test/hello"), false, 0, 0)));
+        assertThat(viaProxy).isEqualTo("via proxy");
+        assertThat(seen).anyMatch(s -> s.startsWith("http://example.test/hello Basic "));
+        // around the proxy: no route to anywhere else
+        String direct = run(provisioner.exec(id, new ExecRequest(List.of("curl", "-sS", "-m", "5", "--noproxy", "*",
+                "http://1.1.1.1/"), false, 0, 0)));
+        assertThat(direct).containsAnyOf("unreachable", "Failed to connect", "Couldn't connect");
+
+        String whoami = run(provisioner.exec(id, new ExecRequest(List.of("sh", "-c", "id -u; pwd; echo kept > f"),
+                false, 0, 0)));
+        assertThat(whoami.lines().toList()).containsExactly("1000", "/workspace");
+
+        provisioner.stop(id);
+        assertThat(provisioner.status(id).running()).isFalse();
+        assertThat(data.resolve("sandboxes").resolve(id).resolve("volume/f")).hasContent("kept");
+        provisioner.provision(spec(id));
+        assertThat(run(provisioner.exec(id, new ExecRequest(List.of("cat", "f"), false, 0, 0)))).isEqualTo("kept\n");
+        provisioner.delete(id);
+        assertThat(data.resolve("sandboxes").resolve(id)).doesNotExist();
+        assertThat(provisioner.status(id).phase()).isEqualTo("absent");
+    }
+
+    @Test
+    void memoryAndCpuLimitsAreSetInTheSandboxCgroups() throws Exception {
+        String id = UUID.randomUUID().toString();
+        provisioner.provision(spec(id));
+        try {
+            long pid = provisioner.initPid(id).orElseThrow();
+            String cgroups = Files.readString(Path.of("/proc", Long.toString(pid), "cgroup"));
+            String name = id.replace("-", "").substring(0, 12);
+            assertThat(cgroups).contains("stockade/" + name);
+            Path v1 = Path.of("/sys/fs/cgroup/memory/stockade", name, "memory.limit_in_bytes");
+            Path v2 = Path.of("/sys/fs/cgroup/stockade", name, "memory.max");
+            Path limit = Files.exists(v2) ? v2 : v1;
+            assertThat(Files.readString(limit).strip()).isEqualTo(Long.toString(256L << 20));
+        } finally {
+            provisioner.delete(id);
+        }
+    }
+}
