@@ -7,6 +7,7 @@ import dev.stockade.cli.rest.ClusterCommand;
 import dev.stockade.cli.rest.CredentialsCommand;
 import dev.stockade.cli.rest.HaltCommand;
 import dev.stockade.cli.rest.PoliciesCommand;
+import dev.stockade.cli.rest.SandboxCommand;
 import dev.stockade.cli.rest.InstallationCommand;
 import dev.stockade.cli.rest.InvitationsCommand;
 import dev.stockade.cli.rest.LoginCommands;
@@ -28,7 +29,7 @@ import picocli.CommandLine.Command;
         subcommands = {PolicyCommand.class, LoginCommands.Login.class, LoginCommands.Logout.class,
                 LoginCommands.Whoami.class, OrgsCommand.class, ProjectsCommand.class, TokensCommand.class,
                 SandboxTokensCommand.class, InvitationsCommand.class, HaltCommand.class, AuditCommand.class,
-                PoliciesCommand.class, BindingsCommand.class, CredentialsCommand.class,
+                PoliciesCommand.class, BindingsCommand.class, CredentialsCommand.class, SandboxCommand.class,
                 InstallationCommand.class, ClusterCommand.class, CommandLine.HelpCommand.class})
 public final class Stockade {
     private final Map<String, String> env;

@@ -50,7 +50,8 @@ public class PlatformEgress implements EgressEndpoint {
                           @Value("${sandbox.egress.port:3128}") int port,
                           @Value("${sandbox.egress.bind:127.0.0.1}") String bind,
                           @Value("${sandbox.egress.allow-loopback-origins:false}") boolean loopbackOrigins,
-                          @Value("${sandbox.egress.resolve:}") String resolve) {
+                          @Value("${sandbox.egress.resolve:}") String resolve,
+                          @Value("${sandbox.egress.extra-trust:}") String extraTrust) {
         try {
             if (provisioner instanceof LocalProvisioner local) {
                 bind = sandboxNetwork(local, bind);
@@ -61,6 +62,9 @@ public class PlatformEgress implements EgressEndpoint {
                     .bindAddress(InetAddress.getByName(bind)).port(port)
                     .allowLoopbackOriginsUnsafe(loopbackOrigins);
             overrides(resolve).forEach(b::resolve);
+            if (!extraTrust.isBlank()) {
+                b.extraTrustPem(java.nio.file.Path.of(extraTrust)); // origins signed by a private CA
+            }
             Files.createDirectories(config.dataDir().resolve("egress"));
             this.server = ProxyServer.start(b.build(), () -> Decider.denyAll(ReasonCode.POLICY_UNAVAILABLE,
                     "this listener serves sandboxes only"), new EgressAudit(audit, follower::owner),

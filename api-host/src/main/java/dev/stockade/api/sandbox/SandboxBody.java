@@ -287,9 +287,10 @@ final class SandboxBody {
     }
 
     private void error(String pointer, String code, String detail) {
-        var pos = doc.sourceMap().position(pointer);
-        errors.add(new FieldError(pointer, code, detail, pos.map(p -> p.line()).orElse(null),
-                pos.map(p -> p.column()).orElse(null)));
+        // a missing key has no position of its own: its nearest ancestor's (the object it belongs in)
+        var pos = doc.sourceMap().nearest(pointer);
+        errors.add(new FieldError(pointer, code, detail, pos.line() > 0 ? pos.line() : null,
+                pos.column() > 0 ? pos.column() : null));
     }
 
     private void finish() {

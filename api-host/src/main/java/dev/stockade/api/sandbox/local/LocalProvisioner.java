@@ -9,6 +9,7 @@ import dev.stockade.api.sandbox.provision.RuntimeStatus;
 import dev.stockade.api.sandbox.provision.SandboxSpec;
 import io.micronaut.context.annotation.Requires;
 import io.micronaut.context.annotation.Value;
+import jakarta.annotation.PreDestroy;
 import jakarta.inject.Singleton;
 import java.io.IOException;
 import java.net.InetSocketAddress;
@@ -25,13 +26,14 @@ import java.util.stream.Stream;
  * Sandboxes as process trees on this Linux host: each runs under bubblewrap (own mount, pid, ipc and uts
  * namespaces; the host's {@code /usr} read-only; its volume at {@code /workspace}) inside its own network namespace
  * whose only route leads to the egress proxy ({@link LocalNetwork}), with cgroup cpu and memory limits
- * ({@link Cgroups}). Needs root, {@code bwrap}, {@code ip} and {@code bridge}. State lives in
- * {@code <data-dir>/sandboxes/<id>/} (the volume and the network slot); processes do not survive a host restart and
- * are re-provisioned by the sandbox feature.
+ * ({@link Cgroups}). Needs root, {@code bwrap}, {@code ip} and {@code bridge}. Volumes live in
+ * {@code <data-dir>/sandboxes/<id>/}, network slots in {@code /run/stockade/slots}; processes stop with the
+ * platform and are provisioned again by the sandbox feature at its next start.
  */
 @Singleton
 @Requires(property = "sandbox.provisioner", value = "local", defaultValue = "local")
 public class LocalProvisioner implements Provisioner {
+    private static final Path SLOTS = Path.of("/run/stockade/slots");
     private final Path root;
     private final LocalNetwork network;
     private final Map<String, Process> running = new ConcurrentHashMap<>();
@@ -104,6 +106,7 @@ public class LocalProvisioner implements Provisioner {
     @Override
     public synchronized void delete(String sandboxId) throws ProvisionException {
         stopProcesses(sandboxId);
+        freeSlot(sandboxId);
         Path dir = root.resolve(sandboxId);
         if (Files.exists(dir)) {
             try (Stream<Path> files = Files.walk(dir)) {
@@ -137,7 +140,8 @@ public class LocalProvisioner implements Provisioner {
         if (!status(sandboxId).running()) {
             return Optional.empty();
         }
-        return Optional.of(new InetSocketAddress(network.address(slotIfKnown(sandboxId)), port));
+        Integer slot = slotIfKnown(sandboxId);
+        return slot == null ? Optional.empty() : Optional.of(new InetSocketAddress(network.address(slot), port));
     }
 
     /** The host pid of the sandbox's init process (inside all its namespaces), while it runs. */
@@ -156,41 +160,62 @@ public class LocalProvisioner implements Provisioner {
         Cgroups.remove(name(id));
     }
 
-    /** The sandbox's network slot: kept in its directory, the smallest free one on first provision. */
+    /**
+     * The sandbox's network slot, unique on this host (several platforms and test contexts share the bridge): a file
+     * per slot under {@code /run/stockade/slots} created atomically, holding the sandbox id; kept while the sandbox
+     * exists, freed on delete. {@code /run} is emptied at boot, with the namespaces.
+     */
     private int slot(String id) throws ProvisionException {
-        Path file = root.resolve(id).resolve("slot");
         try {
-            if (Files.exists(file)) {
-                return Integer.parseInt(Files.readString(file).strip());
+            Files.createDirectories(SLOTS);
+            Integer known = slotIfKnown(id);
+            if (known != null) {
+                return known;
             }
-            java.util.Set<Integer> taken = new java.util.HashSet<>();
-            try (Stream<Path> dirs = Files.list(root)) {
-                for (Path d : dirs.toList()) {
-                    Path s = d.resolve("slot");
-                    if (Files.exists(s)) {
-                        taken.add(Integer.parseInt(Files.readString(s).strip()));
-                    }
+            for (int i = 0; i < network.capacity(); i++) {
+                try {
+                    Files.writeString(SLOTS.resolve(Integer.toString(i)), id, java.nio.file.StandardOpenOption.CREATE_NEW,
+                            java.nio.file.StandardOpenOption.WRITE);
+                    return i;
+                } catch (java.nio.file.FileAlreadyExistsException taken) {
+                    // the next one
                 }
             }
-            int free = 0;
-            while (taken.contains(free)) {
-                free++;
-            }
-            if (free >= network.capacity()) {
-                throw new ProvisionException("no free sandbox address in sandbox.local.network");
-            }
-            Files.writeString(file, Integer.toString(free));
-            return free;
-        } catch (IOException | NumberFormatException e) {
+            throw new ProvisionException("no free sandbox address in sandbox.local.network");
+        } catch (IOException e) {
             throw new ProvisionException("cannot assign the sandbox's address: " + e.getMessage());
         }
     }
 
-    private int slotIfKnown(String id) {
-        try {
-            return Integer.parseInt(Files.readString(root.resolve(id).resolve("slot")).strip());
+    private static Integer slotIfKnown(String id) {
+        try (Stream<Path> slots = Files.list(SLOTS)) {
+            for (Path p : slots.toList()) {
+                if (Files.readString(p).equals(id)) {
+                    return Integer.parseInt(p.getFileName().toString());
+                }
+            }
         } catch (IOException | NumberFormatException e) {
-            return 0;
+            return null;
+        }
+        return null;
+    }
+
+    private static void freeSlot(String id) {
+        Integer slot = slotIfKnown(id);
+        if (slot != null) {
+            try {
+                Files.deleteIfExists(SLOTS.resolve(slot.toString()));
+            } catch (IOException e) {
+                // a leaked slot is reused only after a reboot; the pool is large
+            }
+        }
+    }
+
+    /** Stops every sandbox this provisioner started (the platform provisions them again at its next start). */
+    @PreDestroy
+    void stopAll() {
+        for (String id : List.copyOf(running.keySet())) {
+            stopProcesses(id);
         }
     }
 

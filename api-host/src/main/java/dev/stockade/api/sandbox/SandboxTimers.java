@@ -1,0 +1,84 @@
+package dev.stockade.api.sandbox;
+
+import dev.stockade.api.audit.AuditEvent;
+import dev.stockade.api.audit.AuditLog;
+import io.micronaut.scheduling.annotation.Scheduled;
+import io.micronaut.transaction.TransactionOperations;
+import jakarta.inject.Singleton;
+import java.sql.Connection;
+import java.time.Clock;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.UUID;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * The auto-stop and auto-delete timers. Nothing is scheduled in memory: every replica looks for due sandboxes on an
+ * interval ({@code sandbox.timers.interval}) and acts on the rows it locked ({@code FOR UPDATE SKIP LOCKED}) and
+ * moved in the same transaction, so a timer fires once however many replicas run, survives restarts, and follows a
+ * timer changed by an update at once. Time is the injected {@link Clock}.
+ */
+@Singleton
+public class SandboxTimers {
+    private static final Logger LOG = LoggerFactory.getLogger(SandboxTimers.class);
+
+    private final SandboxStore store;
+    private final SandboxWrites writes;
+    private final SandboxWorker worker;
+    private final AuditLog audit;
+    private final TransactionOperations<Connection> tx;
+    private final Clock clock;
+
+    public SandboxTimers(SandboxStore store, SandboxWrites writes, SandboxWorker worker, AuditLog audit,
+                         TransactionOperations<Connection> tx, Clock clock) {
+        this.store = store;
+        this.writes = writes;
+        this.worker = worker;
+        this.audit = audit;
+        this.tx = tx;
+        this.clock = clock;
+    }
+
+    @Scheduled(fixedDelay = "${sandbox.timers.interval:15s}", initialDelay = "${sandbox.timers.interval:15s}")
+    void tick() {
+        try {
+            fire();
+        } catch (RuntimeException e) {
+            LOG.error("sandbox timers failed this round", e);
+        }
+    }
+
+    /** Stops idle sandboxes and deletes long-stopped ones that are due now; returns {stopped, deleted}. */
+    public int[] fire() {
+        Instant now = clock.instant();
+        List<UUID> stopped = tx.executeWrite(st -> {
+            List<UUID> moved = new ArrayList<>();
+            for (UUID id : store.dueToStop(now)) {
+                if (store.transition(id, List.of(Sandbox.RUNNING), Sandbox.STOPPED, "", "auto-stop", now)) {
+                    Sandbox s = store.find(id).orElseThrow();
+                    audit.record(new AuditEvent(s.orgId(), s.projectId(), "sandbox", "auto-stop", false, "success",
+                            "platform", null, id.toString(), Map.of("name", s.name())));
+                    moved.add(id);
+                }
+            }
+            return moved;
+        });
+        stopped.forEach(worker::stop);
+        List<UUID> deleted = tx.executeWrite(st -> {
+            List<UUID> gone = new ArrayList<>();
+            for (UUID id : store.dueToDelete(now)) {
+                Sandbox s = store.find(id).orElseThrow();
+                writes.erase(s);
+                audit.record(new AuditEvent(s.orgId(), s.projectId(), "sandbox", "auto-delete", false, "success",
+                        "platform", null, id.toString(), Map.of("name", s.name())));
+                gone.add(id);
+            }
+            return gone;
+        });
+        deleted.forEach(worker::delete);
+        return new int[] {stopped.size(), deleted.size()};
+    }
+}
