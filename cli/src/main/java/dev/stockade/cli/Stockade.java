@@ -3,6 +3,7 @@ package dev.stockade.cli;
 import dev.stockade.policy.model.TerminalText;
 import dev.stockade.cli.rest.AuditCommand;
 import dev.stockade.cli.rest.BindingsCommand;
+import dev.stockade.cli.rest.ClusterCommand;
 import dev.stockade.cli.rest.CredentialsCommand;
 import dev.stockade.cli.rest.HaltCommand;
 import dev.stockade.cli.rest.PoliciesCommand;
@@ -29,7 +30,7 @@ import picocli.CommandLine.Command;
                 LoginCommands.Whoami.class, OrgsCommand.class, ProjectsCommand.class, TokensCommand.class,
                 SandboxTokensCommand.class, InvitationsCommand.class, HaltCommand.class, AuditCommand.class,
                 PoliciesCommand.class, BindingsCommand.class, CredentialsCommand.class, SandboxCommand.class,
-                InstallationCommand.class, CommandLine.HelpCommand.class})
+                InstallationCommand.class, ClusterCommand.class, CommandLine.HelpCommand.class})
 public final class Stockade {
     private final Map<String, String> env;
 

@@ -45,11 +45,17 @@ public final class ClusterTokens {
     private record PublishedKey(UUID projectId, UUID orgId, ECKey publicKey) {
     }
 
+    /** A project's active private key, ready to sign. */
+    private record ActiveKey(String kid, ECDSASigner signer) {
+    }
+
     private final Sql jdbc;
     private final SecretBox secrets;
     private final Clock clock;
     private final String issuerBase;
     private final Cache<String, Optional<PublishedKey>> keysByKid =
+            Caffeine.newBuilder().maximumSize(10_000).expireAfterWrite(Duration.ofMinutes(1)).build();
+    private final Cache<UUID, ActiveKey> activeKeys =
             Caffeine.newBuilder().maximumSize(10_000).expireAfterWrite(Duration.ofMinutes(1)).build();
     private final Cache<UUID, Optional<UUID>> orgByProject =
             Caffeine.newBuilder().maximumSize(100_000).expireAfterWrite(Duration.ofMinutes(1)).build();
@@ -79,6 +85,7 @@ public final class ClusterTokens {
                         ps.setString(4, secrets.seal(key.toJSONString(), "project-key:" + kid));
                         return ps.executeUpdate();
                     });
+            activeKeys.invalidate(projectId);
             return kid;
         } catch (JOSEException e) {
             throw new IllegalStateException("could not generate a signing key", e);
@@ -103,6 +110,29 @@ public final class ClusterTokens {
 
     /** Issues a cluster JWT for a sandbox identity of {@code projectId}. */
     public String issue(UUID projectId, String subject) {
+        Instant now = clock.instant();
+        return sign(projectId, new JWTClaimsSet.Builder().audience(AUDIENCE).subject(subject).issueTime(Date.from(now))
+                .expirationTime(Date.from(now.plus(LIFETIME))).jwtID(UUID.randomUUID().toString()));
+    }
+
+    /**
+     * Signs {@code claims} with the project's active key, under the project's issuer: what the cluster proxy sends a
+     * cluster's relay or API server, which verify it with {@code /projects/{projectId}/.well-known/jwks.json}.
+     */
+    public String sign(UUID projectId, JWTClaimsSet.Builder claims) {
+        ActiveKey key = activeKeys.get(projectId, this::loadActiveKey);
+        try {
+            SignedJWT jwt = new SignedJWT(new JWSHeader.Builder(JWSAlgorithm.ES256).keyID(key.kid()).build(),
+                    claims.issuer(issuerBase + "/projects/" + projectId).build());
+            jwt.sign(key.signer());
+            return jwt.serialize();
+        } catch (JOSEException e) {
+            throw new IllegalStateException("could not sign a cluster token", e);
+        }
+    }
+
+    /** The project's active key, unsealed once: a rotation elsewhere is seen within a minute (the old key stays valid). */
+    private ActiveKey loadActiveKey(UUID projectId) {
         String[] row = jdbc.prepare("SELECT kid, private_jwk FROM project_keys WHERE project_id = ?"
                 + " AND retired_at IS NULL", ps -> {
                     ps.setObject(1, projectId, Types.OTHER);
@@ -114,16 +144,9 @@ public final class ClusterTokens {
             throw new IllegalStateException("project has no signing key");
         }
         try {
-            ECKey key = parse(secrets.open(row[1], "project-key:" + row[0]));
-            Instant now = clock.instant();
-            JWTClaimsSet claims = new JWTClaimsSet.Builder().issuer(issuerBase + "/projects/" + projectId)
-                    .audience(AUDIENCE).subject(subject).issueTime(Date.from(now))
-                    .expirationTime(Date.from(now.plus(LIFETIME))).jwtID(UUID.randomUUID().toString()).build();
-            SignedJWT jwt = new SignedJWT(new JWSHeader.Builder(JWSAlgorithm.ES256).keyID(row[0]).build(), claims);
-            jwt.sign(new ECDSASigner(key));
-            return jwt.serialize();
+            return new ActiveKey(row[0], new ECDSASigner(parse(secrets.open(row[1], "project-key:" + row[0]))));
         } catch (JOSEException e) {
-            throw new IllegalStateException("could not sign a cluster token", e);
+            throw new IllegalStateException("a stored signing key cannot sign", e);
         }
     }
 
@@ -164,6 +187,7 @@ public final class ClusterTokens {
 
     public void forgetProject(UUID projectId) {
         orgByProject.invalidate(projectId);
+        activeKeys.invalidate(projectId);
         keysByKid.invalidateAll();
     }
 

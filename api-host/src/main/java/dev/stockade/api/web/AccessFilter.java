@@ -67,11 +67,15 @@ final class AccessFilter implements Ordered {
             if (action == null) {
                 return problems.response(ProblemCode.FORBIDDEN, "this route declares no access rule");
             }
-            if (action.isPublic()) {
-                return null;
+            if (action.isPublic() || action.tunnelTokenOnly()) {
+                return null; // a relay route compares the cluster's tunnel token itself (clusters.RelayController)
             }
             Identity caller = authenticate(request);
-            if (caller instanceof Identity.ClusterToken) {
+            if (action.clusterTokenOnly() && !(caller instanceof Identity.ClusterToken)) {
+                throw new ApiProblem(ProblemCode.UNAUTHENTICATED,
+                        "the cluster proxy accepts only a cluster token issued to a sandbox");
+            }
+            if (!action.clusterTokenOnly() && caller instanceof Identity.ClusterToken) {
                 throw new ApiProblem(ProblemCode.UNAUTHENTICATED, "a cluster token is accepted only by the cluster proxy");
             }
             Map<String, Object> vars = route.get() instanceof UriRouteMatch<?, ?> u ? u.getVariableValues() : Map.of();

@@ -69,7 +69,19 @@ public enum Action {
     SANDBOX_READ(Scope.PROJECT, true, PROJECT_MEMBER),
     SANDBOX_OPERATE(Scope.PROJECT, true, PROJECT_MEMBER),
     SANDBOX_WRITE(Scope.PROJECT, true, PROJECT_ADMIN),
-    SANDBOX_EXEC(Scope.PROJECT, true, PROJECT_MEMBER);
+    SANDBOX_EXEC(Scope.PROJECT, true, PROJECT_MEMBER),
+
+    // k8s slice: registered clusters (Connections), their tunnel token, the relay's tunnel and the cluster proxy
+    CLUSTER_LIST(Scope.PROJECT, true, PROJECT_MEMBER),
+    CLUSTER_CREATE(Scope.PROJECT, true, PROJECT_ADMIN),
+    CLUSTER_READ(Scope.CLUSTER, true, PROJECT_MEMBER),
+    CLUSTER_UPDATE(Scope.CLUSTER, true, PROJECT_ADMIN),
+    CLUSTER_DELETE(Scope.CLUSTER, true, PROJECT_ADMIN),
+    CLUSTER_ROTATE_TUNNEL_TOKEN(Scope.CLUSTER, true, PROJECT_ADMIN),
+    /** Only a cluster JWT of the cluster's project; every other kind of token gets 401 (spec: Authentication). */
+    CLUSTER_PROXY(Scope.CLUSTER, true, PROJECT_CLUSTER),
+    /** The relay's tunnel (long poll and answers), authenticated by the cluster's tunnel token in the route. */
+    CLUSTER_RELAY_TUNNEL(Scope.CLUSTER, true, CLUSTER_RELAY);
 
     private final Scope scope;
     private final boolean gated;
@@ -96,5 +108,15 @@ public enum Action {
 
     public boolean isPublic() {
         return allowed.contains(PUBLIC);
+    }
+
+    /** Whether the route checks a cluster's tunnel token itself (the relay's tunnel), not a bearer identity. */
+    public boolean tunnelTokenOnly() {
+        return allowed.equals(EnumSet.of(CLUSTER_RELAY));
+    }
+
+    /** Whether only a cluster JWT may perform the action (the cluster proxy): other tokens get 401, not 403. */
+    public boolean clusterTokenOnly() {
+        return allowed.equals(EnumSet.of(PROJECT_CLUSTER));
     }
 }

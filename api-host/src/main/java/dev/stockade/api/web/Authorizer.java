@@ -67,6 +67,9 @@ public final class Authorizer {
             case SANDBOX_TOKEN -> exists("SELECT project_id FROM sandbox_tokens WHERE id = ?", id)
                     .flatMap(p -> projects.orgOf(p).map(org -> new Target(org, p)))
                     .orElseThrow(() -> ApiProblem.notFound("sandbox token `" + id + "`"));
+            case CLUSTER -> exists("SELECT project_id FROM clusters WHERE id = ?", id)
+                    .flatMap(p -> projects.orgOf(p).map(org -> new Target(org, p)))
+                    .orElseThrow(() -> ApiProblem.notFound("cluster `" + id + "`"));
             case NONE -> throw new IllegalStateException("unreachable");
         };
     }

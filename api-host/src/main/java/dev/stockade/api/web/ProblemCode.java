@@ -29,7 +29,11 @@ public enum ProblemCode {
     INTERNAL(HttpStatus.INTERNAL_SERVER_ERROR, "internal", "Internal error"),
     UPSTREAM_FAILED(HttpStatus.BAD_GATEWAY, "upstream-failed", "Upstream failed"),
     FLEET_ENROLLMENT_REQUIRED(HttpStatus.SERVICE_UNAVAILABLE, "fleet-enrollment-required", "Fleet enrollment required"),
-    FLEET_ENROLLMENT_REVOKED(HttpStatus.SERVICE_UNAVAILABLE, "fleet-enrollment-revoked", "Fleet enrollment revoked");
+    FLEET_ENROLLMENT_REVOKED(HttpStatus.SERVICE_UNAVAILABLE, "fleet-enrollment-revoked", "Fleet enrollment revoked"),
+
+    // k8s slice: the cluster proxy
+    HALTED(HttpStatus.FORBIDDEN, "halted", "Organization halted"),
+    CLUSTER_UNREACHABLE(HttpStatus.BAD_GATEWAY, "cluster-unreachable", "Cluster unreachable");
 
     private final HttpStatus status;
     private final String slug;

@@ -25,5 +25,9 @@ public enum Relation {
     /** A sandbox token of the project. */
     PROJECT_SANDBOX,
     /** A cluster JWT of the project. */
-    PROJECT_CLUSTER
+    PROJECT_CLUSTER,
+
+    // k8s slice
+    /** A cluster's relay, by its tunnel token: checked by the relay routes themselves, never a bearer identity. */
+    CLUSTER_RELAY
 }

@@ -7,7 +7,10 @@ public enum Scope {
     ORG("orgId"),
     PROJECT("projectId"),
     API_TOKEN("tokenId"),
-    SANDBOX_TOKEN("id");
+    SANDBOX_TOKEN("id"),
+
+    // k8s slice: a registered cluster (its project and organization come from the clusters table)
+    CLUSTER("clusterId");
 
     private final String variable;
 

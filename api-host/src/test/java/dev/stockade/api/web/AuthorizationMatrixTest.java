@@ -64,7 +64,7 @@ class AuthorizationMatrixTest extends OidcPlatformTest {
             }
             EnumSet<Relation> out = EnumSet.noneOf(Relation.class);
             out.addAll(org);
-            if (scope == Scope.PROJECT || scope == Scope.SANDBOX_TOKEN) {
+            if (scope == Scope.PROJECT || scope == Scope.SANDBOX_TOKEN || scope == Scope.CLUSTER) {
                 out.addAll(projectExtra);
             }
             return out;
@@ -112,6 +112,8 @@ class AuthorizationMatrixTest extends OidcPlatformTest {
         tokens.put(Who.FOREIGN_TOKEN, foreign);
         tokens.put(Who.SANDBOX, sandbox.text("token"));
         tokens.put(Who.CLUSTER, cluster.text("token"));
+        Http.Response cl = http.post("/v1/projects/" + project + "/clusters", owner, Map.of("name", "c"));
+        assertThat(cl.status()).as(cl.raw()).isEqualTo(201);
         Map<String, String> vars = Map.ofEntries(Map.entry("orgId", org), Map.entry("projectId", project),
                 Map.entry("tokenId", target.text("id")), Map.entry("apiTokenId", plain.text("id")),
                 Map.entry("userId", memberUserId),
@@ -124,7 +126,10 @@ class AuthorizationMatrixTest extends OidcPlatformTest {
                 Map.entry("bindingId", UUID.randomUUID().toString()),
                 Map.entry("credentialId", UUID.randomUUID().toString()),
                 // sandboxes
-                Map.entry("sandboxId", UUID.randomUUID().toString()), Map.entry("revision", "1"));
+                Map.entry("sandboxId", UUID.randomUUID().toString()), Map.entry("revision", "1"),
+                // k8s slice
+                Map.entry("clusterId", cl.text("id")), Map.entry("path", "api/v1/namespaces"),
+                Map.entry("requestId", UUID.randomUUID().toString()));
         return new Fixture(vars, tokens);
     }
 
@@ -167,6 +172,12 @@ class AuthorizationMatrixTest extends OidcPlatformTest {
     private static int expected(Action action, Who who) {
         if (action.isPublic()) {
             return 200;
+        }
+        if (action.tunnelTokenOnly()) {
+            return 401; // the relay's tunnel: only the cluster's tunnel token, which no caller here holds
+        }
+        if (action.clusterTokenOnly()) {
+            return who == Who.CLUSTER ? 200 : 401; // the cluster proxy: every other token gets 401 (spec)
         }
         if (who == Who.ANONYMOUS || who == Who.CLUSTER) {
             return 401;

@@ -1,0 +1,198 @@
+package dev.stockade.api.clusters;
+
+import com.nimbusds.jwt.JWTClaimsSet;
+import dev.stockade.api.audit.AuditAppender;
+import dev.stockade.api.audit.AuditEvent;
+import dev.stockade.api.halt.HaltService;
+import dev.stockade.api.identity.ClusterTokens;
+import dev.stockade.api.identity.Identity;
+import dev.stockade.api.web.ApiProblem;
+import dev.stockade.api.web.ProblemCode;
+import jakarta.inject.Singleton;
+import java.io.IOException;
+import java.io.InputStream;
+import java.net.URI;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
+import java.security.MessageDigest;
+import java.security.NoSuchAlgorithmException;
+import java.time.Clock;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.Base64;
+import java.util.Date;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.UUID;
+
+/**
+ * The cluster proxy: forwards a sandbox's Kubernetes API request to its project's cluster. The caller's cluster JWT
+ * stays here; the cluster receives instead a short request JWT signed with the project's key ({@link #requestToken}),
+ * bound to the method, path and body, which the cluster's relay or API server verifies with the project's published
+ * keys. Only an allowlist of request headers crosses (never {@code Impersonate-*}, cookies or the caller's
+ * {@code Authorization}); redirects are not followed; every dial passes the SSRF guard. Response bodies stream (a
+ * watch or a log follow stays open) and are cut when the organization is halted ({@link OpenStreams}).
+ */
+@Singleton
+public class ClusterProxy {
+    /** How long a request JWT is valid: enough for the hop, too short to replay later. */
+    static final Duration REQUEST_TOKEN_LIFETIME = Duration.ofSeconds(60);
+    private static final Set<String> REQUEST_HEADERS = Set.of("accept", "accept-encoding", "content-type",
+            "content-encoding", "user-agent", "if-match", "if-none-match", "x-stream-protocol-version");
+    private static final Set<String> RESPONSE_HEADERS = Set.of("content-type", "content-encoding", "cache-control",
+            "etag", "audit-id", "warning", "x-kubernetes-pf-flowschema-uid", "x-kubernetes-pf-prioritylevel-uid");
+
+    /** What the cluster answered: status, the headers that may pass back, and the body as it arrives. */
+    public record Answer(int status, Map<String, List<String>> headers, InputStream body) {
+    }
+
+    private final ClusterService clusters;
+    private final ClusterTargets targets;
+    private final ClusterTokens keys;
+    private final HaltService halt;
+    private final OpenStreams streams;
+    private final RelayHub relays;
+    private final AuditAppender audit;
+    private final Clock clock;
+
+    public ClusterProxy(ClusterService clusters, ClusterTargets targets, ClusterTokens keys, HaltService halt,
+                        OpenStreams streams, RelayHub relays, AuditAppender audit, Clock clock) {
+        this.clusters = clusters;
+        this.targets = targets;
+        this.keys = keys;
+        this.halt = halt;
+        this.streams = streams;
+        this.relays = relays;
+        this.audit = audit;
+        this.clock = clock;
+    }
+
+    /**
+     * Forwards one request. {@code rawPath} is the path after {@code /proxy} (percent-encoded as received), with
+     * {@code rawQuery} ({@code null} for none).
+     */
+    public Answer forward(Identity.ClusterToken caller, UUID clusterId, String method, String rawPath, String rawQuery,
+                          Map<String, List<String>> headers, byte[] body) {
+        if (halt.get(caller.orgId()).halted()) {
+            throw new ApiProblem(ProblemCode.HALTED, "the organization is halted: cluster access is stopped");
+        }
+        Cluster cluster = clusters.get(clusterId);
+        String path = ProxyPaths.check(rawPath);
+        if (cluster.apiServerUrl() == null) {
+            return throughRelay(caller, cluster, method, path, rawQuery, headers, body);
+        }
+        URI target = URI.create(cluster.apiServerUrl() + path + (rawQuery == null ? "" : "?" + rawQuery));
+        targets.checkDial(target);
+        HttpRequest.Builder out = HttpRequest.newBuilder(target).timeout(targets.settings().responseTimeout())
+                .method(method, body.length == 0 ? HttpRequest.BodyPublishers.noBody()
+                        : HttpRequest.BodyPublishers.ofByteArray(body));
+        headers.forEach((name, values) -> {
+            if (REQUEST_HEADERS.contains(name.toLowerCase(java.util.Locale.ROOT))) {
+                values.forEach(v -> out.header(name, v));
+            }
+        });
+        out.header("Authorization", "Bearer " + requestToken(caller, cluster, method, path, rawQuery, body));
+        HttpResponse<InputStream> answer;
+        try {
+            answer = targets.client(cluster.caCertificate()).send(out.build(), HttpResponse.BodyHandlers.ofInputStream());
+        } catch (IOException e) {
+            record(caller, cluster, method, path, 502);
+            throw new ApiProblem(ProblemCode.CLUSTER_UNREACHABLE, "the cluster's API server did not answer ("
+                    + e.getClass().getSimpleName() + ")");
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new ApiProblem(ProblemCode.CLUSTER_UNREACHABLE, "the request to the cluster was interrupted");
+        }
+        record(caller, cluster, method, path, answer.statusCode());
+        return new Answer(answer.statusCode(), allowedResponseHeaders(answer.headers().map()),
+                streams.track(caller.orgId(), answer.body()));
+    }
+
+    /**
+     * Hands the request to the cluster's relay and waits for its whole answer. Streaming requests ({@code watch},
+     * {@code follow}) are refused: the relay carries complete answers only.
+     */
+    private Answer throughRelay(Identity.ClusterToken caller, Cluster cluster, String method, String path,
+                                String rawQuery, Map<String, List<String>> headers, byte[] body) {
+        if (rawQuery != null && rawQuery.matches("(.*&)?(watch|follow)=(true|1)(&.*)?")) {
+            throw new ApiProblem(ProblemCode.INVALID_PARAMETER, "streaming requests (watch, follow) need a cluster"
+                    + " with an API server URL: the relay carries whole answers only");
+        }
+        if (!relays.connected(cluster.id())) {
+            throw new ApiProblem(ProblemCode.CLUSTER_UNREACHABLE, "cluster `" + cluster.id() + "` has no API server"
+                    + " URL and its relay is not connected");
+        }
+        Map<String, List<String>> forwarded = new HashMap<>();
+        headers.forEach((name, values) -> {
+            if (REQUEST_HEADERS.contains(name.toLowerCase(java.util.Locale.ROOT))) {
+                forwarded.put(name, List.copyOf(values));
+            }
+        });
+        String fullPath = path + (rawQuery == null ? "" : "?" + rawQuery);
+        RelayHub.Envelope envelope = new RelayHub.Envelope(UUID.randomUUID().toString(), method, fullPath, forwarded,
+                Base64.getEncoder().encodeToString(body), requestToken(caller, cluster, method, path, rawQuery, body));
+        RelayHub.Answer answer;
+        try {
+            answer = relays.exchange(cluster.id(), envelope, targets.settings().responseTimeout());
+        } catch (ApiProblem p) {
+            record(caller, cluster, method, path, 502);
+            throw p;
+        }
+        record(caller, cluster, method, path, answer.status());
+        byte[] bytes;
+        try {
+            bytes = answer.body() == null ? new byte[0] : Base64.getDecoder().decode(answer.body());
+        } catch (IllegalArgumentException e) {
+            throw new ApiProblem(ProblemCode.CLUSTER_UNREACHABLE, "the cluster's relay answered with a body that is"
+                    + " not base64");
+        }
+        return new Answer(answer.status(), allowedResponseHeaders(answer.headers()),
+                new java.io.ByteArrayInputStream(bytes));
+    }
+
+    private static Map<String, List<String>> allowedResponseHeaders(Map<String, List<String>> headers) {
+        Map<String, List<String>> back = new HashMap<>();
+        if (headers != null) {
+            headers.forEach((name, values) -> {
+                if (RESPONSE_HEADERS.contains(name.toLowerCase(java.util.Locale.ROOT)) && values != null) {
+                    back.put(name, List.copyOf(values));
+                }
+            });
+        }
+        return back;
+    }
+
+    /**
+     * The JWT the cluster receives: issuer {@code {publicUrl}/projects/{projectId}}, audience
+     * {@code stockade-cluster:<clusterId>}, the sandbox as subject, its project's RBAC group
+     * ({@code <orgId>/<projectId>:member}) and the request it authorizes (method, path and query, body SHA-256).
+     */
+    private String requestToken(Identity.ClusterToken caller, Cluster cluster, String method, String path,
+                                String rawQuery, byte[] body) {
+        Instant now = clock.instant();
+        Map<String, Object> request = Map.of("method", method, "path", path + (rawQuery == null ? "" : "?" + rawQuery),
+                "bodySha256", Base64.getUrlEncoder().withoutPadding().encodeToString(sha256(body)));
+        return keys.sign(cluster.projectId(), new JWTClaimsSet.Builder()
+                .audience("stockade-cluster:" + cluster.id()).subject(caller.subject())
+                .issueTime(Date.from(now)).expirationTime(Date.from(now.plus(REQUEST_TOKEN_LIFETIME)))
+                .jwtID(UUID.randomUUID().toString())
+                .claim("groups", List.of(cluster.orgId() + "/" + cluster.projectId() + ":member"))
+                .claim("request", request));
+    }
+
+    private void record(Identity.ClusterToken caller, Cluster cluster, String method, String path, int status) {
+        audit.append(new AuditEvent(cluster.orgId(), cluster.projectId(), "cluster-proxy", method.toLowerCase(
+                java.util.Locale.ROOT), method.equals("GET"), status < 400 ? "success" : "error", caller.type(),
+                caller.actorId(), cluster.id().toString(), Map.of("path", path, "status", status)));
+    }
+
+    private static byte[] sha256(byte[] body) {
+        try {
+            return MessageDigest.getInstance("SHA-256").digest(body);
+        } catch (NoSuchAlgorithmException e) {
+            throw new IllegalStateException("SHA-256 is missing from this JVM", e);
+        }
+    }
+}

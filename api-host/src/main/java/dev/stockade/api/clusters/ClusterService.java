@@ -1,0 +1,196 @@
+package dev.stockade.api.clusters;
+
+import dev.stockade.api.audit.AuditEvent;
+import dev.stockade.api.audit.AuditLog;
+import dev.stockade.api.db.Sql;
+import dev.stockade.api.identity.Identity;
+import dev.stockade.api.identity.TokenFormat;
+import dev.stockade.api.web.ApiProblem;
+import dev.stockade.api.web.Grant;
+import dev.stockade.api.web.ProblemCode;
+import jakarta.inject.Singleton;
+import jakarta.transaction.Transactional;
+import java.sql.ResultSet;
+import java.sql.SQLException;
+import java.sql.Types;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.UUID;
+
+/**
+ * Registered clusters of a project: create (with a tunnel token shown once), list, get, update, delete, and rotation
+ * of the tunnel token (the old one stops working at once). Only the SHA-256 of a tunnel token is stored. Every write
+ * is audited under kind {@code cluster}.
+ */
+@Singleton
+public class ClusterService {
+    private static final String COLUMNS = "id, org_id, project_id, name, description, api_server_url, ca_certificate,"
+            + " tunnel_token_rotated_at, created_at, updated_at";
+
+    private final Sql jdbc;
+    private final AuditLog audit;
+    private final ClusterTargets targets;
+    private final RelayHub relays;
+
+    public ClusterService(Sql jdbc, AuditLog audit, ClusterTargets targets, RelayHub relays) {
+        this.jdbc = jdbc;
+        this.audit = audit;
+        this.targets = targets;
+        this.relays = relays;
+    }
+
+    @Transactional
+    public Cluster.WithTunnelToken create(Identity caller, Grant grant, ClusterRequests.CreateCluster body) {
+        String name = body.name().strip();
+        String url = targets.checkUrl(body.apiServerUrl());
+        String ca = targets.checkCertificates(body.caCertificate());
+        if (ca != null && url == null) {
+            throw ApiProblem.invalid("/caCertificate", "ca-without-url",
+                    "`caCertificate` is used only to trust `apiServerUrl`, which is not given");
+        }
+        requireFreeName(grant.projectId(), name, null);
+        UUID id = UUID.randomUUID();
+        String token = TokenFormat.TUNNEL.mint();
+        // ON CONFLICT: two creates of one name at once end in one cluster and one 409, never a 500
+        int made = jdbc.prepare("INSERT INTO clusters (id, org_id, project_id, name, description, api_server_url,"
+                + " ca_certificate, tunnel_token_hash) VALUES (?, ?, ?, ?, ?, ?, ?, ?)"
+                + " ON CONFLICT ON CONSTRAINT clusters_name_unique DO NOTHING", ps -> {
+                    ps.setObject(1, id, Types.OTHER);
+                    ps.setObject(2, grant.orgId(), Types.OTHER);
+                    ps.setObject(3, grant.projectId(), Types.OTHER);
+                    ps.setString(4, name);
+                    ps.setString(5, body.description() == null ? "" : body.description());
+                    ps.setString(6, url);
+                    ps.setString(7, ca);
+                    ps.setBytes(8, TokenFormat.hash(token));
+                    return ps.executeUpdate();
+                });
+        if (made == 0) {
+            throw new ApiProblem(ProblemCode.CONFLICT, "the project already has a cluster named `" + name + "`");
+        }
+        audit.record(AuditEvent.write(caller, grant.orgId(), grant.projectId(), "cluster", "create", id.toString(),
+                Map.of("name", name, "mode", url == null ? "relay" : "direct")));
+        return Cluster.WithTunnelToken.of(get(id), token);
+    }
+
+    public List<Cluster> list(UUID projectId) {
+        return jdbc.prepare("SELECT " + COLUMNS + " FROM clusters WHERE project_id = ? ORDER BY created_at, id", ps -> {
+            ps.setObject(1, projectId, Types.OTHER);
+            List<Cluster> out = new ArrayList<>();
+            try (ResultSet rs = ps.executeQuery()) {
+                while (rs.next()) {
+                    out.add(row(rs));
+                }
+            }
+            return out;
+        });
+    }
+
+    public Cluster get(UUID clusterId) {
+        return find(clusterId).orElseThrow(() -> ApiProblem.notFound("cluster `" + clusterId + "`"));
+    }
+
+    public Optional<Cluster> find(UUID clusterId) {
+        return jdbc.prepare("SELECT " + COLUMNS + " FROM clusters WHERE id = ?", ps -> {
+            ps.setObject(1, clusterId, Types.OTHER);
+            try (ResultSet rs = ps.executeQuery()) {
+                return rs.next() ? Optional.of(row(rs)) : Optional.empty();
+            }
+        });
+    }
+
+    @Transactional
+    public Cluster update(Identity caller, UUID clusterId, ClusterRequests.UpdateCluster body) {
+        Cluster c = get(clusterId);
+        String name = body.name() == null ? c.name() : body.name().strip();
+        String url = body.apiServerUrl() == null ? c.apiServerUrl()
+                : body.apiServerUrl().isEmpty() ? null : targets.checkUrl(body.apiServerUrl());
+        String ca = body.caCertificate() == null ? c.caCertificate()
+                : body.caCertificate().isEmpty() ? null : targets.checkCertificates(body.caCertificate());
+        if (ca != null && url == null) {
+            throw ApiProblem.invalid("/caCertificate", "ca-without-url",
+                    "`caCertificate` is used only to trust `apiServerUrl`, which the cluster would not have");
+        }
+        requireFreeName(c.projectId(), name, clusterId);
+        String description = body.description() == null ? c.description() : body.description();
+        jdbc.prepare("UPDATE clusters SET name = ?, description = ?, api_server_url = ?, ca_certificate = ?,"
+                + " updated_at = now() WHERE id = ?", ps -> {
+                    ps.setString(1, name);
+                    ps.setString(2, description);
+                    ps.setString(3, url);
+                    ps.setString(4, ca);
+                    ps.setObject(5, clusterId, Types.OTHER);
+                    return ps.executeUpdate();
+                });
+        audit.record(AuditEvent.write(caller, c.orgId(), c.projectId(), "cluster", "update", clusterId.toString(),
+                Map.of("name", name, "mode", url == null ? "relay" : "direct")));
+        return get(clusterId);
+    }
+
+    @Transactional
+    public void delete(Identity caller, UUID clusterId) {
+        Cluster c = get(clusterId);
+        jdbc.prepare("DELETE FROM clusters WHERE id = ?", ps -> {
+            ps.setObject(1, clusterId, Types.OTHER);
+            return ps.executeUpdate();
+        });
+        audit.record(AuditEvent.write(caller, c.orgId(), c.projectId(), "cluster", "delete", clusterId.toString(),
+                Map.of("name", c.name())));
+    }
+
+    /** A new tunnel token, returned once; the old one stops working with this commit. */
+    @Transactional
+    public Cluster.WithTunnelToken rotateTunnelToken(Identity caller, UUID clusterId) {
+        Cluster c = get(clusterId);
+        String token = TokenFormat.TUNNEL.mint();
+        jdbc.prepare("UPDATE clusters SET tunnel_token_hash = ?, tunnel_token_rotated_at = now(), updated_at = now()"
+                + " WHERE id = ?", ps -> {
+                    ps.setBytes(1, TokenFormat.hash(token));
+                    ps.setObject(2, clusterId, Types.OTHER);
+                    return ps.executeUpdate();
+                });
+        audit.record(AuditEvent.write(caller, c.orgId(), c.projectId(), "cluster", "rotate-tunnel-token",
+                clusterId.toString(), Map.of()));
+        return Cluster.WithTunnelToken.of(get(clusterId), token);
+    }
+
+    /** Whether {@code token} is the current tunnel token of {@code clusterId} (compared by hash, in the database). */
+    public boolean tunnelTokenMatches(UUID clusterId, String token) {
+        if (token == null || !TokenFormat.TUNNEL.matches(token)) {
+            return false;
+        }
+        return jdbc.prepare("SELECT 1 FROM clusters WHERE id = ? AND tunnel_token_hash = ?", ps -> {
+            ps.setObject(1, clusterId, Types.OTHER);
+            ps.setBytes(2, TokenFormat.hash(token));
+            try (ResultSet rs = ps.executeQuery()) {
+                return rs.next();
+            }
+        });
+    }
+
+    private void requireFreeName(UUID projectId, String name, UUID except) {
+        boolean taken = jdbc.prepare("SELECT 1 FROM clusters WHERE project_id = ? AND name = ? AND id IS DISTINCT FROM ?",
+                ps -> {
+                    ps.setObject(1, projectId, Types.OTHER);
+                    ps.setString(2, name);
+                    ps.setObject(3, except, Types.OTHER);
+                    try (ResultSet rs = ps.executeQuery()) {
+                        return rs.next();
+                    }
+                });
+        if (taken) {
+            throw new ApiProblem(ProblemCode.CONFLICT, "the project already has a cluster named `" + name + "`");
+        }
+    }
+
+    private Cluster row(ResultSet rs) throws SQLException {
+        String url = rs.getString(6);
+        UUID id = rs.getObject(1, UUID.class);
+        return new Cluster(id, rs.getObject(2, UUID.class), rs.getObject(3, UUID.class),
+                rs.getString(4), rs.getString(5), url, rs.getString(7), url == null ? "relay" : "direct",
+                relays.connected(id), rs.getTimestamp(8).toInstant(), rs.getTimestamp(9).toInstant(),
+                rs.getTimestamp(10).toInstant());
+    }
+}

@@ -1,0 +1,58 @@
+package dev.stockade.api.clusters;
+
+import dev.stockade.api.events.EventStream;
+import io.micronaut.context.annotation.Context;
+import java.io.FilterInputStream;
+import java.io.IOException;
+import java.io.InputStream;
+import java.util.Map;
+import java.util.Set;
+import java.util.UUID;
+import java.util.concurrent.ConcurrentHashMap;
+
+/**
+ * The cluster proxy's response streams still open on this replica, by organization: a halt (the {@code halt} event,
+ * delivered to every replica) closes them, which ends each response mid-stream, so a watch or log follow stops with
+ * the halt and not at its own end.
+ */
+@Context
+public class OpenStreams {
+    private final Map<UUID, Set<InputStream>> open = new ConcurrentHashMap<>();
+
+    public OpenStreams(EventStream events) {
+        events.subscribe("halt", e -> {
+            if (e.payload().path("halted").asBoolean(false)) {
+                closeAll(e.orgId());
+            }
+        });
+    }
+
+    /** Wraps {@code body} so that it is closed by a halt of {@code orgId}, and forgotten once closed. */
+    InputStream track(UUID orgId, InputStream body) {
+        Set<InputStream> set = open.computeIfAbsent(orgId, k -> ConcurrentHashMap.newKeySet());
+        InputStream tracked = new FilterInputStream(body) {
+            @Override
+            public void close() throws IOException {
+                set.remove(this);
+                super.close();
+            }
+        };
+        set.add(tracked);
+        return tracked;
+    }
+
+    /** How many streams of {@code orgId} are open (for tests and diagnostics). */
+    public int count(UUID orgId) {
+        return open.getOrDefault(orgId, Set.of()).size();
+    }
+
+    void closeAll(UUID orgId) {
+        for (InputStream in : Set.copyOf(open.getOrDefault(orgId, Set.of()))) {
+            try {
+                in.close();
+            } catch (IOException e) {
+                // already broken: nothing more to stop
+            }
+        }
+    }
+}
