@@ -197,6 +197,7 @@ public final class ProxyServer implements AutoCloseable {
                         ch.closeFuture().addListener(f -> px.openConnections.decrementAndGet());
                         px.channels.add(ch);
                         ConnectionInfo conn = new ConnectionInfo(px, ch);
+                        ch.attr(ConnectionInfo.KEY).set(conn);
                         ch.pipeline().addLast("idle", new IdleStateHandler(0, 0,
                                 px.config.idleTimeout().toMillis(), TimeUnit.MILLISECONDS));
                         if (passthrough) {
@@ -304,6 +305,25 @@ public final class ProxyServer implements AutoCloseable {
         px.originPool.clear();
         px.channels.close().awaitUninterruptibly(5, TimeUnit.SECONDS);
         px.haltApplied();
+    }
+
+    /**
+     * Closes the open client connections (and so their tunnels, sockets and origin connections) of the sandboxes
+     * {@code sandboxNames} selects, e.g. those of a halted organization; other sandboxes' traffic goes on. Returns how
+     * many connections were closed.
+     */
+    public int closeSandboxConnections(java.util.function.Predicate<String> sandboxNames) {
+        int closed = 0;
+        for (io.netty.channel.Channel ch : px.channels) {
+            ConnectionInfo conn = ch.attr(ConnectionInfo.KEY).get();
+            String name = conn == null ? null : conn.identifiedSandbox();
+            if (name != null && sandboxNames.test(name)) {
+                ch.close();
+                closed++;
+            }
+        }
+        px.originPool.clear();
+        return closed;
     }
 
     /**

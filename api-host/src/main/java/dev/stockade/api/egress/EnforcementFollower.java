@@ -32,7 +32,7 @@ import org.slf4j.LoggerFactory;
  * Keeps the proxy's sandbox registry equal to {@code sandbox_enforcement}: applies the changes after the last version
  * it applied, in order, whenever an {@code enforcement} event wakes it (and at start, from version 0). A sandbox whose
  * documents do not read or compile denies everything; a halted organization's sandboxes deny everything until the
- * halt is lifted. One thread applies changes, so a sandbox's entries are replaced in version order.
+ * halt is lifted, and their open connections are closed when it begins. One thread applies changes, so a sandbox's entries are replaced in version order.
  */
 final class EnforcementFollower implements AutoCloseable {
     private static final Logger LOG = LoggerFactory.getLogger(EnforcementFollower.class);
@@ -44,6 +44,7 @@ final class EnforcementFollower implements AutoCloseable {
     private final CredentialMaterials materials;
     private final SandboxRegistry registry;
     private final Supplier<Set<UUID>> haltedAtStart;
+    private final java.util.function.Consumer<Set<String>> closeConnections;
     private final Map<UUID, Entry> entries = new ConcurrentHashMap<>();
     private final Set<UUID> halted = ConcurrentHashMap.newKeySet();
     private final ExecutorService thread = Executors.newSingleThreadExecutor(r -> {
@@ -54,7 +55,8 @@ final class EnforcementFollower implements AutoCloseable {
     private volatile long applied;
 
     EnforcementFollower(EnforcementStore store, CredentialMaterials materials, SandboxRegistry registry,
-                        Supplier<Set<UUID>> haltedAtStart) {
+                        Supplier<Set<UUID>> haltedAtStart, java.util.function.Consumer<Set<String>> closeConnections) {
+        this.closeConnections = closeConnections;
         this.store = store;
         this.materials = materials;
         this.registry = registry;
@@ -83,6 +85,16 @@ final class EnforcementFollower implements AutoCloseable {
                 halted.remove(orgId);
             }
             entries.values().stream().filter(e -> e.orgId().equals(orgId)).forEach(this::refresh);
+            if (on) {
+                // deny-all is in place: now close what is open (tunnels, sockets, kept-alive connections)
+                Set<String> names = new java.util.HashSet<>();
+                entries.forEach((id, e) -> {
+                    if (e.orgId().equals(orgId)) {
+                        names.add(id.toString());
+                    }
+                });
+                closeConnections.accept(names);
+            }
         });
     }
 

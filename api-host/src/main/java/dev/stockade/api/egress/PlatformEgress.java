@@ -57,7 +57,14 @@ public class PlatformEgress implements EgressEndpoint {
                 bind = sandboxNetwork(local, bind);
             }
             SandboxRegistry registry = SandboxRegistry.dynamic();
-            this.follower = new EnforcementFollower(store, materials, registry, () -> haltedOrgs(jdbc));
+            java.util.concurrent.atomic.AtomicReference<ProxyServer> started = new java.util.concurrent.atomic.AtomicReference<>();
+            this.follower = new EnforcementFollower(store, materials, registry, () -> haltedOrgs(jdbc), names -> {
+                ProxyServer s = started.get();
+                if (s != null) {
+                    LOG.info("halt: closed {} open connection(s) of {} sandbox(es)",
+                            s.closeSandboxConnections(names::contains), names.size());
+                }
+            });
             ProxyConfig.Builder b = ProxyConfig.builder(config.dataDir().resolve("egress"))
                     .bindAddress(InetAddress.getByName(bind)).port(port)
                     .allowLoopbackOriginsUnsafe(loopbackOrigins);
@@ -69,6 +76,7 @@ public class PlatformEgress implements EgressEndpoint {
             this.server = ProxyServer.start(b.build(), () -> Decider.denyAll(ReasonCode.POLICY_UNAVAILABLE,
                     "this listener serves sandboxes only"), new EgressAudit(audit, follower::owner),
                     CredentialStore.empty(), registry);
+            started.set(server);
             this.host = bind;
             this.ca = Files.readString(server.caCertificate());
             events.subscribe("enforcement", e -> follower.wake());

@@ -58,8 +58,23 @@ class SandboxEndToEndTest extends PlatformTest {
             ex.getResponseBody().write(body);
             ex.close();
         });
+        origin.createContext("/slow", ex -> {
+            slowArrived.countDown();
+            try {
+                Thread.sleep(20_000); // an answer that comes long after the halt: only a closed connection misses it
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+            }
+            byte[] body = "late".getBytes(StandardCharsets.UTF_8);
+            ex.sendResponseHeaders(200, body.length);
+            ex.getResponseBody().write(body);
+            ex.close();
+        });
+        origin.setExecutor(java.util.concurrent.Executors.newCachedThreadPool());
         origin.start();
     }
+
+    private final java.util.concurrent.CountDownLatch slowArrived = new java.util.concurrent.CountDownLatch(1);
 
     @AfterAll
     void stopOrigin() {
@@ -160,9 +175,19 @@ class SandboxEndToEndTest extends PlatformTest {
         awaitEnforced(before);
         assertThat(curl(id, "http://other.test:" + port + "/")).endsWith("[200]");
 
-        // a halt denies everything; lifting it restores
+        // a halt closes what is open, denies everything new; lifting it restores
+        java.util.concurrent.CompletableFuture<String> open = java.util.concurrent.CompletableFuture.supplyAsync(() -> {
+            try {
+                return curl(id, "-m", "60", "http://allowed.test:" + port + "/slow");
+            } catch (Exception e) {
+                return "failed: " + e;
+            }
+        });
+        assertThat(slowArrived.await(30, TimeUnit.SECONDS)).isTrue();
         before = egress.appliedVersion();
         assertThat(http.post("/v1/orgs/" + org + "/halt", owner, null).status()).isEqualTo(200);
+        String cut = open.get(60, TimeUnit.SECONDS);
+        assertThat(cut).doesNotContain("late").contains("[000]");
         String halted = "";
         for (int i = 0; i < 100 && !halted.endsWith("[403]"); i++) {
             halted = curl(id, "http://allowed.test:" + port + "/");

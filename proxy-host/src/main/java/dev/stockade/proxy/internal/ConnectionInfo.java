@@ -12,6 +12,8 @@ import java.util.function.Consumer;
 
 /** Per client connection facts, computed once: the caller's executable and the sandbox. */
 public final class ConnectionInfo {
+    /** The client channel's connection info, for control actions that pick connections by sandbox. */
+    public static final io.netty.util.AttributeKey<ConnectionInfo> KEY = io.netty.util.AttributeKey.valueOf("stockade.conn");
     private final ProxyContext px;
     private final Channel channel;
     private final AtomicBoolean resolving = new AtomicBoolean();
@@ -89,6 +91,12 @@ public final class ConnectionInfo {
     }
 
     /** The decider of this connection: its sandbox's policy set, or the proxy's own. */
+    /** The name of the sandbox this connection identified as, or null before (or without) identification. */
+    public String identifiedSandbox() {
+        SandboxRegistry.Sandbox s = identified;
+        return s == null ? null : s.name();
+    }
+
     /** The credentials this connection's sandbox may use: its own, or the proxy's store. */
     public dev.stockade.proxy.CredentialStore credentials() {
         SandboxRegistry.Sandbox s = identified;
