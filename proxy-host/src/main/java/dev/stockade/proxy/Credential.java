@@ -1,8 +1,6 @@
 package dev.stockade.proxy;
 
-import dev.stockade.policy.glob.Glob;
-import dev.stockade.policy.glob.GlobKind;
-import dev.stockade.policy.glob.GlobResult;
+import dev.stockade.policy.glob.DomainPattern;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Objects;
@@ -70,7 +68,7 @@ public final class Credential {
     }
 
     /** One place a secret may go: hosts matching a domain pattern, on one port. */
-    private record Binding(Glob hosts, int port) {
+    private record Binding(DomainPattern hosts, int port) {
     }
 
     /** The domains compiled once into the core's domain patterns (cached per credential). */
@@ -89,12 +87,13 @@ public final class Credential {
                 port = Integer.parseInt(digits);
                 pattern = d.substring(0, colon);
             }
-            GlobResult g = Glob.compile(GlobKind.DOMAIN, pattern);
-            if (!g.ok() || g.glob() == null) {
+            // the core's domain patterns: a wildcard never matches an IP address, so `*` is no key to every address
+            DomainPattern p = DomainPattern.parse(pattern);
+            if (p.kind() == DomainPattern.Kind.INVALID) {
                 throw new IllegalArgumentException("credential `" + name + "` has a domain that is not a domain pattern: `"
                         + d + "`");
             }
-            out.add(new Binding(g.glob(), port));
+            out.add(new Binding(p, port));
         }
         return List.copyOf(out);
     }

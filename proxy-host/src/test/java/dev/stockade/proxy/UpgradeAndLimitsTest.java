@@ -257,6 +257,15 @@ class UpgradeAndLimitsTest {
         assertThat(c.covers("github.com.evil.test", 443)).isFalse();
         assertThat(c.headerValue()).isEqualTo("Bearer ghp_supersecret");
 
+        // a wildcard never matches an address: `*` sends the secret to names, never to an IP literal
+        Credential anyName = new Credential(UUID.randomUUID(), "any", "s", List.of("*", "*.internal"), null);
+        assertThat(anyName.covers("api.github.com", 443)).isTrue();
+        for (String address : List.of("127.0.0.1", "10.0.0.5", "169.254.169.254", "::1", "fd00::1")) {
+            assertThat(anyName.covers(address, 443)).as(address).isFalse();
+        }
+        Credential exact = new Credential(UUID.randomUUID(), "ip", "s", List.of("10.0.0.5"), null);
+        assertThat(exact.covers("10.0.0.5", 443)).as("an address named exactly").isTrue();
+
         Path bad = dir.resolve("bad.json");
         Files.writeString(bad, "{\"credentials\":[{\"name\":\"x\",\"secret\":\"ghp_leakme\",\"domains\":[], \"header\":\"nocolon\"}]}");
         assertThat(org.assertj.core.api.Assertions.catchThrowable(() -> CredentialStore.file(bad)))
