@@ -30,10 +30,20 @@ import java.util.UUID;
 class SandboxController {
     private final SandboxService service;
     private final SandboxPolicies policies;
+    private final PortReadiness readiness;
 
-    SandboxController(SandboxService service, SandboxPolicies policies) {
+    SandboxController(SandboxService service, SandboxPolicies policies, PortReadiness readiness) {
         this.service = service;
         this.policies = policies;
+        this.readiness = readiness;
+    }
+
+    /** For each exposed port, whether something in the sandbox accepts connections on it now. */
+    @Get("/{sandboxId}/port-readiness")
+    @Access(Action.SANDBOX_READ)
+    Map<String, Object> portReadiness(HttpRequest<?> request, String projectId, String sandboxId) {
+        Sandbox s = service.get(Caller.grant(request), id(sandboxId));
+        return Map.of("state", s.state(), "ports", readiness.check(s));
     }
 
     @Post
