@@ -46,14 +46,18 @@ public final class SandboxStartBench {
             String project = send(base, owner, "POST", "/v1/orgs/" + org + "/projects", "{\"name\":\"p\"}")
                     .path("id").asText();
             List<Double> api = new ArrayList<>();
+            List<Double> created = new ArrayList<>();
+            List<Double> running = new ArrayList<>();
             for (int i = 0; i < count; i++) {
                 long t0 = System.nanoTime();
                 String id = send(base, owner, "POST", "/v1/projects/" + project + "/sandboxes",
                         "{\"name\":\"s" + i + "\",\"cpu\":\"250m\",\"memory\":\"128Mi\"}").path("id").asText();
                 String path = "/v1/projects/" + project + "/sandboxes/" + id;
+                created.add((System.nanoTime() - t0) / 1e6);
                 while (!send(base, owner, "GET", path, null).path("state").asText().equals("running")) {
                     Thread.sleep(1); // poll the state as a client would, at 1 ms
                 }
+                running.add((System.nanoTime() - t0) / 1e6);
                 int exit = exec(base, owner, path);
                 api.add((System.nanoTime() - t0) / 1e6);
                 if (exit != 0) {
@@ -72,6 +76,8 @@ public final class SandboxStartBench {
                 floor.add((System.nanoTime() - t0) / 1e6);
             }
             report("create -> running -> exec `true` (REST + WebSocket)", api);
+            report("  of which: POST create answered", created);
+            report("  of which: GET says running", running);
             report("bare bwrap `true` (the floor, same namespaces)", floor);
         } finally {
             platform.destroy();

@@ -84,11 +84,12 @@ public class ExecSocket {
             ExecProcess p = provisioner.exec(id.toString(), new ExecRequest(command, tty, cols, rows));
             running.put(session.getId(), p);
             session.sendSync(new byte[] {5}); // started: the client sends stdin and resizes after this frame
-            pumps.submit(() -> pump(p.stdout(), (byte) 1, session));
-            pumps.submit(() -> pump(p.stderr(), (byte) 2, session));
+            var out = pumps.submit(() -> pump(p.stdout(), (byte) 1, session));
+            var err = pumps.submit(() -> pump(p.stderr(), (byte) 2, session));
             int status = p.exit().join();
+            out.get(); // both streams end with the process: all output is sent before the exit frame
+            err.get();
             byte[] exit = {3, (byte) (status >>> 24), (byte) (status >>> 16), (byte) (status >>> 8), (byte) status};
-            Thread.sleep(50); // let the pumps flush the last output before the exit frame
             session.sendSync(exit);
             session.close(CloseReason.NORMAL);
         } catch (ProvisionException e) {
@@ -97,7 +98,7 @@ public class ExecSocket {
             session.close(new CloseReason(4000 + e.code().status().getCode(), truncate(e.detail())));
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
-        } catch (RuntimeException e) {
+        } catch (java.util.concurrent.ExecutionException | RuntimeException e) {
             LOG.warn("exec in sandbox {} failed", sandboxId, e);
             session.close(new CloseReason(CloseReason.INTERNAL_ERROR.getCode(), "exec failed"));
         } finally {

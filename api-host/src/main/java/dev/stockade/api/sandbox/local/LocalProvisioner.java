@@ -62,7 +62,7 @@ public class LocalProvisioner implements Provisioner {
     @Override
     public synchronized void provision(SandboxSpec spec) throws ProvisionException {
         String id = spec.sandboxId();
-        stopProcesses(id);
+        stopProcess(id); // the network is cleaned by attach, in the same shell that rebuilds it
         Path dir = root.resolve(id);
         Path volume = dir.resolve("volume");
         try {
@@ -151,11 +151,7 @@ public class LocalProvisioner implements Provisioner {
     }
 
     private void stopProcesses(String id) {
-        Process p = running.remove(id);
-        if (p != null) {
-            p.descendants().forEach(ProcessHandle::destroyForcibly);
-            p.destroyForcibly();
-        }
+        stopProcess(id);
         network.detach(ns(id), hostIf(id));
         Cgroups.remove(name(id));
     }
