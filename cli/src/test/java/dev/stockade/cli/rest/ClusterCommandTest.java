@@ -7,36 +7,11 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
-import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.TestInstance;
-import org.junit.jupiter.api.io.TempDir;
 
 /** {@code stockade cluster create|list|get|update|rotate-tunnel-token|delete} on the running platform. */
-@TestInstance(TestInstance.Lifecycle.PER_CLASS)
-class ClusterCommandTest {
-    @TempDir
-    static Path dir;
+class ClusterCommandTest extends SignedInCliTest {
 
-    private Cli cli;
-
-    @BeforeAll
-    void signIn() throws Exception {
-        Platform platform = Platform.shared();
-        cli = new Cli(dir);
-        Cli.Run login = cli.run("login", "--url", platform.url.toString(), "--token-file",
-                platform.ownerTokenFile().toString());
-        assertThat(login.status()).as(login.toString()).isZero();
-    }
-
-    private JsonNode ok(String... args) {
-        List<String> all = new ArrayList<>(List.of(args));
-        all.add("--format");
-        all.add("json");
-        Cli.Run run = cli.run(all.toArray(String[]::new));
-        assertThat(run.status()).as(String.join(" ", args) + "\n" + run).isZero();
-        return run.out().isBlank() ? null : run.json();
-    }
 
     @Test
     void aClusterIsRegisteredRotatedAndDeleted() {

@@ -6,37 +6,10 @@ import com.fasterxml.jackson.databind.JsonNode;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.UUID;
-import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.TestInstance;
-import org.junit.jupiter.api.io.TempDir;
 
 /** Organizations, projects, members, tokens, halt and the audit trail through the CLI, on the running platform. */
-@TestInstance(TestInstance.Lifecycle.PER_CLASS)
-class LifecycleTest {
-    @TempDir
-    static java.nio.file.Path dir;
-
-    private Cli cli;
-
-    @BeforeAll
-    void signIn() throws Exception {
-        Platform platform = Platform.shared();
-        cli = new Cli(dir);
-        Cli.Run login = cli.run("login", "--url", platform.url.toString(), "--token-file",
-                platform.ownerTokenFile().toString());
-        assertThat(login.status()).as(login.toString()).isZero();
-    }
-
-    private JsonNode ok(String... args) {
-        List<String> all = new ArrayList<>(List.of(args));
-        all.add("--format");
-        all.add("json");
-        Cli.Run run = cli.run(all.toArray(String[]::new));
-        assertThat(run.status()).as(String.join(" ", args) + "\n" + run).isZero();
-        return run.out().isBlank() ? null : run.json();
-    }
-
+class LifecycleTest extends SignedInCliTest {
     private static List<String> ids(JsonNode page, String field) {
         List<String> out = new ArrayList<>();
         page.path("items").forEach(n -> out.add(n.path(field).asText()));

@@ -7,35 +7,11 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
-import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.TestInstance;
-import org.junit.jupiter.api.io.TempDir;
 
 /** {@code stockade sandbox ...} against the running platform: create from YAML, update, revisions, stop, delete. */
-@TestInstance(TestInstance.Lifecycle.PER_CLASS)
-class SandboxCliTest {
-    @TempDir
-    static Path dir;
+class SandboxCliTest extends SignedInCliTest {
 
-    private Cli cli;
-
-    @BeforeAll
-    void signIn() throws Exception {
-        Platform platform = Platform.shared();
-        cli = new Cli(dir);
-        assertThat(cli.run("login", "--url", platform.url.toString(), "--token-file",
-                platform.ownerTokenFile().toString()).status()).isZero();
-    }
-
-    private JsonNode ok(String... args) {
-        List<String> all = new ArrayList<>(List.of(args));
-        all.add("--format");
-        all.add("json");
-        Cli.Run run = cli.run(all.toArray(String[]::new));
-        assertThat(run.status()).as(String.join(" ", args) + "\n" + run).isZero();
-        return run.out().isBlank() ? null : run.json();
-    }
 
     @Test
     void sandboxesAreAuthoredFromYamlAndManagedFromTheCli() throws Exception {

@@ -156,6 +156,14 @@ public class LocalProvisioner implements Provisioner {
         Cgroups.remove(name(id));
     }
 
+    private void stopProcess(String id) {
+        Process p = running.remove(id);
+        if (p != null) {
+            p.descendants().forEach(ProcessHandle::destroyForcibly);
+            p.destroyForcibly();
+        }
+    }
+
     /**
      * The sandbox's network slot, unique on this host (several platforms and test contexts share the bridge): a file
      * per slot under {@code /run/stockade/slots} created atomically, holding the sandbox id; kept while the sandbox
