@@ -46,6 +46,7 @@ public class ExecSocket {
     private final SandboxService sandboxes;
     private final Provisioner provisioner;
     private final Map<String, ExecProcess> running = new ConcurrentHashMap<>();
+    private final Map<String, ExecutorService> writers = new ConcurrentHashMap<>();
     private final ExecutorService pumps = Executors.newCachedThreadPool(r -> {
         Thread t = new Thread(r, "exec-pump");
         t.setDaemon(true);
@@ -82,6 +83,11 @@ public class ExecSocket {
             int cols = intParam(request, "cols", 80);
             int rows = intParam(request, "rows", 24);
             ExecProcess p = provisioner.exec(id.toString(), new ExecRequest(command, tty, cols, rows));
+            writers.put(session.getId(), Executors.newSingleThreadExecutor(r -> {
+                Thread t = new Thread(r, "exec-stdin");
+                t.setDaemon(true);
+                return t;
+            }));
             running.put(session.getId(), p);
             session.sendSync(new byte[] {5}); // started: the client sends stdin and resizes after this frame
             var out = pumps.submit(() -> pump(p.stdout(), (byte) 1, session));
@@ -102,19 +108,29 @@ public class ExecSocket {
             LOG.warn("exec in sandbox {} failed", sandboxId, e);
             session.close(new CloseReason(CloseReason.INTERNAL_ERROR.getCode(), "exec failed"));
         } finally {
-            ExecProcess p = running.remove(session.getId());
-            if (p != null) {
-                p.close();
-            }
+            forget(session);
         }
     }
 
+    /**
+     * Client frames, in arrival order: the installation selects blocking threads for handlers
+     * ({@code micronaut.server.thread-selection: BLOCKING}), which would run two frames concurrently and could close
+     * stdin before the data ahead of it is written; so this handler runs on the one-thread executor {@code exec-frames}
+     * (tasks submitted in arrival order run in that order) and only hands each frame to the session's own writer
+     * thread (a full stdin pipe then blocks that thread, never another session).
+     */
     @OnMessage
+    @io.micronaut.scheduling.annotation.ExecuteOn("exec-frames")
     public void message(byte[] frame, WebSocketSession session) {
         ExecProcess p = running.get(session.getId());
-        if (p == null || frame.length == 0) {
+        ExecutorService writer = writers.get(session.getId());
+        if (p == null || writer == null || frame.length == 0) {
             return;
         }
+        writer.execute(() -> deliver(p, frame));
+    }
+
+    private static void deliver(ExecProcess p, byte[] frame) {
         try {
             if (frame[0] == 0 && frame.length == 1) {
                 p.stdin().close();
@@ -132,6 +148,14 @@ public class ExecSocket {
 
     @OnClose
     public void close(WebSocketSession session) {
+        forget(session);
+    }
+
+    private void forget(WebSocketSession session) {
+        ExecutorService writer = writers.remove(session.getId());
+        if (writer != null) {
+            writer.shutdownNow();
+        }
         ExecProcess p = running.remove(session.getId());
         if (p != null) {
             p.close();
