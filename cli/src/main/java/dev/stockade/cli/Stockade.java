@@ -14,6 +14,7 @@ import dev.stockade.cli.rest.LoginCommands;
 import dev.stockade.cli.rest.OrgsCommand;
 import dev.stockade.cli.rest.ProjectsCommand;
 import dev.stockade.cli.rest.SandboxTokensCommand;
+import dev.stockade.cli.rest.ProxyTokensCommand;
 import dev.stockade.cli.rest.TokensCommand;
 import java.util.Map;
 import picocli.CommandLine;
@@ -30,7 +31,8 @@ import picocli.CommandLine.Command;
                 LoginCommands.Whoami.class, OrgsCommand.class, ProjectsCommand.class, TokensCommand.class,
                 SandboxTokensCommand.class, InvitationsCommand.class, HaltCommand.class, AuditCommand.class,
                 PoliciesCommand.class, BindingsCommand.class, CredentialsCommand.class, SandboxCommand.class,
-                InstallationCommand.class, ClusterCommand.class, CommandLine.HelpCommand.class})
+                InstallationCommand.class, ClusterCommand.class, ProxyTokensCommand.class,
+                CommandLine.HelpCommand.class})
 public final class Stockade {
     private final Map<String, String> env;
 

@@ -8,6 +8,8 @@ import java.util.List;
 import java.util.Map;
 import java.util.concurrent.Callable;
 import java.util.concurrent.CountDownLatch;
+import dev.stockade.proxy.feed.ControlPlaneSource;
+import dev.stockade.proxy.feed.FeedApplier;
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
@@ -20,6 +22,14 @@ public final class ProxyMain implements Callable<Integer> {
     @Option(names = "--sandboxes", paramLabel = "FILE",
             description = "Sandbox file (JSON): name, token, policy, ceiling per sandbox; connections authenticate with Proxy-Authorization.")
     Path sandboxFile;
+
+    @Option(names = "--platform", paramLabel = "URL",
+            description = "Platform to follow: every sandbox's policy set and credentials come from its proxy feed, as they change; sandboxes authenticate with their sandbox token in Proxy-Authorization.")
+    java.net.URI platform;
+
+    @Option(names = "--platform-token-file", paramLabel = "FILE",
+            description = "File holding the proxy token (stk_pxy_...) for --platform; minted with `stockade proxy-tokens create`.")
+    Path platformTokenFile;
 
     @Option(names = "--policy", paramLabel = "PATH",
             description = "Policy file or folder (.yaml/.yml/.json) reaching the agent; repeatable, in attachment order.")
@@ -150,14 +160,19 @@ public final class ProxyMain implements Callable<Integer> {
             System.err.println("stockade-proxy: WARNING --unsafe-allow-loopback-origins is on: agents can reach loopback services");
         }
         CredentialStore store = credentials == null ? CredentialStore.empty() : CredentialStore.file(credentials);
-        if (policies.isEmpty() && sandboxFile == null) {
-            throw new CommandLine.ParameterException(new CommandLine(this), "give --policy or --sandboxes");
+        if (policies.isEmpty() && sandboxFile == null && platform == null) {
+            throw new CommandLine.ParameterException(new CommandLine(this), "give --policy, --sandboxes or --platform");
+        }
+        if ((platform == null) != (platformTokenFile == null) || (platform != null && sandboxFile != null)) {
+            throw new CommandLine.ParameterException(new CommandLine(this),
+                    "--platform needs --platform-token-file (and excludes --sandboxes)");
         }
         PolicySource source = policies.isEmpty() ? null : PolicySource.load(policies, ceiling, System.err);
         if (source != null && !noWatch) {
             source.watch();
         }
-        SandboxRegistry registry = sandboxFile == null ? null : SandboxRegistry.file(sandboxFile, System.err);
+        SandboxRegistry registry = sandboxFile != null ? SandboxRegistry.file(sandboxFile, System.err)
+                : platform != null ? SandboxRegistry.dynamic() : null;
         Decider none = Decider.denyAll(dev.stockade.policy.eval.ReasonCode.POLICY_UNAVAILABLE,
                 "no policy outside the sandboxes file");
         java.util.function.Supplier<Decider> fallback = source != null ? source : () -> none;
@@ -167,8 +182,12 @@ public final class ProxyMain implements Callable<Integer> {
                 + (server.passthroughPort() >= 0 ? ", passthrough on " + bind + ":" + server.passthroughPort() : "")
                 + (server.adminPort() >= 0 ? ", admin on 127.0.0.1:" + server.adminPort() : ""));
         System.err.println("stockade-proxy: interception CA certificate: " + server.caCertificate());
+        ControlPlaneSource feed = platform == null ? null : follow(server, registry);
         CountDownLatch stopped = new CountDownLatch(1);
         Runtime.getRuntime().addShutdownHook(new Thread(() -> {
+            if (feed != null) {
+                feed.close();
+            }
             server.close();
             if (source != null) {
                 source.close();
@@ -181,6 +200,19 @@ public final class ProxyMain implements Callable<Integer> {
         }, "stockade-proxy-shutdown"));
         stopped.await();
         return 0;
+    }
+
+    /** Follows the platform's proxy feed into {@code registry}; a halt closes the halted sandboxes' connections. */
+    private ControlPlaneSource follow(ProxyServer server, SandboxRegistry registry) throws java.io.IOException {
+        String token = java.nio.file.Files.readString(platformTokenFile).strip();
+        if (token.isEmpty()) {
+            throw new java.io.IOException("proxy token file `" + platformTokenFile + "` is empty");
+        }
+        java.util.function.Consumer<String> log = line -> System.err.println("stockade-proxy: " + line);
+        FeedApplier applier = new FeedApplier(registry, names -> log.accept("halt: closed "
+                + server.closeSandboxConnections(names::contains) + " open connection(s)"), log);
+        log.accept("following the platform at " + platform);
+        return new ControlPlaneSource(platform, token, applier, log).start();
     }
 
     /** Entry point. */

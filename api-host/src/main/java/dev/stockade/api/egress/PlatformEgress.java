@@ -2,7 +2,6 @@ package dev.stockade.api.egress;
 
 import dev.stockade.api.audit.AuditAppender;
 import dev.stockade.api.config.PlatformConfig;
-import dev.stockade.api.enforcement.CredentialMaterials;
 import dev.stockade.api.enforcement.EnforcementStore;
 import dev.stockade.api.events.EventStream;
 import dev.stockade.api.sandbox.EgressEndpoint;
@@ -45,8 +44,8 @@ public class PlatformEgress implements EgressEndpoint {
     private final EnforcementFollower follower;
 
     public PlatformEgress(PlatformConfig config, Provisioner provisioner, EnforcementStore store,
-                          CredentialMaterials materials, AuditAppender audit, EventStream events,
-                          dev.stockade.api.db.Sql jdbc,
+                          FeedSets sets, AuditAppender audit, EventStream events,
+                          dev.stockade.api.halt.HaltService halts,
                           @Value("${sandbox.egress.port:3128}") int port,
                           @Value("${sandbox.egress.bind:127.0.0.1}") String bind,
                           @Value("${sandbox.egress.allow-loopback-origins:false}") boolean loopbackOrigins,
@@ -58,7 +57,7 @@ public class PlatformEgress implements EgressEndpoint {
             }
             SandboxRegistry registry = SandboxRegistry.dynamic();
             java.util.concurrent.atomic.AtomicReference<ProxyServer> started = new java.util.concurrent.atomic.AtomicReference<>();
-            this.follower = new EnforcementFollower(store, materials, registry, () -> haltedOrgs(jdbc), names -> {
+            this.follower = new EnforcementFollower(store, sets, registry, halts::haltedOrgs, names -> {
                 ProxyServer s = started.get();
                 if (s != null) {
                     LOG.info("halt: closed {} open connection(s) of {} sandbox(es)",
@@ -129,18 +128,6 @@ public class PlatformEgress implements EgressEndpoint {
     void close() {
         follower.close();
         server.close();
-    }
-
-    private static java.util.Set<java.util.UUID> haltedOrgs(dev.stockade.api.db.Sql jdbc) {
-        return jdbc.prepare("SELECT id FROM organizations WHERE halted", ps -> {
-            java.util.Set<java.util.UUID> out = new java.util.HashSet<>();
-            try (java.sql.ResultSet rs = ps.executeQuery()) {
-                while (rs.next()) {
-                    out.add(rs.getObject(1, java.util.UUID.class));
-                }
-            }
-            return out;
-        });
     }
 
     private static Map<String, String> overrides(String spec) {

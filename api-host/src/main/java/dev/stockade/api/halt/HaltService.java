@@ -65,4 +65,17 @@ public class HaltService {
         events.publish("halt", orgId, Map.of("halted", halted));
         return get(orgId);
     }
+
+    /** Every organization halted now (proxies start from this set, then follow {@code halt} events). */
+    public java.util.Set<UUID> haltedOrgs() {
+        return jdbc.prepare("SELECT id FROM organizations WHERE halted", ps -> {
+            java.util.Set<UUID> out = new java.util.HashSet<>();
+            try (java.sql.ResultSet rs = ps.executeQuery()) {
+                while (rs.next()) {
+                    out.add(rs.getObject(1, UUID.class));
+                }
+            }
+            return out;
+        });
+    }
 }

@@ -20,6 +20,7 @@ import java.util.Optional;
 public final class Authenticator {
     private final ApiTokenRepository apiTokens;
     private final SandboxTokenRepository sandboxTokens;
+    private final ProxyTokenRepository proxyTokens;
     private final OidcVerifier oidc;
     private final ClusterTokens clusterTokens;
     private final Clock clock;
@@ -29,9 +30,10 @@ public final class Authenticator {
     }
 
     public Authenticator(PlatformConfig config, ApiTokenRepository apiTokens, SandboxTokenRepository sandboxTokens,
-                         OidcVerifier oidc, ClusterTokens clusterTokens, Clock clock) {
+                         ProxyTokenRepository proxyTokens, OidcVerifier oidc, ClusterTokens clusterTokens, Clock clock) {
         this.apiTokens = apiTokens;
         this.sandboxTokens = sandboxTokens;
+        this.proxyTokens = proxyTokens;
         this.oidc = oidc;
         this.clusterTokens = clusterTokens;
         this.clock = clock;
@@ -67,6 +69,10 @@ public final class Authenticator {
             return sandboxTokens.findByTokenHash(hash).filter(t -> t.usableAt(now)).flatMap(t -> clusterTokens
                     .orgOf(t.projectId())
                     .map(org -> new Cached(new Identity.SandboxToken(t.id(), t.projectId(), org), t.expiresAt())));
+        }
+        if (TokenFormat.PROXY.matches(token)) {
+            return proxyTokens.findByTokenHash(hash).filter(t -> t.revokedAt() == null)
+                    .map(t -> new Cached(new Identity.ProxyToken(t.id(), t.name()), null));
         }
         if (looksLikeJwt(token)) {
             Optional<ClusterTokens.Verified> cluster = clusterTokens.verify(token, now);

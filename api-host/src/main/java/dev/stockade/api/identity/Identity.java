@@ -3,7 +3,7 @@ package dev.stockade.api.identity;
 import java.util.Set;
 import java.util.UUID;
 
-/** Who is behind a request's bearer token: one of five kinds, decided once by {@link Authenticator}. */
+/** Who is behind a request's bearer token: one of six kinds, decided once by {@link Authenticator}. */
 public sealed interface Identity {
 
     /** The kind as {@code GET /v1/auth/me} and the audit trail name it. */
@@ -64,6 +64,17 @@ public sealed interface Identity {
 
         public String actorId() {
             return subject;
+        }
+    }
+
+    /** A separate egress proxy replica's token: reads the proxy feed and nothing else. */
+    record ProxyToken(UUID tokenId, String name) implements Identity {
+        public String type() {
+            return "proxy-token";
+        }
+
+        public String actorId() {
+            return tokenId.toString();
         }
     }
 }

@@ -81,6 +81,29 @@ class TokenController {
         return HttpResponse.noContent();
     }
 
+    @Post("/proxy-tokens")
+    @Status(HttpStatus.CREATED)
+    @Access(Action.PROXY_TOKENS_MANAGE)
+    Views.CreatedToken createProxyToken(HttpRequest<?> request, @Valid @Body Requests.CreateProxyToken body) {
+        var m = tokens.createProxyToken(Caller.identity(request), body.name());
+        return new Views.CreatedToken(m.row().id(), m.row().name(), m.row().prefix(), m.token(), null);
+    }
+
+    @Get("/proxy-tokens")
+    @Access(Action.PROXY_TOKENS_MANAGE)
+    Views.Page<Views.TokenView> listProxyTokens() {
+        return new Views.Page<>(tokens.listProxyTokens().stream()
+                .map(t -> new Views.TokenView(t.id(), t.name(), t.prefix(), t.createdAt(), null, t.revokedAt()))
+                .toList());
+    }
+
+    @Delete("/proxy-tokens/{tokenId}")
+    @Access(Action.PROXY_TOKENS_MANAGE)
+    HttpResponse<Void> revokeProxyToken(HttpRequest<?> request, String tokenId) {
+        tokens.revokeProxyToken(Caller.identity(request), Authorizer.uuid("tokenId", tokenId));
+        return HttpResponse.noContent();
+    }
+
     private static Views.TokenView view(ApiTokenRow t) {
         return new Views.TokenView(t.id(), t.name(), t.prefix(), t.createdAt(), t.expiresAt(), t.revokedAt());
     }

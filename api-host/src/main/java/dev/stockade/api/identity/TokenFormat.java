@@ -7,14 +7,16 @@ import java.security.SecureRandom;
 
 /**
  * Opaque bearer tokens: {@code stk_api_} or {@code stk_sbx_} followed by 40 base62 characters (about 238 random
- * bits), a prefix secret scanners can match ({@code stk_(api|sbx|tun)_[0-9A-Za-z]{40}}). Only the SHA-256 of a token is
+ * bits), a prefix secret scanners can match ({@code stk_(api|sbx|tun|pxy)_[0-9A-Za-z]{40}}). Only the SHA-256 of a token is
  * stored: with this much entropy a slow hash adds nothing.
  */
 public enum TokenFormat {
     API("stk_api_"),
     SANDBOX("stk_sbx_"),
     /** A cluster relay's tunnel token (k8s slice); never a bearer token of the REST API. */
-    TUNNEL("stk_tun_");
+    TUNNEL("stk_tun_"),
+    /** A separate egress proxy replica's token for the proxy feed. */
+    PROXY("stk_pxy_");
 
     private static final String ALPHABET = "0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz";
     private static final int LENGTH = 40;

@@ -27,10 +27,15 @@ public class TokenService {
     private final SandboxTokenRepository sandboxTokens;
     private final Authenticator authenticator;
     private final AuditLog audit;
+    private final ProxyTokenRepository proxyTokens;
+    private final dev.stockade.api.events.Events events;
     private final Clock clock;
 
-    public TokenService(ApiTokenRepository apiTokens, SandboxTokenRepository sandboxTokens, Authenticator authenticator,
-                        AuditLog audit, Clock clock) {
+    public TokenService(ApiTokenRepository apiTokens, SandboxTokenRepository sandboxTokens,
+                        ProxyTokenRepository proxyTokens, Authenticator authenticator, AuditLog audit,
+                        dev.stockade.api.events.Events events, Clock clock) {
+        this.proxyTokens = proxyTokens;
+        this.events = events;
         this.apiTokens = apiTokens;
         this.sandboxTokens = sandboxTokens;
         this.authenticator = authenticator;
@@ -118,5 +123,31 @@ public class TokenService {
         if (expiresAt != null && !expiresAt.isAfter(clock.instant())) {
             throw ApiProblem.invalid("/expiresAt", "in-the-past", "`/expiresAt` must be in the future");
         }
+    }
+
+    /** A token for a separate egress proxy replica: it reads the proxy feed (every sandbox's sets) and nothing else. */
+    @Transactional
+    public Minted<ProxyTokenRow> createProxyToken(Identity caller, String name) {
+        String token = TokenFormat.PROXY.mint();
+        ProxyTokenRow row = proxyTokens.save(new ProxyTokenRow(UUID.randomUUID(), name.strip(), TokenFormat.hash(token),
+                TokenFormat.display(token), caller.actorId(), clock.instant(), null));
+        audit.record(AuditEvent.write(caller, null, null, "proxy-token", "create", row.id().toString(),
+                Map.of("name", row.name())));
+        return new Minted<>(row, token);
+    }
+
+    public List<ProxyTokenRow> listProxyTokens() {
+        return proxyTokens.findAllOrderByCreatedAt();
+    }
+
+    @Transactional
+    public void revokeProxyToken(Identity caller, UUID id) {
+        ProxyTokenRow row = proxyTokens.findById(id).orElseThrow(() -> ApiProblem.notFound("proxy token `" + id + "`"));
+        if (row.revokedAt() == null) {
+            proxyTokens.revoke(id, clock.instant());
+        }
+        authenticator.forget(row.tokenHash());
+        audit.record(AuditEvent.write(caller, null, null, "proxy-token", "revoke", id.toString(), Map.of()));
+        events.publish("proxy-token", null, Map.of("revoked", id.toString())); // open feeds of it close, everywhere
     }
 }

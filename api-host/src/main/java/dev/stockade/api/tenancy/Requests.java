@@ -44,6 +44,10 @@ public final class Requests {
     }
 
     @Introspected
+    public record CreateProxyToken(@NotBlank @Pattern(regexp = NAME) String name) {
+    }
+
+    @Introspected
     public record CreateToken(@NotBlank @Pattern(regexp = NAME) String name, @Nullable Instant expiresAt) {
     }
 

@@ -81,7 +81,12 @@ public enum Action {
     /** Only a cluster JWT of the cluster's project; every other kind of token gets 401 (spec: Authentication). */
     CLUSTER_PROXY(Scope.CLUSTER, true, PROJECT_CLUSTER),
     /** The relay's tunnel (long poll and answers), authenticated by the cluster's tunnel token in the route. */
-    CLUSTER_RELAY_TUNNEL(Scope.CLUSTER, true, CLUSTER_RELAY);
+    CLUSTER_RELAY_TUNNEL(Scope.CLUSTER, true, CLUSTER_RELAY),
+
+    // separate egress proxy replicas: their tokens (installation owner) and the feed they read
+    PROXY_TOKENS_MANAGE(Scope.NONE, true, INSTALLATION_OWNER),
+    /** The proxy feed: only a proxy token reads it (it carries every sandbox's credentials). */
+    EGRESS_FEED(Scope.NONE, true, EGRESS_PROXY);
 
     private final Scope scope;
     private final boolean gated;

@@ -39,7 +39,7 @@ public final class Authorizer {
             return new Grant(target.orgId, target.projectId, relations);
         }
         boolean linked = relations.stream().anyMatch(r -> r != Relation.AUTHENTICATED && r != Relation.USER
-                && r != Relation.SANDBOX_IDENTITY && r != Relation.ORG_CREATOR);
+                && r != Relation.SANDBOX_IDENTITY && r != Relation.ORG_CREATOR && r != Relation.EGRESS_PROXY);
         if (action.scope() != Scope.NONE && !linked) {
             throw ApiProblem.notFound(action.scope().name().toLowerCase().replace('_', ' ') + " `"
                     + pathVariables.get(action.scope().variable()) + "`");
@@ -76,7 +76,7 @@ public final class Authorizer {
 
     private Set<Relation> relations(Identity caller, Target t) {
         EnumSet<Relation> out = EnumSet.noneOf(Relation.class);
-        if (!(caller instanceof Identity.ClusterToken)) {
+        if (!(caller instanceof Identity.ClusterToken) && !(caller instanceof Identity.ProxyToken)) {
             out.add(Relation.AUTHENTICATED);
         }
         if (caller instanceof Identity.Owner) {
@@ -103,6 +103,8 @@ public final class Authorizer {
             if (s.projectId().equals(t.projectId)) {
                 out.add(Relation.PROJECT_SANDBOX);
             }
+        } else if (caller instanceof Identity.ProxyToken) {
+            out.add(Relation.EGRESS_PROXY);
         } else if (caller instanceof Identity.ClusterToken c && c.projectId().equals(t.projectId)) {
             out.add(Relation.PROJECT_CLUSTER);
         }

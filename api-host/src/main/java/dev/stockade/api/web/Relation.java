@@ -29,5 +29,8 @@ public enum Relation {
 
     // k8s slice
     /** A cluster's relay, by its tunnel token: checked by the relay routes themselves, never a bearer identity. */
-    CLUSTER_RELAY
+    CLUSTER_RELAY,
+
+    /** A separate egress proxy replica, by its proxy token: reads the proxy feed and nothing else. */
+    EGRESS_PROXY
 }

@@ -81,4 +81,22 @@ public final class Http {
             throw new IllegalStateException(e);
         }
     }
+
+    /** The status of a GET whose body is a stream that does not end (the proxy feed); the stream is closed unread. */
+    public int streamStatus(String path, String token) {
+        try {
+            HttpRequest.Builder b = HttpRequest.newBuilder(base.resolve(path)).timeout(Duration.ofSeconds(30)).GET();
+            if (token != null) {
+                b.header("Authorization", "Bearer " + token);
+            }
+            HttpResponse<java.io.InputStream> r = client.send(b.build(), HttpResponse.BodyHandlers.ofInputStream());
+            r.body().close();
+            return r.statusCode();
+        } catch (IOException e) {
+            throw new IllegalStateException("GET " + path + " failed: " + e, e);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new IllegalStateException(e);
+        }
+    }
 }

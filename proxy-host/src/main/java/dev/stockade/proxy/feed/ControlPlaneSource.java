@@ -1,0 +1,250 @@
+package dev.stockade.proxy.feed;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import java.io.BufferedReader;
+import java.io.IOException;
+import java.io.InputStream;
+import java.io.InputStreamReader;
+import java.net.URI;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
+import java.nio.charset.StandardCharsets;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.Executors;
+import java.util.concurrent.ScheduledExecutorService;
+import java.util.concurrent.TimeUnit;
+import java.util.function.Consumer;
+
+/**
+ * Feeds a proxy replica from the platform: reads the platform's proxy feed ({@link FeedWire}) as a stream and applies
+ * every change through a {@link FeedApplier} as it arrives. After a disconnect it reconnects with backoff and resumes
+ * after the last version it applied; while the platform is unreachable it keeps enforcing its last good sets and says
+ * so in the log and in {@link #status()}. A stream silent for longer than the idle bound (the platform pings every
+ * few seconds) counts as lost.
+ */
+public final class ControlPlaneSource implements AutoCloseable {
+
+    /** What the source knows of its connection, for health checks and logs. */
+    public record Status(boolean connected, boolean synced, long version, int sandboxes, Instant since,
+                         String lastError) {
+    }
+
+    private static final Duration MAX_BACKOFF = Duration.ofSeconds(10);
+
+    private final URI feed;
+    private final String token;
+    private final FeedApplier applier;
+    private final Consumer<String> log;
+    private final Consumer<SandboxSet> onApplied;
+    private final Duration idleBound;
+    private final HttpClient http = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(10)).build();
+    private final ScheduledExecutorService watchdog = Executors.newSingleThreadScheduledExecutor(r -> {
+        Thread t = new Thread(r, "control-plane-watchdog");
+        t.setDaemon(true);
+        return t;
+    });
+    private final CountDownLatch firstSync = new CountDownLatch(1);
+    private final Thread reader;
+    private volatile Status status = new Status(false, false, 0, 0, Instant.now(), "not connected yet");
+    private volatile long lastByte = System.nanoTime();
+    private volatile InputStream open;
+    private volatile boolean closed;
+    private long version;
+
+    /**
+     * @param platform  the platform's base URL ({@code https://stockade.example.com})
+     * @param token     the proxy token ({@code stk_pxy_...}); never logged
+     * @param applier   where changes go
+     * @param log       where connection news goes (one line each; never a secret)
+     * @param onApplied called on the reader thread after each sandbox set is in force (benchmarks, tests)
+     * @param idleBound how long a silent stream is trusted
+     */
+    public ControlPlaneSource(URI platform, String token, FeedApplier applier, Consumer<String> log,
+                              Consumer<SandboxSet> onApplied, Duration idleBound) {
+        String base = platform.toString().replaceAll("/+$", "");
+        this.feed = URI.create(base + "/v1/egress/feed");
+        this.token = token;
+        this.applier = applier;
+        this.log = log;
+        this.onApplied = onApplied;
+        this.idleBound = idleBound;
+        this.reader = new Thread(this::run, "control-plane-feed");
+        reader.setDaemon(true);
+    }
+
+    public ControlPlaneSource(URI platform, String token, FeedApplier applier, Consumer<String> log) {
+        this(platform, token, applier, log, s -> { }, Duration.ofSeconds(45));
+    }
+
+    /** Starts reading; changes apply on the source's own thread. */
+    public ControlPlaneSource start() {
+        reader.start();
+        long checkMillis = Math.max(100, idleBound.toMillis() / 3);
+        watchdog.scheduleWithFixedDelay(this::cutIfSilent, checkMillis, checkMillis, TimeUnit.MILLISECONDS);
+        return this;
+    }
+
+    /** Waits until the first connection has delivered every change that existed when it opened. */
+    public boolean awaitSynced(Duration timeout) throws InterruptedException {
+        return firstSync.await(timeout.toMillis(), TimeUnit.MILLISECONDS);
+    }
+
+    public Status status() {
+        return status;
+    }
+
+    @Override
+    public void close() {
+        closed = true;
+        watchdog.shutdownNow();
+        closeOpen();
+        reader.interrupt();
+    }
+
+    private void run() {
+        Duration backoff = Duration.ofMillis(250);
+        while (!closed) {
+            try {
+                if (stream()) {
+                    backoff = Duration.ofMillis(250); // a stream that delivered resets the backoff
+                }
+            } catch (IOException | RuntimeException e) {
+                if (closed) {
+                    return;
+                }
+                lost(e.getMessage() == null ? e.getClass().getSimpleName() : e.getMessage(), backoff);
+            } catch (InterruptedException e) {
+                return;
+            }
+            try {
+                Thread.sleep(backoff.toMillis()); // reconnect backoff: the platform is down or restarting
+            } catch (InterruptedException e) {
+                return;
+            }
+            backoff = backoff.multipliedBy(2).compareTo(MAX_BACKOFF) > 0 ? MAX_BACKOFF : backoff.multipliedBy(2);
+        }
+    }
+
+    /** One connection, read until it ends; whether it delivered anything. */
+    private boolean stream() throws IOException, InterruptedException {
+        HttpRequest request = HttpRequest.newBuilder(URI.create(feed + "?after=" + version))
+                .header("Authorization", "Bearer " + token).header("Accept", "text/event-stream").GET().build();
+        HttpResponse<InputStream> response = http.send(request, HttpResponse.BodyHandlers.ofInputStream());
+        if (response.statusCode() != 200) {
+            response.body().close();
+            throw new IOException("the platform answered " + response.statusCode()
+                    + (response.statusCode() == 401 || response.statusCode() == 403
+                    ? " (is the proxy token valid and not revoked?)" : ""));
+        }
+        open = response.body();
+        lastByte = System.nanoTime();
+        boolean delivered = false;
+        try (BufferedReader in = new BufferedReader(new InputStreamReader(open, StandardCharsets.UTF_8))) {
+            String event = null;
+            StringBuilder data = new StringBuilder();
+            for (String line = in.readLine(); line != null && !closed; line = in.readLine()) {
+                lastByte = System.nanoTime();
+                if (line.isEmpty()) {
+                    if (event != null) {
+                        dispatch(event, data.toString());
+                        delivered = true;
+                    }
+                    event = null;
+                    data.setLength(0);
+                } else if (line.startsWith("event:")) {
+                    event = line.substring(6).strip();
+                } else if (line.startsWith("data:")) {
+                    data.append(line.substring(5).strip());
+                }
+            }
+        } finally {
+            open = null;
+        }
+        if (!closed) {
+            lost("the platform closed the feed", Duration.ZERO);
+        }
+        return delivered;
+    }
+
+    private void dispatch(String event, String data) {
+        JsonNode n;
+        try {
+            n = FeedWire.parse(data);
+        } catch (IllegalArgumentException e) {
+            log.accept("control plane: a `" + event + "` event is not JSON; ignored");
+            return;
+        }
+        switch (event) {
+            case FeedWire.SANDBOX -> applySandbox(n);
+            case FeedWire.REMOVED -> {
+                applier.remove(n.path("sandboxId").asText());
+                version = Math.max(version, n.path("version").asLong());
+            }
+            case FeedWire.HALTED -> applier.halted(FeedWire.readHalted(n));
+            case FeedWire.READY -> {
+                version = Math.max(version, n.path("version").asLong());
+                if (firstSync.getCount() > 0) {
+                    log.accept("control plane: in sync at version " + version + ", " + applier.size()
+                            + " sandbox(es)");
+                }
+                firstSync.countDown();
+                status = new Status(true, true, version, applier.size(), Instant.now(), null);
+                return;
+            }
+            default -> {
+                return; // an event a newer platform sends: not ours to read
+            }
+        }
+        status = new Status(true, status.synced(), version, applier.size(), status.since(), null);
+    }
+
+    /** A set that does not read takes the sandbox's old set away: it is refused until a good set arrives. */
+    private void applySandbox(JsonNode n) {
+        long v = n.path("version").asLong();
+        try {
+            SandboxSet set = FeedWire.readSandbox(n);
+            applier.apply(set);
+            onApplied.accept(set);
+        } catch (IllegalArgumentException e) {
+            String id = n.path("sandboxId").asText("");
+            if (!id.isEmpty()) {
+                applier.remove(id);
+            }
+            log.accept("control plane: the set of sandbox " + (id.isEmpty() ? "?" : id) + " at version " + v
+                    + " does not read (" + e.getMessage() + "); it is refused until a good set arrives");
+        }
+        version = Math.max(version, v);
+    }
+
+    private void lost(String why, Duration retry) {
+        Status was = status;
+        status = new Status(false, was.synced(), version, applier.size(), was.connected() ? Instant.now()
+                : was.since(), why);
+        if (was.connected() || was.lastError() == null || !was.lastError().equals(why)) {
+            log.accept("control plane unreachable (" + why + "); keeping the last good set of " + applier.size()
+                    + " sandbox(es) at version " + version + "; retrying" + (retry.isZero() ? "" : " in "
+                    + retry.toMillis() + " ms"));
+        }
+    }
+
+    private void cutIfSilent() {
+        if (open != null && System.nanoTime() - lastByte > idleBound.toNanos()) {
+            log.accept("control plane: the feed was silent for " + idleBound.toSeconds() + " s; reconnecting");
+            closeOpen();
+        }
+    }
+
+    private void closeOpen() {
+        InputStream in = open;
+        if (in != null) {
+            try {
+                in.close();
+            } catch (IOException e) {
+                // closing to reconnect anyway
+            }
+        }
+    }
+}
