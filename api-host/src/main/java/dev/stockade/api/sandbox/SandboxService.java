@@ -158,6 +158,11 @@ public class SandboxService {
         return store.find(id).orElseThrow();
     }
 
+    /** The sandbox whose exposed-port host label is {@code slug} (the ingress). */
+    public java.util.Optional<Sandbox> bySlug(String slug) {
+        return store.findBySlug(slug);
+    }
+
     public SandboxBody.Ceiling ceiling() {
         return ceiling;
     }

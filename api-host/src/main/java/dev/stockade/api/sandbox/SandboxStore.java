@@ -161,6 +161,11 @@ public class SandboxStore {
         return l.isEmpty() ? Optional.empty() : Optional.of(l.get(0));
     }
 
+    Optional<Sandbox> findBySlug(String slug) {
+        List<Sandbox> l = query(SELECT + " WHERE s.slug = ?", ps -> ps.setString(1, slug));
+        return l.isEmpty() ? Optional.empty() : Optional.of(l.get(0));
+    }
+
     Sandbox get(UUID projectId, UUID id) {
         List<Sandbox> l = query(SELECT + " WHERE s.project_id = ? AND s.id = ?", ps -> {
             ps.setObject(1, projectId, Types.OTHER);

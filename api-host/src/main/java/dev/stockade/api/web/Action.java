@@ -70,6 +70,8 @@ public enum Action {
     SANDBOX_OPERATE(Scope.PROJECT, true, PROJECT_MEMBER),
     SANDBOX_WRITE(Scope.PROJECT, true, PROJECT_ADMIN),
     SANDBOX_EXEC(Scope.PROJECT, true, PROJECT_MEMBER),
+    /** A request to a private exposed port through the ingress (not a route: {@code sandbox.ingress.IngressFilter}). */
+    SANDBOX_INGRESS(Scope.PROJECT, false, PROJECT_MEMBER),
 
     // k8s slice: registered clusters (Connections), their tunnel token, the relay's tunnel and the cluster proxy
     CLUSTER_LIST(Scope.PROJECT, true, PROJECT_MEMBER),

@@ -33,7 +33,11 @@ public enum ProblemCode {
 
     // k8s slice: the cluster proxy
     HALTED(HttpStatus.FORBIDDEN, "halted", "Organization halted"),
-    CLUSTER_UNREACHABLE(HttpStatus.BAD_GATEWAY, "cluster-unreachable", "Cluster unreachable");
+    CLUSTER_UNREACHABLE(HttpStatus.BAD_GATEWAY, "cluster-unreachable", "Cluster unreachable"),
+
+    // the sandbox ingress (exposed ports)
+    SANDBOX_NOT_RUNNING(HttpStatus.SERVICE_UNAVAILABLE, "sandbox-not-running", "Sandbox not running"),
+    PORT_UNREACHABLE(HttpStatus.BAD_GATEWAY, "port-unreachable", "Port unreachable");
 
     private final HttpStatus status;
     private final String slug;
