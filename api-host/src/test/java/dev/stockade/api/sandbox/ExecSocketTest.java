@@ -68,14 +68,74 @@ class ExecSocketTest extends PlatformTest {
     }
 
     private CompletableFuture<WebSocket> connect(String path, String token, List<String> command, Frames frames) {
+        return connect(path, token, command, "", frames);
+    }
+
+    private CompletableFuture<WebSocket> connect(String path, String token, List<String> command, String extra,
+                                                 Frames frames) {
         String query = command.stream().map(c -> "command=" + URLEncoder.encode(c, StandardCharsets.UTF_8))
-                .collect(Collectors.joining("&"));
+                .collect(Collectors.joining("&")) + extra;
         URI uri = URI.create("ws://127.0.0.1:" + server.getPort() + path + "/exec?" + query);
         WebSocket.Builder b = HttpClient.newHttpClient().newWebSocketBuilder();
         if (token != null) {
             b.header("Authorization", "Bearer " + token);
         }
         return b.buildAsync(uri, frames);
+    }
+
+    private String runningSandbox(String name) throws Exception {
+        Assumptions.assumeTrue(Files.isExecutable(Path.of("/usr/bin/bwrap")), "bubblewrap is not installed");
+        String owner = ownerToken();
+        String project = createProject(owner, createOrg(owner, name), "p");
+        Http.Response created = http.post("/v1/projects/" + project + "/sandboxes", owner,
+                Map.of("name", name, "cpu", "250m", "memory", "128Mi"));
+        String path = "/v1/projects/" + project + "/sandboxes/" + created.text("id");
+        for (int i = 0; i < 600 && !http.get(path, owner).text("state").equals("running"); i++) {
+            Thread.sleep(100); // provisioning runs on worker threads: bounded poll of the sandbox's state
+        }
+        return path;
+    }
+
+    private static void send(WebSocket ws, int channel, String text) throws Exception {
+        byte[] b = text.getBytes(StandardCharsets.UTF_8);
+        ws.sendBinary(ByteBuffer.allocate(b.length + 1).put((byte) channel).put(b).flip(), true)
+                .get(10, TimeUnit.SECONDS);
+    }
+
+    @Test
+    void aTtyExecRunsOnARealTerminalOfTheAskedSizeAndFollowsResizes() throws Exception {
+        String path = runningSandbox("tty");
+        Frames frames = new Frames();
+        // the shell reports whether stdin is a terminal and its size, waits for a line, then reports the size again
+        WebSocket ws = connect(path, ownerToken(), List.of("sh", "-c",
+                "test -t 0 && echo is-a-tty; stty size; read line; stty size; echo \"got $line\" >&2; exit 7"),
+                "&tty=true&cols=100&rows=30", frames).get(30, TimeUnit.SECONDS);
+        frames.started.get(60, TimeUnit.SECONDS);
+        for (int i = 0; i < 200 && !frames.out.toString(StandardCharsets.UTF_8).contains("30 100"); i++) {
+            Thread.sleep(25); // the terminal's first lines arrive as the shell writes them
+        }
+        send(ws, 4, "{\"cols\":132,\"rows\":43}");
+        send(ws, 0, "hi\n");
+        try {
+            frames.exit.get(60, TimeUnit.SECONDS);
+        } catch (java.util.concurrent.TimeoutException e) {
+            throw new AssertionError("no exit; the terminal showed: " + frames.out.toString(StandardCharsets.UTF_8), e);
+        }
+        assertThat(frames.exit.get()).isEqualTo(7);
+        String screen = frames.out.toString(StandardCharsets.UTF_8);
+        // one stream on a terminal (stderr included), lines ending CR LF, the typed line echoed by the terminal
+        assertThat(screen).contains("is-a-tty\r\n30 100\r\n").contains("hi\r\n").contains("43 132\r\n")
+                .contains("got hi");
+        assertThat(frames.err.size()).isZero();
+
+        // without tty, stdin is not a terminal
+        Frames plain = new Frames();
+        WebSocket ws2 = connect(path, ownerToken(), List.of("sh", "-c", "test -t 0 || echo no-tty"), plain)
+                .get(30, TimeUnit.SECONDS);
+        plain.started.get(60, TimeUnit.SECONDS);
+        ws2.sendBinary(ByteBuffer.wrap(new byte[] {0}), true).get(10, TimeUnit.SECONDS);
+        assertThat(plain.exit.get(60, TimeUnit.SECONDS)).isZero();
+        assertThat(plain.out.toString(StandardCharsets.UTF_8)).isEqualTo("no-tty\n");
     }
 
     @Test

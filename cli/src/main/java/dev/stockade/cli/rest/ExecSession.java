@@ -27,7 +27,45 @@ final class ExecSession implements WebSocket.Listener {
 
     /** Waits for the start, forwards {@code stdin} (null: none) and returns the remote exit status. */
     int run(WebSocket ws, InputStream stdin) throws Exception {
+        return run(ws, stdin, null, false);
+    }
+
+    /**
+     * As {@link #run(WebSocket, InputStream)}, and while the command runs sends a resize frame whenever
+     * {@code size} ({@code [cols, rows]}, polled every half second; null: never) changes.
+     */
+    int run(WebSocket ws, InputStream stdin, java.util.function.Supplier<int[]> size, boolean tty)
+            throws Exception {
         started.get();
+        java.util.concurrent.ScheduledExecutorService poll = null;
+        if (size != null) {
+            poll = java.util.concurrent.Executors.newSingleThreadScheduledExecutor(r -> {
+                Thread t = new Thread(r, "terminal-size");
+                t.setDaemon(true);
+                return t;
+            });
+            int[][] last = {size.get()};
+            poll.scheduleWithFixedDelay(() -> {
+                int[] now = size.get();
+                if (now[0] != last[0][0] || now[1] != last[0][1]) {
+                    last[0] = now;
+                    byte[] json = ("{\"cols\":" + now[0] + ",\"rows\":" + now[1] + "}").getBytes(
+                            java.nio.charset.StandardCharsets.UTF_8);
+                    ws.sendBinary(ByteBuffer.allocate(json.length + 1).put((byte) 4).put(json).flip(), true);
+                }
+            }, 500, 500, java.util.concurrent.TimeUnit.MILLISECONDS);
+        }
+        try {
+            return forward(ws, stdin, tty);
+        } finally {
+            if (poll != null) {
+                poll.shutdownNow();
+            }
+        }
+    }
+
+    /** Sends stdin, then its end; a terminal without stdin gets no end of input (it would read it as a keystroke). */
+    private int forward(WebSocket ws, InputStream stdin, boolean terminal) throws Exception {
         if (stdin != null) {
             byte[] buf = new byte[16 * 1024];
             int n;
@@ -36,7 +74,9 @@ final class ExecSession implements WebSocket.Listener {
                 ws.sendBinary(frame, true).get();
             }
         }
-        ws.sendBinary(ByteBuffer.wrap(new byte[] {0}), true).get();
+        if (stdin != null || !terminal) {
+            ws.sendBinary(ByteBuffer.wrap(new byte[] {0}), true).get();
+        }
         return exit.get();
     }
 

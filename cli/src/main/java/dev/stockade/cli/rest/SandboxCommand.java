@@ -109,7 +109,23 @@ public final class SandboxCommand extends Group {
                      + " arguments; none runs the sandbox's shell.") List<String> command,
              @Option(names = {"-i", "--stdin"}, description = "Send this process's standard input to the command.")
              boolean stdin,
+             @Option(names = {"-t", "--tty"}, description = "Run the command on a terminal of this terminal's size"
+                     + " (stdout and stderr become one stream).") boolean tty,
              @Mixin ApiOptions api) {
+        return run(id, command, stdin, tty, api);
+    }
+
+    @Command(name = "shell", mixinStandardHelpOptions = true, description = "An interactive shell (or COMMAND) on a"
+            + " terminal in the sandbox: this terminal goes raw until it ends, its size follows yours; the exit"
+            + " status is the shell's.")
+    int shell(@Parameters(index = "0", paramLabel = "SANDBOX_ID") String id,
+              @Parameters(index = "1..*", paramLabel = "COMMAND", description = "After --: what to run instead of"
+                      + " the sandbox's shell.") List<String> command,
+              @Mixin ApiOptions api) {
+        return run(id, command, true, true, api);
+    }
+
+    private int run(String id, List<String> command, boolean stdin, boolean tty, ApiOptions api) {
         int[] status = {0};
         Output out = api.output();
         int exit = ApiOptions.guard(out, () -> {
@@ -119,13 +135,21 @@ public final class SandboxCommand extends Group {
                 query.append(query.length() == 0 ? "?" : "&").append("command=")
                         .append(java.net.URLEncoder.encode(arg, java.nio.charset.StandardCharsets.UTF_8));
             }
-            ExecSession session = new ExecSession(Text.utf8(spec().commandLine().getOut()),
-                    Text.utf8(spec().commandLine().getErr()));
-            java.net.http.WebSocket ws = client.webSocket(one(id) + "/exec" + query, session);
-            try {
-                status[0] = session.run(ws, stdin ? System.in : null);
+            try (LocalTerminal terminal = tty ? LocalTerminal.open() : null) {
+                if (terminal != null) {
+                    int[] size = terminal.size();
+                    query.append(query.length() == 0 ? "?" : "&").append("tty=true&cols=").append(size[0])
+                            .append("&rows=").append(size[1]);
+                }
+                ExecSession session = new ExecSession(Text.utf8(spec().commandLine().getOut()),
+                        Text.utf8(spec().commandLine().getErr()));
+                java.net.http.WebSocket ws = client.webSocket(one(id) + "/exec" + query, session);
+                status[0] = session.run(ws, stdin ? System.in : null,
+                        terminal != null && terminal.interactive() ? terminal::size : null, tty);
             } catch (java.util.concurrent.ExecutionException e) {
                 throw e.getCause() instanceof Failure f ? f : Failure.usage("the exec failed: " + e.getCause());
+            } catch (Failure e) {
+                throw e;
             } catch (Exception e) {
                 throw Failure.usage("the exec failed: " + e.getClass().getSimpleName());
             }

@@ -40,6 +40,20 @@ class SandboxCliTest extends SignedInCliTest {
         assertThat(exec.status()).as(exec.toString()).isEqualTo(7);
         assertThat(exec.out()).isEqualTo("hi from /workspace\n");
         assertThat(exec.err()).isEqualTo("warn\n");
+        Cli.Run onTty = cli.run("sandbox", "exec", "--project", project, id, "-t", "--", "sh", "-c",
+                "test -t 1 && echo on-a-tty; stty size");
+        assertThat(onTty.status()).as(onTty.toString()).isZero();
+        assertThat(onTty.out()).isEqualTo("on-a-tty\r\n24 80\r\n"); // not a terminal here: 80x24
+        java.io.InputStream keyboard = System.in;
+        try {
+            System.setIn(new java.io.ByteArrayInputStream("test -t 0 && echo shell-on-a-tty; exit 5\n"
+                    .getBytes(java.nio.charset.StandardCharsets.UTF_8)));
+            Cli.Run shell = cli.run("sandbox", "shell", "--project", project, id);
+            assertThat(shell.status()).as(shell.toString()).isEqualTo(5);
+            assertThat(shell.out()).contains("shell-on-a-tty\r\n");
+        } finally {
+            System.setIn(keyboard);
+        }
         Path bad = Files.writeString(dir.resolve("bad.yaml"), "name: x\ncpu: 99\nmemory: 128Mi\n");
         Cli.Run refused = cli.run("sandbox", "create", "--project", project, "-f", bad.toString());
         assertThat(refused.status()).as(refused.toString()).isEqualTo(1);

@@ -17,23 +17,26 @@ import java.util.concurrent.CompletableFuture;
 /**
  * A command inside a running local sandbox: {@code nsenter} into every namespace of its init process (user, mount,
  * uts, ipc, net, pid) as the sandbox's uid, with the init process's environment, in {@code /workspace}. Without a
- * tty only: stdout and stderr are separate pipes.
+ * tty stdout and stderr are separate pipes; with one the command runs on a pseudo-terminal (pty4j) of the requested
+ * size, stdout and stderr are the terminal's one stream, and a resize sets the window size (the command gets
+ * {@code SIGWINCH}).
  */
 final class NsExec {
     private NsExec() {
     }
 
     static ExecProcess start(long initPid, ExecRequest request) throws ProvisionException {
-        if (request.tty()) {
-            throw new ProvisionException("exec with a terminal is not available on the local provisioner yet");
-        }
         List<String> argv = new ArrayList<>(List.of("nsenter", "-t", Long.toString(initPid), "-U", "-m", "-u", "-i",
                 "-n", "-p", "-S", Integer.toString(Bubblewrap.UID), "-G", Integer.toString(Bubblewrap.UID),
                 "--wdns=/workspace", "--"));
         argv.addAll(request.command().isEmpty() ? List.of("/bin/sh") : request.command());
+        Map<String, String> env = environmentOf(initPid);
+        if (request.tty()) {
+            return Terminal.start(argv, env, request.cols(), request.rows());
+        }
         ProcessBuilder pb = new ProcessBuilder(argv);
         pb.environment().clear();
-        pb.environment().putAll(environmentOf(initPid));
+        pb.environment().putAll(env);
         try {
             Process p = pb.start();
             return new Piped(p);
