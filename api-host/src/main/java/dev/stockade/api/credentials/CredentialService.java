@@ -136,6 +136,24 @@ public class CredentialService implements CredentialMaterials {
                 + " OR sandbox_id = ?) ORDER BY name", projectId, sandboxId);
     }
 
+    /** The ids of the credentials each of these sandboxes owns, by sandbox, in name order (one query). */
+    public java.util.Map<UUID, List<UUID>> ownedBy(List<UUID> sandboxIds) {
+        java.util.Map<UUID, List<UUID>> out = new java.util.HashMap<>();
+        if (sandboxIds.isEmpty()) {
+            return out;
+        }
+        jdbc.prepare("SELECT sandbox_id, id FROM credentials WHERE sandbox_id = ANY(?) ORDER BY name", ps -> {
+            ps.setArray(1, ps.getConnection().createArrayOf("uuid", sandboxIds.toArray()));
+            try (ResultSet rs = ps.executeQuery()) {
+                while (rs.next()) {
+                    out.computeIfAbsent(rs.getObject(1, UUID.class), k -> new ArrayList<>()).add(rs.getObject(2, UUID.class));
+                }
+            }
+            return null;
+        });
+        return out;
+    }
+
     @Override
     public List<Material> reveal(List<UUID> ids) {
         List<Material> out = new ArrayList<>();

@@ -37,26 +37,32 @@ public class EnforcementStore {
         this.events = events;
     }
 
-    /** Records what {@code e.sandboxId()}'s proxy enforces from now on (on the caller's transaction). */
-    public long publish(SandboxEnforcement e) {
-        long version = jdbc.prepare("INSERT INTO sandbox_enforcement (sandbox_id, org_id, project_id, token_hash,"
-                + " revision, bundle, version, deleted, updated_at) VALUES (?, ?, ?, ?, ?, ?::jsonb,"
-                + " nextval('enforcement_version'), false, now()) ON CONFLICT (sandbox_id) DO UPDATE SET"
-                + " token_hash = EXCLUDED.token_hash, revision = EXCLUDED.revision, bundle = EXCLUDED.bundle,"
-                + " version = EXCLUDED.version, deleted = false, updated_at = now() RETURNING version", ps -> {
-                    ps.setObject(1, e.sandboxId(), Types.OTHER);
-                    ps.setObject(2, e.orgId(), Types.OTHER);
-                    ps.setObject(3, e.projectId(), Types.OTHER);
-                    ps.setBytes(4, e.tokenHash());
-                    ps.setInt(5, e.revision());
-                    ps.setString(6, bundle(e).toString());
-                    try (ResultSet rs = ps.executeQuery()) {
-                        rs.next();
-                        return rs.getLong(1);
+    /**
+     * Records what each sandbox's proxy enforces from now on, in one JDBC batch, and publishes one {@code enforcement}
+     * event per organization (on the caller's transaction).
+     */
+    public void publishAll(List<SandboxEnforcement> all) {
+        if (all.isEmpty()) {
+            return;
+        }
+        jdbc.prepare("INSERT INTO sandbox_enforcement (sandbox_id, org_id, project_id, token_hash, revision, bundle,"
+                + " version, deleted, updated_at) VALUES (?, ?, ?, ?, ?, ?::jsonb, nextval('enforcement_version'),"
+                + " false, now()) ON CONFLICT (sandbox_id) DO UPDATE SET token_hash = EXCLUDED.token_hash,"
+                + " revision = EXCLUDED.revision, bundle = EXCLUDED.bundle, version = EXCLUDED.version,"
+                + " deleted = false, updated_at = now()", ps -> {
+                    for (SandboxEnforcement e : all) {
+                        ps.setObject(1, e.sandboxId(), Types.OTHER);
+                        ps.setObject(2, e.orgId(), Types.OTHER);
+                        ps.setObject(3, e.projectId(), Types.OTHER);
+                        ps.setBytes(4, e.tokenHash());
+                        ps.setInt(5, e.revision());
+                        ps.setString(6, bundle(e).toString());
+                        ps.addBatch();
                     }
+                    return ps.executeBatch();
                 });
-        events.publish("enforcement", e.orgId(), Map.of("sandboxId", e.sandboxId().toString(), "version", version));
-        return version;
+        all.stream().map(SandboxEnforcement::orgId).distinct().forEach(org ->
+                events.publish("enforcement", org, Map.of("sandboxes", all.size())));
     }
 
     /** Leaves a tombstone: the sandbox's proxy forgets it (on the caller's transaction). */

@@ -174,7 +174,7 @@ public class SandboxService {
                 return; // bindings reach people and tokens, not sandboxes
             }
             tx.executeWrite(st -> {
-                store.ofOrg(orgId, project).forEach(policies::publish);
+                policies.publishAll(store.ofOrg(orgId, project));
                 return null;
             });
         } catch (RuntimeException e) {

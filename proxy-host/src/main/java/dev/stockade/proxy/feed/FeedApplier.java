@@ -34,6 +34,9 @@ public final class FeedApplier {
     public record Owner(String orgId, String projectId) {
     }
 
+    /** Distinct documents kept read (about two per sandbox of a proxy with a few thousand sandboxes). */
+    private static final int DOCUMENT_CACHE = 10_000;
+
     private record Entry(String digest, String orgId, String projectId, Decider compiled,
                          AtomicReference<Decider> current) {
     }
@@ -42,6 +45,17 @@ public final class FeedApplier {
     private final Consumer<Set<String>> closeConnections;
     private final Consumer<String> warn;
     private final Map<String, Entry> entries = new ConcurrentHashMap<>();
+    /**
+     * Documents already read, by their text: sandboxes share attached policies and a change rewrites every set that a
+     * policy reaches while most of each set stays as it was, so reading (the core's strict validation, the costly
+     * step) happens once per distinct document. Bounded; the applier's thread alone touches it.
+     */
+    private final Map<String, Policy> read = new java.util.LinkedHashMap<>(256, 0.75f, true) {
+        @Override
+        protected boolean removeEldestEntry(Map.Entry<String, Policy> eldest) {
+            return size() > DOCUMENT_CACHE;
+        }
+    };
     private final Set<String> halted = ConcurrentHashMap.newKeySet();
 
     /**
@@ -142,14 +156,20 @@ public final class FeedApplier {
         }
     }
 
-    private static List<Policy> read(List<JsonNode> docs) {
+    private List<Policy> read(List<JsonNode> docs) {
         List<Policy> out = new ArrayList<>();
         for (JsonNode doc : docs) {
-            ReadResult r = PolicyReader.fromTree(doc, SourceMap.empty(), "platform", doc.toString());
-            if (!r.valid()) {
-                return null;
+            String text = doc.toString();
+            Policy p = read.get(text);
+            if (p == null) {
+                ReadResult r = PolicyReader.fromTree(doc, SourceMap.empty(), "platform", text);
+                if (!r.valid()) {
+                    return null;
+                }
+                p = r.policy();
+                read.put(text, p);
             }
-            out.add(r.policy());
+            out.add(p);
         }
         return out;
     }

@@ -1,0 +1,145 @@
+package dev.stockade.bench.sandbox;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import java.io.ByteArrayOutputStream;
+import java.io.IOException;
+import java.net.URI;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
+import java.net.http.WebSocket;
+import java.nio.ByteBuffer;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.Collections;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CompletionStage;
+import java.util.concurrent.TimeUnit;
+
+/**
+ * The platform as a user runs it ({@code java -jar api-host/target/stockade-platform.jar --dev-hub}), started as a
+ * process for a benchmark, and the REST and exec calls the benchmarks make against it.
+ */
+final class BenchPlatform implements AutoCloseable {
+    static final ObjectMapper JSON = new ObjectMapper();
+    private static final HttpClient HTTP = HttpClient.newHttpClient();
+
+    final Path dir;
+    final String base;
+    final String owner;
+    private final Process process;
+
+    private BenchPlatform(Path dir, String base, String owner, Process process) {
+        this.dir = dir;
+        this.base = base;
+        this.owner = owner;
+        this.process = process;
+    }
+
+    /** Starts the platform on {@code port} with a fresh data directory and extra environment; waits for enrollment. */
+    static BenchPlatform start(int port, Map<String, String> env) throws Exception {
+        Path dir = Files.createTempDirectory("stockade-bench");
+        ProcessBuilder pb = new ProcessBuilder("java", "-jar", "api-host/target/stockade-platform.jar", "--dev-hub",
+                "--data-dir", dir.toString(), "--port", Integer.toString(port)).redirectErrorStream(true)
+                .redirectOutput(dir.resolve("platform.log").toFile());
+        pb.environment().putAll(env);
+        BenchPlatform p = new BenchPlatform(dir, "http://127.0.0.1:" + port, null, pb.start());
+        p.awaitEnrolled();
+        return new BenchPlatform(dir, p.base, Files.readString(dir.resolve("owner-token")).trim(), p.process);
+    }
+
+    JsonNode send(String method, String path, String body) throws Exception {
+        return send(owner, method, path, body);
+    }
+
+    JsonNode send(String token, String method, String path, String body) throws Exception {
+        HttpRequest.Builder b = HttpRequest.newBuilder(URI.create(base + path)).method(method, body == null
+                ? HttpRequest.BodyPublishers.noBody() : HttpRequest.BodyPublishers.ofString(body));
+        if (token != null) {
+            b.header("Authorization", "Bearer " + token);
+        }
+        if (body != null) {
+            b.header("Content-Type", "application/json");
+        }
+        HttpResponse<String> r = HTTP.send(b.build(), HttpResponse.BodyHandlers.ofString());
+        if (r.statusCode() >= 400) {
+            throw new IllegalStateException(method + " " + path + " answered " + r.statusCode() + ": " + r.body());
+        }
+        return r.body().isEmpty() ? JSON.createObjectNode() : JSON.readTree(r.body());
+    }
+
+    /** Runs {@code command} in the sandbox at {@code path} over the exec socket; its exit status and stdout. */
+    Exec exec(String path, String... command) throws Exception {
+        CompletableFuture<Integer> exit = new CompletableFuture<>();
+        ByteArrayOutputStream out = new ByteArrayOutputStream();
+        StringBuilder query = new StringBuilder();
+        for (String c : command) {
+            query.append(query.length() == 0 ? "?" : "&").append("command=")
+                    .append(java.net.URLEncoder.encode(c, StandardCharsets.UTF_8));
+        }
+        WebSocket ws = HTTP.newWebSocketBuilder().header("Authorization", "Bearer " + owner).buildAsync(
+                URI.create(base.replace("http", "ws") + path + "/exec" + query), new WebSocket.Listener() {
+                    private final ByteArrayOutputStream partial = new ByteArrayOutputStream();
+
+                    @Override
+                    public CompletionStage<?> onBinary(WebSocket w, ByteBuffer data, boolean last) {
+                        byte[] b = new byte[data.remaining()];
+                        data.get(b);
+                        partial.writeBytes(b);
+                        if (last) {
+                            byte[] f = partial.toByteArray();
+                            partial.reset();
+                            if (f[0] == 1) {
+                                out.write(f, 1, f.length - 1);
+                            } else if (f.length == 5 && f[0] == 3) {
+                                exit.complete(((f[1] & 0xff) << 24) | ((f[2] & 0xff) << 16) | ((f[3] & 0xff) << 8)
+                                        | (f[4] & 0xff));
+                            } else if (f.length == 1 && f[0] == 5) {
+                                w.sendBinary(ByteBuffer.wrap(new byte[] {0}), true);
+                            }
+                        }
+                        w.request(1);
+                        return null;
+                    }
+                }).get(30, TimeUnit.SECONDS);
+        int status = exit.get(60, TimeUnit.SECONDS);
+        ws.abort();
+        return new Exec(status, out.toString(StandardCharsets.UTF_8));
+    }
+
+    record Exec(int status, String out) {
+    }
+
+    static void report(String what, List<Double> ms) {
+        List<Double> s = new ArrayList<>(ms);
+        Collections.sort(s);
+        System.out.printf("%-62s n=%d p50=%.1f ms p90=%.1f ms p99=%.1f ms max=%.1f ms%n", what, s.size(),
+                s.get(s.size() / 2), s.get((int) (s.size() * 0.9)), s.get(Math.min(s.size() - 1,
+                        (int) Math.ceil(s.size() * 0.99) - 1)), s.get(s.size() - 1));
+    }
+
+    private void awaitEnrolled() throws Exception {
+        for (int i = 0; i < 600; i++) {
+            try {
+                if (send(null, "GET", "/v1/installation", null).path("enrolled").asBoolean()) {
+                    return;
+                }
+            } catch (IOException starting) {
+                // not listening yet
+            }
+            Thread.sleep(200); // the platform starts: bounded poll
+        }
+        throw new IllegalStateException("the platform did not enroll; see " + dir.resolve("platform.log"));
+    }
+
+    @Override
+    public void close() throws InterruptedException {
+        process.destroy();
+        process.waitFor(60, TimeUnit.SECONDS);
+    }
+}

@@ -1,0 +1,205 @@
+package dev.stockade.bench.sandbox;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.node.ArrayNode;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import dev.stockade.proxy.SandboxRegistry;
+import dev.stockade.proxy.feed.ControlPlaneSource;
+import dev.stockade.proxy.feed.FeedApplier;
+import java.net.URI;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.Collections;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
+import java.util.concurrent.TimeUnit;
+
+/**
+ * Enforcement at scale, against the platform as a user runs it, with N real local sandboxes (default 1,000), each
+ * enforcing a program of the project's shared policy plus an embedded policy of 100 entries of its own:
+ * <ol>
+ *   <li>a policy write to enforcement: {@code PATCH} the shared policy and time, per sandbox, until a proxy replica
+ *       fed by the platform ({@link ControlPlaneSource}, in this JVM) has the sandbox's new set in force;</li>
+ *   <li>resident memory of a separate proxy process ({@code stockade-proxy --platform}) holding the N sandboxes'
+ *       programs, beside the same process holding none;</li>
+ *   <li>halt to every open connection closed: one held request per sandbox through the platform's in-process proxy
+ *       (with each sandbox's own token), then {@code POST .../halt}, timing until each is closed ({@link Tunnels}).</li>
+ * </ol>
+ * Needs root, bubblewrap and iproute2, and the built jars. Usage: {@code java -cp benchmarks/target/benchmarks.jar
+ * dev.stockade.bench.sandbox.EnforcementBench [sandboxes] [rounds]}.
+ */
+public final class EnforcementBench {
+    private static final int ENTRIES = 100;
+
+    private EnforcementBench() {
+    }
+
+    public static void main(String[] args) throws Exception {
+        int count = args.length > 0 ? Integer.parseInt(args[0]) : 1000;
+        int rounds = args.length > 1 ? Integer.parseInt(args[1]) : 5;
+        try (Tunnels.Origin origin = Tunnels.Origin.start();
+             BenchPlatform platform = BenchPlatform.start(18491, Map.of(
+                     "SANDBOX_EGRESS_ALLOW_LOOPBACK_ORIGINS", "true",
+                     "SANDBOX_EGRESS_RESOLVE", "origin.bench=127.0.0.1"))) {
+            String org = platform.send("POST", "/v1/orgs", "{\"name\":\"bench\"}").path("id").asText();
+            String project = platform.send("POST", "/v1/orgs/" + org + "/projects", "{\"name\":\"p\"}")
+                    .path("id").asText();
+            String policy = platform.send("POST", "/v1/projects/" + project + "/policies", shared(0).toString())
+                    .path("id").asText();
+            Path tokenFile = platform.dir.resolve("proxy-token");
+            String proxyToken = platform.send("POST", "/v1/proxy-tokens", "{\"name\":\"bench\"}").path("token")
+                    .asText();
+            Files.writeString(tokenFile, proxyToken);
+
+            Map<String, Long> applied = new ConcurrentHashMap<>();
+            FeedApplier applier = new FeedApplier(SandboxRegistry.dynamic(), names -> { }, line -> { });
+            try (ControlPlaneSource replica = new ControlPlaneSource(URI.create(platform.base), proxyToken, applier,
+                    line -> { }, set -> applied.put(set.sandboxId(), System.nanoTime()), Duration.ofSeconds(45))
+                    .start();
+                 ProxyProcess empty = ProxyProcess.start(platform, tokenFile)) {
+                long rssEmpty = empty.awaitSynced(0);
+                List<String> paths = create(platform, project, policy, count);
+                awaitApplied(applied, count);
+                System.out.printf("%d sandboxes running, each with %d + 1 entries%n", count, ENTRIES);
+
+                List<Double> all = new ArrayList<>();
+                for (int round = 1; round <= rounds; round++) {
+                    applied.clear();
+                    long t0 = System.nanoTime();
+                    platform.send("PATCH", "/v1/projects/" + project + "/policies/" + policy,
+                            shared(round).toString());
+                    awaitApplied(applied, count);
+                    List<Double> ms = new ArrayList<>();
+                    applied.values().forEach(t -> ms.add((t - t0) / 1e6));
+                    BenchPlatform.report("policy write -> in force at a replica, round " + round, ms);
+                    all.addAll(ms);
+                }
+                BenchPlatform.report("policy write -> in force at a replica, all rounds", all);
+
+                try (ProxyProcess full = ProxyProcess.start(platform, tokenFile)) {
+                    long rssFull = full.awaitSynced(count);
+                    System.out.printf("proxy process RSS: %d MiB holding 0 sandboxes, %d MiB holding %d sandboxes"
+                            + " (%d entries each); the first process after following them: %d MiB%n",
+                            rssEmpty >> 20, rssFull >> 20, count, ENTRIES + 1, empty.rss() >> 20);
+                }
+
+                List<String> tokens = tokens(platform, paths);
+                for (int round = 1; round <= Math.max(1, rounds / 2); round++) {
+                    try (Tunnels tunnels = Tunnels.open(tokens, origin)) {
+                        long t0 = System.nanoTime();
+                        platform.send("POST", "/v1/orgs/" + org + "/halt", null);
+                        List<Double> closed = tunnels.awaitClosed(t0, Duration.ofSeconds(60));
+                        BenchPlatform.report("halt -> open connection closed (" + tokens.size() + "), round "
+                                + round, closed);
+                        System.out.printf("  last of %d connections closed %.1f ms after the halt was sent%n",
+                                closed.size(), Collections.max(closed));
+                    }
+                    platform.send("DELETE", "/v1/orgs/" + org + "/halt", null);
+                }
+                delete(platform, paths);
+            }
+        }
+    }
+
+    /** The project's shared policy; {@code round} adds as many extra entries, so each write changes it. */
+    private static ObjectNode shared(int round) {
+        ObjectNode p = BenchPlatform.JSON.createObjectNode().put("name", "shared").put("networkDefaultVerdict", "deny");
+        ArrayNode domains = p.putArray("allowedDomains");
+        domains.addObject().put("pattern", "origin.bench").put("verdict", "allow");
+        for (int i = 0; i < round; i++) {
+            domains.addObject().put("pattern", "round-" + i + ".example.com").put("verdict", "allow");
+        }
+        return p;
+    }
+
+    private static List<String> create(BenchPlatform platform, String project, String policy, int count)
+            throws Exception {
+        ExecutorService pool = Executors.newFixedThreadPool(4);
+        try {
+            List<Future<String>> made = new ArrayList<>();
+            for (int i = 0; i < count; i++) {
+                int n = i;
+                made.add(pool.submit(() -> {
+                    ObjectNode body = BenchPlatform.JSON.createObjectNode().put("name", "s" + n).put("cpu", "100m")
+                            .put("memory", "64Mi");
+                    body.putArray("policies").add(policy);
+                    ObjectNode own = body.putObject("policy").put("name", "own-" + n);
+                    ArrayNode domains = own.putArray("allowedDomains");
+                    for (int j = 0; j < ENTRIES; j++) {
+                        domains.addObject().put("pattern", "h" + j + ".s" + n + ".example.com").put("verdict", "allow");
+                    }
+                    String id = platform.send("POST", "/v1/projects/" + project + "/sandboxes", body.toString())
+                            .path("id").asText();
+                    return "/v1/projects/" + project + "/sandboxes/" + id;
+                }));
+            }
+            List<String> paths = new ArrayList<>();
+            for (Future<String> f : made) {
+                paths.add(f.get());
+            }
+            for (int i = 0; i < 1200; i++) {
+                JsonNode items = platform.send("GET", "/v1/projects/" + project + "/sandboxes", null).path("items");
+                long running = 0;
+                for (JsonNode s : items) {
+                    running += s.path("state").asText().equals("running") ? 1 : 0;
+                }
+                if (running == count) {
+                    return paths;
+                }
+                Thread.sleep(500); // provisioning N sandboxes takes a while: poll the list
+            }
+            throw new IllegalStateException("not every sandbox reached running");
+        } finally {
+            pool.shutdown();
+        }
+    }
+
+    private static void awaitApplied(Map<String, Long> applied, int count) throws InterruptedException {
+        for (int i = 0; i < 12_000 && applied.size() < count; i++) {
+            Thread.sleep(5); // the replica applies on its own thread; the timestamps are taken there
+        }
+        if (applied.size() < count) {
+            throw new IllegalStateException("only " + applied.size() + " of " + count + " sets arrived");
+        }
+    }
+
+    /** Each sandbox's token, as the sandbox sees it: the password of its HTTPS_PROXY. */
+    private static List<String> tokens(BenchPlatform platform, List<String> paths) throws Exception {
+        ExecutorService pool = Executors.newFixedThreadPool(4);
+        try {
+            List<Future<String>> got = new ArrayList<>();
+            for (String path : paths) {
+                got.add(pool.submit(() -> platform.exec(path, "printenv", "HTTPS_PROXY").out().strip()));
+            }
+            List<String> proxies = new ArrayList<>();
+            for (Future<String> f : got) {
+                proxies.add(f.get());
+            }
+            return proxies;
+        } finally {
+            pool.shutdown();
+        }
+    }
+
+    private static void delete(BenchPlatform platform, List<String> paths) throws Exception {
+        ExecutorService pool = Executors.newFixedThreadPool(4);
+        try {
+            List<Future<JsonNode>> done = new ArrayList<>();
+            for (String path : paths) {
+                done.add(pool.submit(() -> platform.send("DELETE", path, null)));
+            }
+            for (Future<JsonNode> f : done) {
+                f.get();
+            }
+        } finally {
+            pool.shutdown();
+            pool.awaitTermination(1, TimeUnit.MINUTES);
+        }
+    }
+}

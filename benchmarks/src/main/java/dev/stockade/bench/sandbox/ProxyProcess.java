@@ -1,0 +1,61 @@
+package dev.stockade.bench.sandbox;
+
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.List;
+import java.util.concurrent.TimeUnit;
+
+/** A separate proxy replica, {@code java -jar proxy-host/target/stockade-proxy.jar --platform URL}, for its RSS. */
+final class ProxyProcess implements AutoCloseable {
+    private final Process process;
+    private final Path log;
+
+    private ProxyProcess(Process process, Path log) {
+        this.process = process;
+        this.log = log;
+    }
+
+    static ProxyProcess start(BenchPlatform platform, Path tokenFile) throws IOException {
+        Path dir = Files.createTempDirectory(platform.dir, "proxy");
+        Path log = dir.resolve("proxy.log");
+        Process p = new ProcessBuilder("java", "-jar", "proxy-host/target/stockade-proxy.jar", "--platform",
+                platform.base, "--platform-token-file", tokenFile.toString(), "--port", "0", "--data-dir",
+                dir.toString(), "--audit", dir.resolve("audit.jsonl").toString()).redirectErrorStream(true)
+                .redirectOutput(log.toFile()).start();
+        return new ProxyProcess(p, log);
+    }
+
+    /** Waits for the replica's first sync with {@code sandboxes} sets; its resident memory then, in bytes. */
+    long awaitSynced(int sandboxes) throws Exception {
+        String expected = ", " + sandboxes + " sandbox(es)";
+        for (int i = 0; i < 1200; i++) {
+            List<String> lines = Files.readAllLines(log);
+            if (lines.stream().anyMatch(l -> l.contains("in sync at version") && l.endsWith(expected))) {
+                Thread.sleep(2000); // let the JIT and the allocator settle before reading RSS
+                return rss();
+            }
+            if (!process.isAlive()) {
+                throw new IllegalStateException("the proxy exited: " + String.join("\n", lines));
+            }
+            Thread.sleep(100); // the replica reads the feed: poll its log
+        }
+        throw new IllegalStateException("the proxy did not sync " + sandboxes + " sandboxes; see " + log);
+    }
+
+    /** VmRSS of the process, in bytes. */
+    long rss() throws IOException {
+        for (String line : Files.readAllLines(Path.of("/proc", Long.toString(process.pid()), "status"))) {
+            if (line.startsWith("VmRSS:")) {
+                return Long.parseLong(line.replaceAll("[^0-9]", "")) * 1024;
+            }
+        }
+        throw new IOException("no VmRSS for " + process.pid());
+    }
+
+    @Override
+    public void close() throws InterruptedException {
+        process.destroy();
+        process.waitFor(30, TimeUnit.SECONDS);
+    }
+}
