@@ -28,6 +28,9 @@ public class EnforcementStore {
     public record Change(long version, UUID sandboxId, UUID orgId, boolean deleted, SandboxEnforcement enforcement) {
     }
 
+    /** The advisory lock key of enforcement writes ("stk-enfo" in ASCII). */
+    private static final long WRITE_LOCK = 0x73746b2d656e666fL;
+
     private final Sql jdbc;
     private final Events events;
     private final ObjectMapper json = new ObjectMapper();
@@ -45,6 +48,7 @@ public class EnforcementStore {
         if (all.isEmpty()) {
             return;
         }
+        serialize();
         jdbc.prepare("INSERT INTO sandbox_enforcement (sandbox_id, org_id, project_id, token_hash, revision, bundle,"
                 + " version, deleted, updated_at) VALUES (?, ?, ?, ?, ?, ?::jsonb, nextval('enforcement_version'),"
                 + " false, now()) ON CONFLICT (sandbox_id) DO UPDATE SET token_hash = EXCLUDED.token_hash,"
@@ -67,6 +71,7 @@ public class EnforcementStore {
 
     /** Leaves a tombstone: the sandbox's proxy forgets it (on the caller's transaction). */
     public void remove(UUID sandboxId, UUID orgId) {
+        serialize();
         Long version = jdbc.prepare("UPDATE sandbox_enforcement SET deleted = true, bundle = '{}'::jsonb,"
                 + " token_hash = NULL, version = nextval('enforcement_version'), updated_at = now()"
                 + " WHERE sandbox_id = ? RETURNING version", ps -> {
@@ -78,6 +83,18 @@ public class EnforcementStore {
         if (version != null) {
             events.publish("enforcement", orgId, Map.of("sandboxId", sandboxId.toString(), "version", version));
         }
+    }
+
+    /**
+     * Versions must become visible in their order, or a reader that saw version 101 commit before 100 would skip 100
+     * for ever: writers of this table take one transaction-scoped advisory lock before they draw a version, so they
+     * commit one after another in version order. (Enforcement writes are short; a batch writes many rows at once.)
+     */
+    private void serialize() {
+        jdbc.prepare("SELECT pg_advisory_xact_lock(" + WRITE_LOCK + ")", ps -> {
+            ps.execute();
+            return null;
+        });
     }
 
     /** The rows written after {@code version}, oldest first, at most {@code limit}. */

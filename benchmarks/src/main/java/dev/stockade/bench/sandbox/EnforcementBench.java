@@ -143,7 +143,7 @@ public final class EnforcementBench {
             for (Future<String> f : made) {
                 paths.add(f.get());
             }
-            for (int i = 0; i < 1200; i++) {
+            for (int i = 0; i < 3600; i++) {
                 JsonNode items = platform.send("GET", "/v1/projects/" + project + "/sandboxes", null).path("items");
                 long running = 0;
                 for (JsonNode s : items) {

@@ -34,6 +34,10 @@ import java.util.stream.Stream;
 @Requires(property = "sandbox.provisioner", value = "local", defaultValue = "local")
 public class LocalProvisioner implements Provisioner {
     private static final Path SLOTS = Path.of("/run/stockade/slots");
+    /** Slots of the sandboxes this provisioner knows, by sandbox id (the files stay the truth across restarts). */
+    private final Map<String, Integer> slots = new java.util.concurrent.ConcurrentHashMap<>();
+    /** Where the next slot search starts. */
+    private final java.util.concurrent.atomic.AtomicInteger nextSlot = new java.util.concurrent.atomic.AtomicInteger();
     private final Path root;
     private final LocalNetwork network;
     private final Map<String, Process> running = new ConcurrentHashMap<>();
@@ -176,10 +180,13 @@ public class LocalProvisioner implements Provisioner {
             if (known != null) {
                 return known;
             }
-            for (int i = 0; i < network.capacity(); i++) {
+            int capacity = network.capacity();
+            for (int tried = 0; tried < capacity; tried++) {
+                int i = Math.floorMod(nextSlot.getAndIncrement(), capacity); // round robin: one try when the pool is sparse
                 try {
                     Files.writeString(SLOTS.resolve(Integer.toString(i)), id, java.nio.file.StandardOpenOption.CREATE_NEW,
                             java.nio.file.StandardOpenOption.WRITE);
+                    slots.put(id, i);
                     return i;
                 } catch (java.nio.file.FileAlreadyExistsException taken) {
                     // the next one
@@ -191,11 +198,18 @@ public class LocalProvisioner implements Provisioner {
         }
     }
 
-    private static Integer slotIfKnown(String id) {
-        try (Stream<Path> slots = Files.list(SLOTS)) {
-            for (Path p : slots.toList()) {
+    /** The sandbox's slot: from memory, else (a sandbox of an earlier run of this host) from the slot files. */
+    private Integer slotIfKnown(String id) {
+        Integer cached = slots.get(id);
+        if (cached != null) {
+            return cached;
+        }
+        try (Stream<Path> files = Files.list(SLOTS)) {
+            for (Path p : files.toList()) {
                 if (Files.readString(p).equals(id)) {
-                    return Integer.parseInt(p.getFileName().toString());
+                    int slot = Integer.parseInt(p.getFileName().toString());
+                    slots.put(id, slot);
+                    return slot;
                 }
             }
         } catch (IOException | NumberFormatException e) {
@@ -204,8 +218,9 @@ public class LocalProvisioner implements Provisioner {
         return null;
     }
 
-    private static void freeSlot(String id) {
+    private void freeSlot(String id) {
         Integer slot = slotIfKnown(id);
+        slots.remove(id);
         if (slot != null) {
             try {
                 Files.deleteIfExists(SLOTS.resolve(slot.toString()));
