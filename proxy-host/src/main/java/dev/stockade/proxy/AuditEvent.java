@@ -45,6 +45,23 @@ public record AuditEvent(
         long bytesOut,
         long durationMs) {
 
+    /** Reads the canonical JSON form back (a replica's lines, shipped to the platform). */
+    public static AuditEvent fromJson(com.fasterxml.jackson.databind.JsonNode n) {
+        if (!n.isObject() || !n.path("time").isTextual() || !n.path("verdict").isTextual()) {
+            throw new IllegalArgumentException("not an audit line");
+        }
+        return new AuditEvent(java.time.Instant.parse(n.path("time").asText()), text(n, "listener"),
+                text(n, "sandbox"), text(n, "caller"), text(n, "host"), n.path("port").asInt(), text(n, "method"),
+                text(n, "path"), text(n, "verdict"), text(n, "transport"), text(n, "policy"), n.path("entry").asInt(),
+                n.path("rule").asInt(), text(n, "reason"), n.path("status").asInt(), n.path("bytesIn").asLong(),
+                n.path("bytesOut").asLong(), n.path("durationMs").asLong());
+    }
+
+    private static String text(com.fasterxml.jackson.databind.JsonNode n, String field) {
+        com.fasterxml.jackson.databind.JsonNode v = n.get(field);
+        return v == null || v.isNull() ? null : v.asText();
+    }
+
     /** The canonical JSON form: one line, fixed key order, no trailing newline. */
     public String toJson() {
         StringBuilder b = new StringBuilder(256).append('{');

@@ -176,7 +176,9 @@ public final class ProxyMain implements Callable<Integer> {
         Decider none = Decider.denyAll(dev.stockade.policy.eval.ReasonCode.POLICY_UNAVAILABLE,
                 "no policy outside the sandboxes file");
         java.util.function.Supplier<Decider> fallback = source != null ? source : () -> none;
-        AuditSink sink = "-".equals(audit) ? AuditSink.stdout() : AuditSink.file(Path.of(audit));
+        AuditSink local = "-".equals(audit) ? AuditSink.stdout() : AuditSink.file(Path.of(audit));
+        AuditSink sink = platform == null ? local : both(local, new dev.stockade.proxy.feed.PlatformAuditSink(platform,
+                platformToken(), line -> System.err.println("stockade-proxy: " + line)));
         ProxyServer server = ProxyServer.start(b.build(), fallback, sink, store, registry);
         System.err.println("stockade-proxy: forward proxy on " + bind + ":" + server.port()
                 + (server.passthroughPort() >= 0 ? ", passthrough on " + bind + ":" + server.passthroughPort() : "")
@@ -202,12 +204,35 @@ public final class ProxyMain implements Callable<Integer> {
         return 0;
     }
 
-    /** Follows the platform's proxy feed into {@code registry}; a halt closes the halted sandboxes' connections. */
-    private ControlPlaneSource follow(ProxyServer server, SandboxRegistry registry) throws java.io.IOException {
+    /** The proxy token of {@code --platform-token-file}. */
+    private String platformToken() throws java.io.IOException {
         String token = java.nio.file.Files.readString(platformTokenFile).strip();
         if (token.isEmpty()) {
             throw new java.io.IOException("proxy token file `" + platformTokenFile + "` is empty");
         }
+        return token;
+    }
+
+    /** Every line to both sinks: the replica's own file or stdout, and the platform's audit trail. */
+    private static AuditSink both(AuditSink first, AuditSink second) {
+        return new AuditSink() {
+            @Override
+            public void record(AuditEvent event) {
+                first.record(event);
+                second.record(event);
+            }
+
+            @Override
+            public void close() {
+                first.close();
+                second.close();
+            }
+        };
+    }
+
+    /** Follows the platform's proxy feed into {@code registry}; a halt closes the halted sandboxes' connections. */
+    private ControlPlaneSource follow(ProxyServer server, SandboxRegistry registry) throws java.io.IOException {
+        String token = platformToken();
         java.util.function.Consumer<String> log = line -> System.err.println("stockade-proxy: " + line);
         FeedApplier applier = new FeedApplier(registry, names -> log.accept("halt: closed "
                 + server.closeSandboxConnections(names::contains) + " open connection(s)"), log);

@@ -11,7 +11,9 @@ import io.micronaut.http.HttpRequest;
 import io.micronaut.http.MediaType;
 import io.micronaut.http.annotation.Controller;
 import io.micronaut.http.annotation.Get;
+import io.micronaut.http.annotation.Body;
 import io.micronaut.http.annotation.Header;
+import io.micronaut.http.annotation.Post;
 import io.micronaut.http.annotation.QueryValue;
 import io.micronaut.http.sse.Event;
 import io.swagger.v3.oas.annotations.tags.Tag;
@@ -26,9 +28,21 @@ import org.reactivestreams.Publisher;
 @Tag(name = "egress")
 class FeedController {
     private final FeedHub hub;
+    private final ReplicaAudit audit;
 
-    FeedController(FeedHub hub) {
+    FeedController(FeedHub hub, ReplicaAudit audit) {
         this.hub = hub;
+        this.audit = audit;
+    }
+
+    /**
+     * {@code POST /v1/egress/audit}: a replica's audit lines (newline-delimited {@code AuditEvent} JSON) into the
+     * trail; answers how many were stored, named no known sandbox, or did not read.
+     */
+    @Post(value = "/egress/audit", consumes = {"application/x-ndjson", MediaType.TEXT_PLAIN})
+    @Access(Action.EGRESS_AUDIT_WRITE)
+    ReplicaAudit.Result audit(@Body String lines) {
+        return audit.append(lines);
     }
 
     @Get(value = "/egress/feed", produces = MediaType.TEXT_EVENT_STREAM)

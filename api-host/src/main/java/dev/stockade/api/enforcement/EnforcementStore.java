@@ -113,6 +113,17 @@ public class EnforcementStore {
                 });
     }
 
+    /** The organization and project of a sandbox that has (or had) a row; empty for an unknown id. */
+    public java.util.Optional<UUID[]> owner(UUID sandboxId) {
+        return jdbc.prepare("SELECT org_id, project_id FROM sandbox_enforcement WHERE sandbox_id = ?", ps -> {
+            ps.setObject(1, sandboxId, Types.OTHER);
+            try (ResultSet rs = ps.executeQuery()) {
+                return rs.next() ? java.util.Optional.of(new UUID[] {rs.getObject(1, UUID.class),
+                        rs.getObject(2, UUID.class)}) : java.util.Optional.<UUID[]>empty();
+            }
+        });
+    }
+
     /** The live (not deleted) rows of an organization, by sandbox id. */
     public List<Change> current(UUID orgId) {
         return jdbc.prepare("SELECT version, sandbox_id, org_id, project_id, token_hash, revision, bundle::text,"

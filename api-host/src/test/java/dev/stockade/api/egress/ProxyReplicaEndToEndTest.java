@@ -16,6 +16,7 @@ import dev.stockade.proxy.ProxyServer;
 import dev.stockade.proxy.SandboxRegistry;
 import dev.stockade.proxy.feed.ControlPlaneSource;
 import dev.stockade.proxy.feed.FeedApplier;
+import dev.stockade.proxy.feed.PlatformAuditSink;
 import dev.stockade.policy.eval.ReasonCode;
 import io.micronaut.test.extensions.junit5.annotation.MicronautTest;
 import jakarta.inject.Inject;
@@ -104,6 +105,22 @@ class ProxyReplicaEndToEndTest extends PlatformTest {
             assertThat(curl(id, replica.port(), "http://allowed.test:" + port + "/")).endsWith("[200]");
             assertThat(curl(id, replica.port(), "http://other.test:" + port + "/")).endsWith("[403]");
             assertThat(audit).anySatisfy(e -> assertThat(e.toString()).contains(id));
+            // the replica ships its decisions into the platform's trail, attributed to the sandbox
+            String trail = "";
+            for (int i = 0; i < 100 && !trail.contains("other.test:" + port); i++) {
+                Thread.sleep(100); // the replica posts its audit lines in batches
+                trail = http.get("/v1/orgs/" + org + "/audit-trail?kind=egress&limit=500", owner).body()
+                        .path("items").toString();
+            }
+            assertThat(trail).contains("other.test:" + port).contains("\"deny\"").contains("allowed.test:" + port)
+                    .contains(id);
+            assertThat(problem(http.send("POST", "/v1/egress/audit", owner, "application/x-ndjson", "{}\n"), 403))
+                    .isEqualTo("forbidden");
+            Http.Response odd = http.send("POST", "/v1/egress/audit", proxyToken, "application/x-ndjson",
+                    "not json\n{\"time\":\"2026-11-24T00:00:00Z\",\"verdict\":\"deny\",\"sandbox\":\"nobody\"}\n");
+            assertThat(odd.status()).as(odd.raw()).isEqualTo(200);
+            assertThat(odd.body().path("malformed").asInt()).isEqualTo(1);
+            assertThat(odd.body().path("unknownSandbox").asInt()).isEqualTo(1);
 
             // a policy update reaches the replica through the feed, without a restart
             assertThat(http.send("PATCH", "/v1/projects/" + project + "/policies/" + policy.text("id"), owner,
@@ -146,8 +163,12 @@ class ProxyReplicaEndToEndTest extends PlatformTest {
             ProxyConfig config = ProxyConfig.builder(Files.createTempDirectory("replica"))
                     .bindAddress(InetAddress.getByName(egress.host())).port(0).allowLoopbackOriginsUnsafe(true)
                     .resolve("allowed.test", "127.0.0.1").resolve("other.test", "127.0.0.1").build();
+            PlatformAuditSink trail = new PlatformAuditSink(http.base(), token, log::add);
             server = ProxyServer.start(config, () -> Decider.denyAll(ReasonCode.POLICY_UNAVAILABLE, "sandboxes only"),
-                    audit::add, CredentialStore.empty(), registry);
+                    e -> {
+                        audit.add(e);
+                        trail.record(e);
+                    }, CredentialStore.empty(), registry);
             FeedApplier applier = new FeedApplier(registry, names -> server.closeSandboxConnections(names::contains),
                     log::add);
             feed = new ControlPlaneSource(http.base(), token, applier, log::add).start();
