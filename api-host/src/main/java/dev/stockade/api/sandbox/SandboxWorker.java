@@ -45,6 +45,8 @@ public class SandboxWorker {
         return t;
     });
     private final Map<UUID, CompletableFuture<Void>> chains = new ConcurrentHashMap<>();
+    /** Sandboxes whose records are deleted and whose runtime is not removed yet. */
+    private final java.util.Set<UUID> deleting = ConcurrentHashMap.newKeySet();
 
     public SandboxWorker(SandboxStore store, SandboxPolicies policies, CredentialService credentials,
                          Provisioner provisioner, EgressEndpoint egress, SecretBox box,
@@ -75,13 +77,18 @@ public class SandboxWorker {
     }
 
     public CompletableFuture<Void> delete(UUID id) {
-        return chain(id, () -> {
-            try {
-                provisioner.delete(id.toString());
-            } catch (ProvisionException e) {
-                LOG.warn("deleting sandbox {} failed: {}", id, e.getMessage());
-            }
-        });
+        deleting.add(id);
+        return chain(id, () -> removeRuntime(id));
+    }
+
+    private void removeRuntime(UUID id) {
+        try {
+            provisioner.delete(id.toString());
+        } catch (ProvisionException e) {
+            LOG.warn("deleting sandbox {} failed: {}", id, e.getMessage());
+        } finally {
+            deleting.remove(id);
+        }
     }
 
     /** The provisioner's view of a sandbox's runtime. */
@@ -89,9 +96,17 @@ public class SandboxWorker {
         return provisioner;
     }
 
+    /**
+     * Stops the workers; deletions still queued run now, on this thread: their records are gone, so nothing would
+     * remove their processes, network slot and volume at the next start. (Queued provisioning is dropped: the
+     * platform provisions what should run when it starts again.)
+     */
     @PreDestroy
     void close() {
         pool.shutdownNow();
+        for (UUID id : java.util.List.copyOf(deleting)) {
+            removeRuntime(id);
+        }
     }
 
     private CompletableFuture<Void> chain(UUID id, Runnable work) {
