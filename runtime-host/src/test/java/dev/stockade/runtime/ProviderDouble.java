@@ -68,7 +68,7 @@ public final class ProviderDouble implements AutoCloseable {
     }
 
     /** One recorded request. */
-    public record Call(String path, Map<String, List<String>> headers, JsonNode body) {
+    public record Call(String path, Map<String, List<String>> headers, JsonNode body, byte[] raw) {
         public String header(String name) {
             for (Map.Entry<String, List<String>> e : headers.entrySet()) {
                 if (e.getKey() != null && e.getKey().equalsIgnoreCase(name)) {
@@ -141,7 +141,7 @@ public final class ProviderDouble implements AutoCloseable {
             byte[] in = ex.getRequestBody().readAllBytes();
             String path = ex.getRequestURI().getPath();
             Call call = new Call(ex.getRequestURI().toString(), Map.copyOf(ex.getRequestHeaders()),
-                    in.length == 0 ? JSON.createObjectNode() : JSON.readTree(in));
+                    in.length == 0 ? JSON.createObjectNode() : JSON.readTree(in), in);
             calls.add(call);
             if (path.endsWith("/embeddings") || path.endsWith("/invoke")) {
                 embeddings(ex, path.endsWith("/invoke"));

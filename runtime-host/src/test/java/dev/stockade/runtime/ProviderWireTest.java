@@ -5,6 +5,7 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import dev.stockade.runtime.agent.Memory;
 import dev.stockade.runtime.provider.AnthropicMessages;
+import dev.stockade.runtime.provider.AwsSigV4;
 import dev.stockade.runtime.provider.ChatModel;
 import dev.stockade.runtime.provider.Embeddings;
 import dev.stockade.runtime.provider.Item;
@@ -90,6 +91,45 @@ class ProviderWireTest {
         assertThat(c.header("authorization")).isEqualTo("Bearer bedrock-api-key");
         assertThat(c.body().path("anthropic_version").asText()).isEqualTo("bedrock-2023-05-31");
         assertThat(c.body().has("model")).isFalse();
+    }
+
+    @Test
+    void theBedrockRuntimeIsSignedWithSigV4WhenTheContainerHasAnAccessKeyPair() throws Exception {
+        String secret = "wJalrXUtnFEMI/K7MDENG+bPxRfiCYEXAMPLEKEY";
+        java.time.Clock at = java.time.Clock.fixed(java.time.Instant.parse("2026-11-24T12:00:00Z"),
+                java.time.ZoneOffset.UTC);
+        AwsSigV4 signer = new AwsSigV4("AKIDEXAMPLE", secret, "eu-west-3", at);
+        provider.enqueue(ProviderDouble.Reply.tool("Running it.", "shell", "{\"command\":\"pwd\"}"));
+        assertToolReply(call(new AnthropicMessages(http, provider.base(), null, true, signer)));
+        ProviderDouble.Call c = provider.calls().get(0);
+        String auth = c.header("authorization");
+        assertThat(auth).startsWith("AWS4-HMAC-SHA256 Credential=AKIDEXAMPLE/20261124/eu-west-3/bedrock/aws4_request,"
+                + " SignedHeaders=").doesNotContain(secret);
+        assertThat(c.header("x-amz-date")).isEqualTo("20261124T120000Z");
+        // what AWS does on receipt: sign the request as it arrived (method, path, host, the signed headers, the body
+        // bytes) with the key pair; a different body, path or header gives another signature
+        String signedHeaders = auth.replaceAll(".*SignedHeaders=([^,]+),.*", "$1");
+        assertThat(signedHeaders.split(";")).contains("host", "x-amz-date");
+        software.amazon.awssdk.http.SdkHttpRequest.Builder received = software.amazon.awssdk.http.SdkHttpRequest
+                .builder().method(software.amazon.awssdk.http.SdkHttpMethod.POST)
+                .uri(java.net.URI.create("http://" + c.header("host") + c.path()));
+        for (String h : signedHeaders.split(";")) {
+            if (!h.equals("host")) {
+                received.putHeader(h, c.header(h));
+            }
+        }
+        var again = software.amazon.awssdk.http.auth.aws.signer.AwsV4HttpSigner.create().sign(r -> r
+                .identity(software.amazon.awssdk.identity.spi.AwsCredentialsIdentity.create("AKIDEXAMPLE", secret))
+                .request(received.build()).payload(software.amazon.awssdk.http.ContentStreamProvider.fromByteArray(c.raw()))
+                .putProperty(software.amazon.awssdk.http.auth.aws.signer.AwsV4HttpSigner.SERVICE_SIGNING_NAME, "bedrock")
+                .putProperty(software.amazon.awssdk.http.auth.aws.signer.AwsV4HttpSigner.REGION_NAME, "eu-west-3")
+                .putProperty(software.amazon.awssdk.http.auth.aws.signer.AwsV4HttpSigner.SIGNING_CLOCK, at));
+        assertThat(again.request().firstMatchingHeader("Authorization")).hasValue(auth);
+        assertThat(signer.toString()).doesNotContain(secret).doesNotContain("AKIDEXAMPLE");
+        // a key pair does not replace an API key: with one, the bearer token is sent
+        provider.enqueue(ProviderDouble.Reply.text("ok"));
+        call(new AnthropicMessages(http, provider.base(), "bedrock-api-key", true, signer));
+        assertThat(provider.calls().get(1).header("authorization")).isEqualTo("Bearer bedrock-api-key");
     }
 
     @Test

@@ -25,16 +25,23 @@ public final class AnthropicMessages implements ChatModel {
     private final String base;
     private final String key;
     private final boolean bedrockRuntime;
+    private final AwsSigV4 sigv4;
 
     /**
      * @param base the URL before {@code /v1/messages} (SSE) or {@code /model/...} (Bedrock runtime)
      * @param bedrockRuntime whether to use the Bedrock runtime's event-stream transport
      */
     public AnthropicMessages(ProviderHttp http, String base, String key, boolean bedrockRuntime) {
+        this(http, base, key, bedrockRuntime, null);
+    }
+
+    /** As above; on the Bedrock runtime without a key, requests are signed with {@code sigv4} when given. */
+    public AnthropicMessages(ProviderHttp http, String base, String key, boolean bedrockRuntime, AwsSigV4 sigv4) {
         this.http = http;
         this.base = base;
         this.key = key;
         this.bedrockRuntime = bedrockRuntime;
+        this.sigv4 = bedrockRuntime ? sigv4 : null;
     }
 
     @Override
@@ -42,7 +49,7 @@ public final class AnthropicMessages implements ChatModel {
         if (base == null) {
             throw new ProviderException("no chat endpoint is configured", 0, false);
         }
-        if (key == null) {
+        if (key == null && sigv4 == null) {
             throw new ProviderException("no LLM credential is configured", 0, false);
         }
         ObjectNode body = body(req);
@@ -51,8 +58,15 @@ public final class AnthropicMessages implements ChatModel {
             body.put("anthropic_version", "bedrock-2023-05-31");
             String url = base + "/model/" + java.net.URLEncoder.encode(req.model(),
                     java.nio.charset.StandardCharsets.UTF_8) + "/invoke-with-response-stream";
-            InputStream in = http.post("chat", url, Map.of("authorization", "Bearer " + key,
-                    "accept", "application/vnd.amazon.eventstream"), bytes(body));
+            byte[] payload = bytes(body);
+            Map<String, String> headers = new java.util.LinkedHashMap<>(Map.of("accept",
+                    "application/vnd.amazon.eventstream"));
+            if (key != null) {
+                headers.put("authorization", "Bearer " + key);
+            } else {
+                headers.putAll(sigv4.sign("POST", url, headers, payload));
+            }
+            InputStream in = http.post("chat", url, headers, payload);
             BedrockEventStream.read(in, stream);
         } else {
             body.put("model", req.model());

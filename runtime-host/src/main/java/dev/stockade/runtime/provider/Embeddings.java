@@ -26,8 +26,16 @@ public final class Embeddings implements Embedder {
     private final String key;
     private final String model;
     private final String apiVersion;
+    private final AwsSigV4 sigv4;
 
     public Embeddings(ProviderHttp http, Wire wire, String base, String key, String model, String apiVersion) {
+        this(http, wire, base, key, model, apiVersion, null);
+    }
+
+    /** As above; Titan on the Bedrock runtime without a key signs with {@code sigv4} when given. */
+    public Embeddings(ProviderHttp http, Wire wire, String base, String key, String model, String apiVersion,
+                      AwsSigV4 sigv4) {
+        this.sigv4 = wire == Wire.TITAN ? sigv4 : null;
         this.http = http;
         this.wire = wire;
         this.base = base;
@@ -38,7 +46,7 @@ public final class Embeddings implements Embedder {
 
     @Override
     public float[] embed(String text) throws ProviderException {
-        if (base == null || key == null) {
+        if (base == null || (key == null && sigv4 == null)) {
             throw new ProviderException("no embeddings endpoint or credential is configured", 0, false);
         }
         ObjectNode body = JSON.createObjectNode();
@@ -48,7 +56,8 @@ public final class Embeddings implements Embedder {
             case TITAN -> {
                 body.put("inputText", text).put("dimensions", DIMENSIONS).put("normalize", true);
                 url = base + "/model/" + URLEncoder.encode(model, StandardCharsets.UTF_8) + "/invoke";
-                headers = Map.of("authorization", "Bearer " + key);
+                headers = key != null ? Map.of("authorization", "Bearer " + key)
+                        : sigv4.sign("POST", url, Map.of(), AnthropicMessages.bytes(body));
             }
             case AZURE -> {
                 body.put("input", text).put("dimensions", DIMENSIONS);
