@@ -63,6 +63,42 @@ class SdkFidelityTest {
     }
 
     @Test
+    void awsSdkReadsTheDoublesBedrockEventStreamAndItsSigV4PassesTheDouble() throws Exception {
+        provider.enqueue(ProviderDouble.Reply.tool("Looking it up.", "memory_search", "{\"query\":\"tea\"}")
+                .withInputTokens(1234));
+        List<String> chunks = new java.util.concurrent.CopyOnWriteArrayList<>();
+        try (var client = software.amazon.awssdk.services.bedrockruntime.BedrockRuntimeAsyncClient.builder()
+                .endpointOverride(java.net.URI.create(provider.base()))
+                .region(software.amazon.awssdk.regions.Region.EU_WEST_3)
+                .credentialsProvider(software.amazon.awssdk.auth.credentials.StaticCredentialsProvider.create(
+                        software.amazon.awssdk.auth.credentials.AwsBasicCredentials.create("AKIDEXAMPLE", "secret")))
+                .httpClientBuilder(software.amazon.awssdk.http.nio.netty.NettyNioAsyncHttpClient.builder()
+                        .protocol(software.amazon.awssdk.http.Protocol.HTTP1_1))
+                .build()) {
+            var handler = software.amazon.awssdk.services.bedrockruntime.model
+                    .InvokeModelWithResponseStreamResponseHandler.builder()
+                    .subscriber(software.amazon.awssdk.services.bedrockruntime.model
+                            .InvokeModelWithResponseStreamResponseHandler.Visitor.builder()
+                            .onChunk(c -> chunks.add(c.bytes().asUtf8String())).build())
+                    .build();
+            client.invokeModelWithResponseStream(r -> r.modelId("claude-opus-5").contentType("application/json")
+                    .body(software.amazon.awssdk.core.SdkBytes.fromUtf8String("{\"anthropic_version\":"
+                            + "\"bedrock-2023-05-31\",\"max_tokens\":100,\"messages\":[{\"role\":\"user\","
+                            + "\"content\":\"What does Ada drink?\"}]}")), handler)
+                    .get(30, java.util.concurrent.TimeUnit.SECONDS);
+        }
+        // the SDK decoded every event-stream frame into the Messages events the runtime reads
+        assertThat(chunks.get(0)).contains("\"message_start\"").contains("1234");
+        assertThat(chunks.get(chunks.size() - 1)).contains("\"message_stop\"");
+        assertThat(String.join("", chunks)).contains("Looking it up.").contains("memory_search");
+        ProviderDouble.Call c = provider.calls().get(0);
+        assertThat(c.path()).isEqualTo("/model/claude-opus-5/invoke-with-response-stream");
+        // what the SDK signs is what the runtime's signer produces for the same request
+        assertThat(c.header("authorization")).startsWith("AWS4-HMAC-SHA256 Credential=AKIDEXAMPLE/")
+                .contains("/eu-west-3/bedrock/aws4_request");
+    }
+
+    @Test
     void openAiSdkReadsTheDoublesResponsesStream() {
         provider.enqueue(new ProviderDouble.Reply(List.of(new Object[] {"text", "Tea."},
                 new Object[] {"tool", "memory_write", "{\"content\":\"tea\"}"}), 200, false, 77));
