@@ -39,7 +39,7 @@ class FeedController {
      * {@code POST /v1/egress/audit}: a replica's audit lines (newline-delimited {@code AuditEvent} JSON) into the
      * trail; answers how many were stored, named no known sandbox, or did not read.
      */
-    @Post(value = "/egress/audit", consumes = {"application/x-ndjson", MediaType.TEXT_PLAIN})
+    @Post(value = "/egress/audit", consumes = MediaType.ALL) // any type: authorization answers before the body is read
     @Access(Action.EGRESS_AUDIT_WRITE)
     ReplicaAudit.Result audit(@Body String lines) {
         return audit.append(lines);
