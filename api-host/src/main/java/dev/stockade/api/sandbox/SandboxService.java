@@ -67,7 +67,7 @@ public class SandboxService {
     /** At start: follow governance changes, and provision again what should run. */
     @EventListener
     void onStartup(StartupEvent event) {
-        events.subscribe("governance", e -> reenforce.submit(() -> reenforce(e.orgId(),
+        events.subscribe("governance", e -> reenforce.submit(() -> reenforce(e.id(), e.orgId(),
                 e.payload().path("kind").asText(), e.payload().path("projectId").asText(null))));
         resume();
     }
@@ -167,18 +167,26 @@ public class SandboxService {
         return ceiling;
     }
 
-    private void reenforce(UUID orgId, String kind, String projectId) {
+    /**
+     * Re-publishes the sandboxes a governance change reaches. Every replica hears the event; the one that claims its
+     * id (in the same transaction) does the work, so it is done once across replicas. Returns whether this call did.
+     */
+    boolean reenforce(long eventId, UUID orgId, String kind, String projectId) {
         try {
             UUID project = projectId == null ? null : UUID.fromString(projectId);
             if (kind.equals("binding")) {
-                return; // bindings reach people and tokens, not sandboxes
+                return false; // bindings reach people and tokens, not sandboxes
             }
-            tx.executeWrite(st -> {
+            return tx.executeWrite(st -> {
+                if (!store.claimGovernanceEvent(eventId)) {
+                    return false; // another replica re-enforced it
+                }
                 policies.publishAll(store.ofOrg(orgId, project));
-                return null;
+                return true;
             });
         } catch (RuntimeException e) {
             LOG.error("re-enforcing the sandboxes of org {} failed", orgId, e);
+            return false;
         }
     }
 

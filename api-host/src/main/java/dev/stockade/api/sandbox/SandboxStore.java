@@ -161,6 +161,14 @@ public class SandboxStore {
         return l.isEmpty() ? Optional.empty() : Optional.of(l.get(0));
     }
 
+    /** Claims a governance event for re-enforcement (on the caller's transaction); false when already claimed. */
+    boolean claimGovernanceEvent(long eventId) {
+        return jdbc.prepare("INSERT INTO governance_applied (event_id) VALUES (?) ON CONFLICT DO NOTHING", ps -> {
+            ps.setLong(1, eventId);
+            return ps.executeUpdate() == 1;
+        });
+    }
+
     Optional<Sandbox> findBySlug(String slug) {
         List<Sandbox> l = query(SELECT + " WHERE s.slug = ?", ps -> ps.setString(1, slug));
         return l.isEmpty() ? Optional.empty() : Optional.of(l.get(0));
