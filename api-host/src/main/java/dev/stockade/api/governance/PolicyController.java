@@ -108,7 +108,7 @@ class PolicyController {
         return Map.of("items", policies.stream().map(PolicyController::view).toList());
     }
 
-    private static Map<String, Object> view(StoredPolicy p) {
+    static Map<String, Object> view(StoredPolicy p) {
         Map<String, Object> out = new java.util.LinkedHashMap<>();
         out.put("id", p.id());
         out.put("scope", p.projectId() == null ? "org" : "project");

@@ -158,6 +158,11 @@ public class SandboxService {
         return store.find(id).orElseThrow();
     }
 
+    /** The sandbox a sandbox token was minted for, if the token belongs to a sandbox. */
+    public java.util.Optional<Sandbox> byToken(UUID tokenId) {
+        return store.findByToken(tokenId);
+    }
+
     /** The sandbox whose exposed-port host label is {@code slug} (the ingress). */
     public java.util.Optional<Sandbox> bySlug(String slug) {
         return store.findBySlug(slug);

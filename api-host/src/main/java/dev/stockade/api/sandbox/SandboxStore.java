@@ -169,6 +169,11 @@ public class SandboxStore {
         });
     }
 
+    Optional<Sandbox> findByToken(UUID tokenId) {
+        List<Sandbox> l = query(SELECT + " WHERE s.token_id = ?", ps -> ps.setObject(1, tokenId, Types.OTHER));
+        return l.isEmpty() ? Optional.empty() : Optional.of(l.get(0));
+    }
+
     Optional<Sandbox> findBySlug(String slug) {
         List<Sandbox> l = query(SELECT + " WHERE s.slug = ?", ps -> ps.setString(1, slug));
         return l.isEmpty() ? Optional.empty() : Optional.of(l.get(0));

@@ -7,6 +7,7 @@ import dev.stockade.api.web.ApiProblem;
 import dev.stockade.api.web.FieldError;
 import dev.stockade.api.web.ProblemCode;
 import dev.stockade.api.db.Sql;
+import dev.stockade.api.events.Events;
 import jakarta.inject.Singleton;
 import jakarta.transaction.Transactional;
 import java.sql.ResultSet;
@@ -24,12 +25,15 @@ public class OrgService {
     private final ProjectRepository projects;
     private final Sql jdbc;
     private final AuditLog audit;
+    private final Events events;
 
-    public OrgService(OrganizationRepository orgs, ProjectRepository projects, Sql jdbc, AuditLog audit) {
+    public OrgService(OrganizationRepository orgs, ProjectRepository projects, Sql jdbc, AuditLog audit,
+                      Events events) {
         this.orgs = orgs;
         this.projects = projects;
         this.jdbc = jdbc;
         this.audit = audit;
+        this.events = events;
     }
 
     /** Creates an organization; a person creating one becomes its first admin. */
@@ -119,6 +123,7 @@ public class OrgService {
                     return ps.executeUpdate();
                 });
         audit.record(AuditEvent.write(caller, orgId, null, "org-member", "set", userId.toString(), Map.of("role", role)));
+        events.publish("access", orgId, Map.of("userId", userId.toString()));
     }
 
     @Transactional
@@ -138,5 +143,6 @@ public class OrgService {
                     return ps.executeUpdate();
                 });
         audit.record(AuditEvent.write(caller, orgId, null, "org-member", "remove", userId.toString(), Map.of()));
+        events.publish("access", orgId, Map.of("userId", userId.toString()));
     }
 }

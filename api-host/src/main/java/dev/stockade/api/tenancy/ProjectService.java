@@ -8,6 +8,7 @@ import dev.stockade.api.web.ApiProblem;
 import dev.stockade.api.web.Grant;
 import dev.stockade.api.web.ProblemCode;
 import dev.stockade.api.db.Sql;
+import dev.stockade.api.events.Events;
 import jakarta.inject.Singleton;
 import jakarta.transaction.Transactional;
 import java.sql.ResultSet;
@@ -26,12 +27,14 @@ public class ProjectService {
     private final ClusterTokens keys;
     private final Sql jdbc;
     private final AuditLog audit;
+    private final Events events;
 
-    public ProjectService(ProjectRepository projects, ClusterTokens keys, Sql jdbc, AuditLog audit) {
+    public ProjectService(ProjectRepository projects, ClusterTokens keys, Sql jdbc, AuditLog audit, Events events) {
         this.projects = projects;
         this.keys = keys;
         this.jdbc = jdbc;
         this.audit = audit;
+        this.events = events;
     }
 
     @Transactional
@@ -140,6 +143,7 @@ public class ProjectService {
         details.put("role", role);
         audit.record(AuditEvent.write(caller, grant.orgId(), grant.projectId(), "project-member", "set",
                 principalId.toString(), details));
+        events.publish("access", grant.orgId(), Map.of("projectId", grant.projectId().toString()));
     }
 
     @Transactional
@@ -156,5 +160,6 @@ public class ProjectService {
         }
         audit.record(AuditEvent.write(caller, grant.orgId(), grant.projectId(), "project-member", "remove",
                 principalId.toString(), Map.of("principalType", principalType)));
+        events.publish("access", grant.orgId(), Map.of("projectId", grant.projectId().toString()));
     }
 }

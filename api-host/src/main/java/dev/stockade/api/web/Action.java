@@ -85,6 +85,22 @@ public enum Action {
     /** The relay's tunnel (long poll and answers), authenticated by the cluster's tunnel token in the route. */
     CLUSTER_RELAY_TUNNEL(Scope.CLUSTER, true, CLUSTER_RELAY),
 
+    // the MCP endpoint (root paths): organization-wide for any identity, one project for its members and sandboxes;
+    // what each caller may see and call there is decided per tool (mcp.ToolCatalog) by the actions below
+    MCP(Scope.NONE, true, AUTHENTICATED),
+    /** A sandbox reads its own record (an MCP tool only: the sandbox is the one its token was minted for). */
+    SANDBOX_SELF_READ(Scope.NONE, true, SANDBOX_IDENTITY),
+    PROJECT_MCP(Scope.PROJECT, true, PROJECT_MEMBER, PROJECT_SANDBOX),
+
+    // connectors: upstream MCP servers registered in a project, their specs, and tool calls through them
+    CONNECTORS_READ(Scope.PROJECT, true, PROJECT_MEMBER),
+    CONNECTORS_WRITE(Scope.PROJECT, true, PROJECT_ADMIN),
+    CONNECTOR_READ(Scope.CONNECTOR, true, PROJECT_MEMBER),
+    CONNECTOR_WRITE(Scope.CONNECTOR, true, PROJECT_ADMIN),
+    /** A tool call over REST; what the caller's policies grant decides which tools answer. */
+    CONNECTOR_TOOLS_CALL(Scope.CONNECTOR, true, PROJECT_MEMBER, PROJECT_SANDBOX),
+    PROJECT_TOOLS_CALL(Scope.PROJECT, true, PROJECT_MEMBER, PROJECT_SANDBOX),
+
     // separate egress proxy replicas: their tokens (installation owner) and the feed they read
     PROXY_TOKENS_MANAGE(Scope.NONE, true, INSTALLATION_OWNER),
     /** The proxy feed: only a proxy token reads it (it carries every sandbox's credentials). */

@@ -10,7 +10,10 @@ public enum Scope {
     SANDBOX_TOKEN("id"),
 
     // k8s slice: a registered cluster (its project and organization come from the clusters table)
-    CLUSTER("clusterId");
+    CLUSTER("clusterId"),
+
+    /** A registered connector (an upstream MCP server or HTTP API): its project and organization come from its row. */
+    CONNECTOR("serverId");
 
     private final String variable;
 

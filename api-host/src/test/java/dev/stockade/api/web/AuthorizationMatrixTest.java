@@ -65,7 +65,8 @@ class AuthorizationMatrixTest extends OidcPlatformTest {
             }
             EnumSet<Relation> out = EnumSet.noneOf(Relation.class);
             out.addAll(org);
-            if (scope == Scope.PROJECT || scope == Scope.SANDBOX_TOKEN || scope == Scope.CLUSTER) {
+            if (scope == Scope.PROJECT || scope == Scope.SANDBOX_TOKEN || scope == Scope.CLUSTER
+                    || scope == Scope.CONNECTOR) {
                 out.addAll(projectExtra);
             }
             return out;
@@ -135,8 +136,17 @@ class AuthorizationMatrixTest extends OidcPlatformTest {
                 Map.entry("sandboxId", UUID.randomUUID().toString()), Map.entry("revision", "1"),
                 // k8s slice
                 Map.entry("clusterId", cl.text("id")), Map.entry("path", "api/v1/namespaces"),
-                Map.entry("requestId", UUID.randomUUID().toString()));
+                Map.entry("requestId", UUID.randomUUID().toString()),
+                // connectors: one whose discovery failed (the dial guard refuses loopback here), and a spec id
+                Map.entry("serverId", connector(owner, project)), Map.entry("specId", UUID.randomUUID().toString()));
         return new Fixture(vars, tokens);
+    }
+
+    private String connector(String owner, String project) {
+        Http.Response c = http.post("/v1/projects/" + project + "/mcp-servers", owner,
+                Map.of("name", "c", "url", "http://127.0.0.1:9/mcp"));
+        assertThat(c.status()).as(c.raw()).isEqualTo(201);
+        return c.text("id");
     }
 
     @Test
@@ -156,8 +166,9 @@ class AuthorizationMatrixTest extends OidcPlatformTest {
                 Fixture f = mutates && expected == 200 ? fixture() : shared;
                 String path = fill(template, f.vars);
                 if (expected == 200 && route.getProduces().contains(io.micronaut.http.MediaType.TEXT_EVENT_STREAM_TYPE)) {
-                    checked++; // a stream that does not end (the proxy feed): its status is the check
-                    if (http.streamStatus(path, f.tokens.get(who)) != 200) {
+                    checked++; // a stream that does not end (the proxy feed, an MCP session's): its status is the check
+                    int status = http.streamStatus(path, f.tokens.get(who));
+                    if (status == 401 || status == 403) {
                         failures.add(route.getHttpMethod() + " " + template + " as " + who + ": not allowed");
                     }
                     continue;

@@ -1,0 +1,68 @@
+package dev.stockade.api.connectors;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.databind.node.ArrayNode;
+import io.micronaut.core.annotation.Nullable;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.UUID;
+
+/**
+ * A registered connector: an upstream MCP server (streamable HTTP) of a project, with the tools of its active spec
+ * ({@code activeSpecId} null until a discovery succeeded). {@code status} is {@code ready} or {@code error} (the last
+ * discovery failed: {@code lastError} says why).
+ */
+public record Connector(UUID id, UUID orgId, UUID projectId, String name, String kind, String url, String status,
+                        @Nullable String lastError, String createdBy, Instant createdAt, @Nullable Instant syncedAt,
+                        @Nullable UUID activeSpecId, List<UpstreamClient.Tool> tools) {
+    private static final ObjectMapper JSON = new ObjectMapper();
+
+    public Connector {
+        tools = List.copyOf(tools);
+    }
+
+    /** The tool of the active spec named {@code name}, or null. */
+    @Nullable
+    public UpstreamClient.Tool tool(String name) {
+        return tools.stream().filter(t -> t.name().equals(name)).findFirst().orElse(null);
+    }
+
+    /** The JSON form of a tool list as specs store it. */
+    static ArrayNode json(List<UpstreamClient.Tool> tools) {
+        ArrayNode out = JSON.createArrayNode();
+        for (UpstreamClient.Tool t : tools) {
+            out.addObject().put("name", t.name()).put("description", t.description()).set("inputSchema",
+                    t.inputSchema());
+        }
+        return out;
+    }
+
+    static List<UpstreamClient.Tool> tools(JsonNode stored) {
+        List<UpstreamClient.Tool> out = new ArrayList<>();
+        stored.forEach(t -> out.add(new UpstreamClient.Tool(t.path("name").asText(), t.path("description").asText(""),
+                t.path("inputSchema"))));
+        return out;
+    }
+
+    /** The connector as the API shows it. */
+    public Map<String, Object> view() {
+        Map<String, Object> v = new LinkedHashMap<>();
+        v.put("id", id);
+        v.put("projectId", projectId);
+        v.put("name", name);
+        v.put("kind", kind);
+        v.put("url", url);
+        v.put("status", status);
+        v.put("lastError", lastError);
+        v.put("activeSpecId", activeSpecId);
+        v.put("tools", tools.stream().map(t -> Map.of("name", t.name(), "description", t.description())).toList());
+        v.put("createdBy", createdBy);
+        v.put("createdAt", createdAt.toString());
+        v.put("syncedAt", syncedAt == null ? null : syncedAt.toString());
+        return v;
+    }
+}

@@ -1,0 +1,51 @@
+package dev.stockade.api.connectors;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import dev.stockade.api.events.EventStream;
+import dev.stockade.api.halt.HaltService;
+import jakarta.inject.Singleton;
+import java.net.URI;
+import java.util.Map;
+import java.util.Set;
+import java.util.UUID;
+import java.util.concurrent.ConcurrentHashMap;
+
+/**
+ * Calls a connector tool on behalf of a caller, under the organization's halt: a halted organization's calls are
+ * refused, and a halt cancels the calls in flight on every replica (the {@code halt} event reaches each one).
+ */
+@Singleton
+public class ConnectorCalls {
+    private final UpstreamClient upstream;
+    private final HaltService halts;
+    private final Map<UUID, Set<Cancellation>> inFlight = new ConcurrentHashMap<>();
+
+    public ConnectorCalls(UpstreamClient upstream, HaltService halts, EventStream events) {
+        this.upstream = upstream;
+        this.halts = halts;
+        events.subscribe("halt", e -> {
+            if (e.payload().path("halted").asBoolean()) {
+                inFlight.getOrDefault(e.orgId(), Set.of()).forEach(Cancellation::cancel);
+            }
+        });
+    }
+
+    /** The upstream's {@code CallToolResult}; an {@link UpstreamClient.UpstreamException} says why there is none. */
+    public JsonNode call(Connector connector, String tool, JsonNode arguments) throws UpstreamClient.UpstreamException {
+        Cancellation cancel = new Cancellation();
+        Set<Cancellation> mine = inFlight.computeIfAbsent(connector.orgId(), k -> ConcurrentHashMap.newKeySet());
+        mine.add(cancel);
+        try {
+            if (halts.get(connector.orgId()).halted()) { // after registering: a halt from now on cancels this call
+                throw new UpstreamClient.UpstreamException("the organization is halted: connector calls are stopped");
+            }
+            JsonNode result = upstream.call(URI.create(connector.url()), Map.of(), tool, arguments, cancel);
+            if (!result.path("content").isArray()) {
+                throw new UpstreamClient.UpstreamException("the upstream's tool result has no `content` array");
+            }
+            return result;
+        } finally {
+            mine.remove(cancel);
+        }
+    }
+}

@@ -1,0 +1,137 @@
+package dev.stockade.api.connectors;
+
+import dev.stockade.api.web.Access;
+import dev.stockade.api.web.Action;
+import dev.stockade.api.web.Authorizer;
+import dev.stockade.api.web.Caller;
+import io.micronaut.core.annotation.Nullable;
+import io.micronaut.http.HttpRequest;
+import io.micronaut.http.HttpResponse;
+import io.micronaut.http.HttpStatus;
+import io.micronaut.http.annotation.Body;
+import io.micronaut.http.annotation.Controller;
+import io.micronaut.http.annotation.Delete;
+import io.micronaut.http.annotation.Get;
+import io.micronaut.http.annotation.Post;
+import io.micronaut.http.annotation.Status;
+import io.swagger.v3.oas.annotations.tags.Tag;
+import java.util.LinkedHashMap;
+import java.util.Map;
+import java.util.UUID;
+
+/**
+ * Connectors (spec: Connections): {@code /v1/projects/{projectId}/mcp-servers} to register and list,
+ * {@code /v1/mcp-servers/{serverId}} to read and delete, {@code .../sync} to re-discover, pending specs with their
+ * diff and promotion, and the checks a project admin runs before registering ({@code discover/preview},
+ * {@code test-connection}).
+ */
+@Controller("/v1")
+@Tag(name = "connectors")
+class ConnectorController {
+    private final ConnectorService service;
+
+    ConnectorController(ConnectorService service) {
+        this.service = service;
+    }
+
+    /** The body of a registration or a check: a name (registration only) and the upstream's URL. */
+    record ServerInput(@Nullable String name, @Nullable String url) {
+    }
+
+    @Post("/projects/{projectId}/mcp-servers")
+    @Status(HttpStatus.CREATED)
+    @Access(Action.CONNECTORS_WRITE)
+    Map<String, Object> register(HttpRequest<?> request, String projectId, @Body ServerInput body) {
+        return service.register(Caller.identity(request), Caller.grant(request), body.name(), body.url()).view();
+    }
+
+    @Get("/projects/{projectId}/mcp-servers")
+    @Access(Action.CONNECTORS_READ)
+    Map<String, Object> list(HttpRequest<?> request, String projectId) {
+        return Map.of("items", service.list(Caller.grant(request)).stream().map(Connector::view).toList());
+    }
+
+    @Post("/projects/{projectId}/mcp-servers/discover/preview")
+    @Access(Action.CONNECTORS_WRITE)
+    Map<String, Object> preview(HttpRequest<?> request, String projectId, @Body ServerInput body) {
+        ConnectorService.Discovery found = service.discover(ConnectorService.url(body.url()));
+        Map<String, Object> out = new LinkedHashMap<>();
+        out.put("ok", found.error() == null);
+        out.put("error", found.error());
+        out.put("tools", found.tools().stream().map(t -> Map.of("name", t.name(), "description", t.description(),
+                "inputSchema", t.inputSchema())).toList());
+        return out;
+    }
+
+    @Post("/projects/{projectId}/mcp-servers/test-connection")
+    @Access(Action.CONNECTORS_WRITE)
+    Map<String, Object> testConnection(HttpRequest<?> request, String projectId, @Body ServerInput body) {
+        long start = System.nanoTime();
+        ConnectorService.Discovery found = service.discover(ConnectorService.url(body.url()));
+        Map<String, Object> out = new LinkedHashMap<>();
+        out.put("ok", found.error() == null);
+        out.put("error", found.error());
+        out.put("toolCount", found.tools().size());
+        out.put("durationMs", (System.nanoTime() - start) / 1_000_000);
+        return out;
+    }
+
+    @Get("/mcp-servers/{serverId}")
+    @Access(Action.CONNECTOR_READ)
+    Map<String, Object> get(String serverId) {
+        return service.get(id(serverId)).view();
+    }
+
+    @Delete("/mcp-servers/{serverId}")
+    @Access(Action.CONNECTOR_WRITE)
+    HttpResponse<Void> delete(HttpRequest<?> request, String serverId) {
+        service.delete(Caller.identity(request), Caller.grant(request), id(serverId));
+        return HttpResponse.noContent();
+    }
+
+    @Post("/mcp-servers/{serverId}/sync")
+    @Access(Action.CONNECTOR_WRITE)
+    Map<String, Object> sync(HttpRequest<?> request, String serverId) {
+        return service.sync(Caller.identity(request), Caller.grant(request), id(serverId));
+    }
+
+    @Get("/mcp-servers/{serverId}/specs/pending")
+    @Access(Action.CONNECTOR_READ)
+    Map<String, Object> pending(String serverId) {
+        return Map.of("items", service.pending(id(serverId)).stream().map(ConnectorController::view).toList());
+    }
+
+    @Get("/mcp-servers/{serverId}/specs/{specId}")
+    @Access(Action.CONNECTOR_READ)
+    Map<String, Object> spec(String serverId, String specId) {
+        return view(service.spec(id(serverId), Authorizer.uuid("specId", specId)));
+    }
+
+    @Get("/mcp-servers/{serverId}/specs/{specId}/diff")
+    @Access(Action.CONNECTOR_READ)
+    Map<String, Object> diff(String serverId, String specId) {
+        return service.diff(id(serverId), Authorizer.uuid("specId", specId));
+    }
+
+    @Post("/mcp-servers/{serverId}/specs/{specId}/promote")
+    @Access(Action.CONNECTOR_WRITE)
+    Map<String, Object> promote(HttpRequest<?> request, String serverId, String specId) {
+        return service.promote(Caller.identity(request), Caller.grant(request), id(serverId),
+                Authorizer.uuid("specId", specId)).view();
+    }
+
+    private static Map<String, Object> view(ConnectorStore.Spec s) {
+        Map<String, Object> v = new LinkedHashMap<>();
+        v.put("id", s.id());
+        v.put("serverId", s.serverId());
+        v.put("status", s.status());
+        v.put("digest", s.digest());
+        v.put("createdAt", s.createdAt().toString());
+        v.put("tools", s.tools());
+        return v;
+    }
+
+    static UUID id(String serverId) {
+        return Authorizer.uuid("serverId", serverId);
+    }
+}

@@ -1,0 +1,234 @@
+package dev.stockade.api.connectors;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import dev.stockade.api.audit.AuditEvent;
+import dev.stockade.api.audit.AuditLog;
+import dev.stockade.api.events.Events;
+import dev.stockade.api.identity.Identity;
+import dev.stockade.api.web.ApiProblem;
+import dev.stockade.api.web.Grant;
+import dev.stockade.api.web.ProblemCode;
+import io.micronaut.transaction.TransactionOperations;
+import jakarta.inject.Singleton;
+import jakarta.transaction.Transactional;
+import java.net.URI;
+import java.net.URISyntaxException;
+import java.nio.charset.StandardCharsets;
+import java.sql.Connection;
+import java.security.MessageDigest;
+import java.security.NoSuchAlgorithmException;
+import java.time.Instant;
+import java.util.HexFormat;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.UUID;
+import java.util.regex.Pattern;
+
+/**
+ * Connectors of a project: registration (with a first discovery), re-discovery into pending specs, promotion, and
+ * the checks a project admin runs before registering. Discovery happens outside any transaction (it dials the
+ * upstream); each write that follows is one transaction with its audit entry and a {@code connector} event, which
+ * tells every replica's MCP sessions that tool lists may have changed.
+ */
+@Singleton
+public class ConnectorService {
+    /** Connector names prefix the tools they expose, so they are short slugs. */
+    static final Pattern NAME = Pattern.compile("[a-z0-9](?:[a-z0-9-]{0,30}[a-z0-9])?");
+
+    private final ConnectorStore store;
+    private final UpstreamClient upstream;
+    private final AuditLog audit;
+    private final Events events;
+    private final TransactionOperations<Connection> tx;
+
+    public ConnectorService(ConnectorStore store, UpstreamClient upstream, AuditLog audit, Events events,
+                            TransactionOperations<Connection> tx) {
+        this.store = store;
+        this.upstream = upstream;
+        this.audit = audit;
+        this.events = events;
+        this.tx = tx;
+    }
+
+    /** What a discovery found: the tools, or why it failed. */
+    public record Discovery(List<UpstreamClient.Tool> tools, String error) {
+        boolean ok() {
+            return error == null;
+        }
+    }
+
+    /** Dials {@code url} and lists its tools; never throws for what the upstream did. */
+    public Discovery discover(URI url) {
+        try {
+            return new Discovery(upstream.discover(url, Map.of()), null);
+        } catch (UpstreamClient.UpstreamException e) {
+            return new Discovery(List.of(), e.getMessage());
+        }
+    }
+
+    /** Registers a connector and runs its first discovery; a failed discovery is recorded, not refused. */
+    public Connector register(Identity caller, Grant grant, String name, String url) {
+        if (name == null || !NAME.matcher(name).matches()) {
+            throw ApiProblem.invalid("/name", "pattern", "`name` must be 1 to 32 lowercase letters, digits or"
+                    + " hyphens, starting and ending with a letter or digit (it prefixes the connector's tool names)");
+        }
+        URI target = url(url);
+        Discovery found = discover(target); // outside the transaction: it dials the upstream
+        return tx.executeWrite(status -> register(caller, grant, name, target, found));
+    }
+
+    private Connector register(Identity caller, Grant grant, String name, URI url, Discovery found) {
+        if (store.ofProject(grant.projectId()).stream().anyMatch(c -> c.name().equals(name))) {
+            throw new ApiProblem(ProblemCode.CONFLICT, "the project already has a connector named `" + name + "`");
+        }
+        UUID id = UUID.randomUUID();
+        Instant now = Instant.now();
+        store.insert(new Connector(id, grant.orgId(), grant.projectId(), name, "mcp", url.toString(),
+                found.ok() ? "ready" : "error", found.error(), caller.type() + ":" + caller.actorId(), now,
+                found.ok() ? now : null, null, List.of()));
+        if (found.ok()) {
+            store.insertSpec(UUID.randomUUID(), id, "active", Connector.json(found.tools()), digest(found.tools()));
+        }
+        audit.record(AuditEvent.write(caller, grant.orgId(), grant.projectId(), "connector", "create", id.toString(),
+                Map.of("name", name, "url", url.toString(), "tools", found.tools().size())));
+        changed(grant.orgId(), id);
+        return store.get(id);
+    }
+
+    public List<Connector> list(Grant grant) {
+        return store.ofProject(grant.projectId());
+    }
+
+    public Connector get(UUID id) {
+        return store.get(id);
+    }
+
+    @Transactional
+    public void delete(Identity caller, Grant grant, UUID id) {
+        Connector c = store.get(id);
+        store.delete(id);
+        audit.record(AuditEvent.write(caller, grant.orgId(), c.projectId(), "connector", "delete", id.toString(),
+                Map.of("name", c.name())));
+        changed(grant.orgId(), id);
+    }
+
+    /**
+     * Re-discovers: a first successful discovery becomes the active spec; a tool list that differs from the active
+     * one becomes the (single) pending spec, replacing an older pending one; an unchanged list changes nothing.
+     */
+    public Map<String, Object> sync(Identity caller, Grant grant, UUID id) {
+        Connector c = store.get(id);
+        Discovery found = discover(url(c.url())); // outside the transaction: it dials the upstream
+        return tx.executeWrite(status -> applySync(caller, grant, c, found));
+    }
+
+    private Map<String, Object> applySync(Identity caller, Grant grant, Connector c, Discovery found) {
+        Map<String, Object> out = new LinkedHashMap<>();
+        store.markSynced(c.id(), found.ok() ? "ready" : "error", found.error());
+        if (!found.ok()) {
+            out.put("status", "error");
+            out.put("error", found.error());
+            return out;
+        }
+        String digest = digest(found.tools());
+        // the digest stored with the active spec (jsonb reorders keys, so a digest of the stored JSON would differ)
+        boolean same = store.specs(c.id(), "active").stream().anyMatch(s -> s.digest().equals(digest));
+        out.put("status", "ready");
+        out.put("changed", !same);
+        if (c.activeSpecId() == null) {
+            UUID spec = UUID.randomUUID();
+            store.insertSpec(spec, c.id(), "active", Connector.json(found.tools()), digest);
+            out.put("activeSpecId", spec);
+        } else if (!same) {
+            boolean alreadyPending = store.specs(c.id(), "pending").stream().anyMatch(s -> s.digest().equals(digest));
+            if (!alreadyPending) {
+                store.moveSpecs(c.id(), "pending", "superseded");
+                UUID spec = UUID.randomUUID();
+                store.insertSpec(spec, c.id(), "pending", Connector.json(found.tools()), digest);
+            }
+            out.put("pendingSpecId", store.specs(c.id(), "pending").get(0).id());
+        }
+        audit.record(AuditEvent.write(caller, grant.orgId(), c.projectId(), "connector", "sync", c.id().toString(),
+                Map.of("changed", !same, "tools", found.tools().size())));
+        changed(grant.orgId(), c.id());
+        return out;
+    }
+
+    public List<ConnectorStore.Spec> pending(UUID id) {
+        return store.specs(store.get(id).id(), "pending");
+    }
+
+    public ConnectorStore.Spec spec(UUID id, UUID specId) {
+        return store.spec(id, specId);
+    }
+
+    /** What promoting the spec would change: tools added, removed, and changed (description or schema). */
+    public Map<String, Object> diff(UUID id, UUID specId) {
+        Connector c = store.get(id);
+        ConnectorStore.Spec spec = store.spec(id, specId);
+        Map<String, JsonNode> before = byName(Connector.json(c.tools()));
+        Map<String, JsonNode> after = byName(spec.tools());
+        Map<String, Object> out = new LinkedHashMap<>();
+        out.put("specId", specId);
+        out.put("activeSpecId", c.activeSpecId());
+        out.put("added", after.keySet().stream().filter(n -> !before.containsKey(n)).sorted().toList());
+        out.put("removed", before.keySet().stream().filter(n -> !after.containsKey(n)).sorted().toList());
+        out.put("changed", after.keySet().stream().filter(n -> before.containsKey(n)
+                && !before.get(n).equals(after.get(n))).sorted().toList());
+        return out;
+    }
+
+    /** Makes a pending spec active; tools it adds are still granted only where a policy names them. */
+    @Transactional
+    public Connector promote(Identity caller, Grant grant, UUID id, UUID specId) {
+        ConnectorStore.Spec spec = store.spec(id, specId);
+        if (!spec.status().equals("pending")) {
+            throw new ApiProblem(ProblemCode.CONFLICT, "spec `" + specId + "` is " + spec.status()
+                    + "; only a pending spec can be promoted");
+        }
+        store.moveSpecs(id, "active", "superseded");
+        store.setSpecStatus(specId, "active");
+        audit.record(AuditEvent.write(caller, grant.orgId(), grant.projectId(), "connector", "promote", id.toString(),
+                Map.of("specId", specId.toString())));
+        changed(grant.orgId(), id);
+        return store.get(id);
+    }
+
+    private void changed(UUID orgId, UUID connectorId) {
+        events.publish("connector", orgId, Map.of("connectorId", connectorId.toString()));
+    }
+
+    private static Map<String, JsonNode> byName(JsonNode tools) {
+        Map<String, JsonNode> out = new LinkedHashMap<>();
+        tools.forEach(t -> out.put(t.path("name").asText(), t));
+        return out;
+    }
+
+    /** An absolute http(s) URL without user info or fragment. */
+    public static URI url(String text) {
+        URI u;
+        try {
+            u = text == null ? null : new URI(text.strip());
+        } catch (URISyntaxException e) {
+            u = null;
+        }
+        if (u == null || u.getHost() == null || u.getRawUserInfo() != null || u.getRawFragment() != null
+                || !("https".equals(u.getScheme()) || "http".equals(u.getScheme()))) {
+            throw ApiProblem.invalid("/url", "format", "`url` must be an absolute http or https URL with a host and"
+                    + " without user info or a fragment");
+        }
+        return u;
+    }
+
+    static String digest(List<UpstreamClient.Tool> tools) {
+        try {
+            byte[] hash = MessageDigest.getInstance("SHA-256").digest(Connector.json(tools.stream()
+                    .sorted(java.util.Comparator.comparing(UpstreamClient.Tool::name)).toList()).toString()
+                    .getBytes(StandardCharsets.UTF_8));
+            return HexFormat.of().formatHex(hash);
+        } catch (NoSuchAlgorithmException e) {
+            throw new IllegalStateException(e);
+        }
+    }
+}

@@ -1,0 +1,28 @@
+package dev.stockade.api.credentials;
+
+import dev.stockade.api.mcp.PlatformTool;
+import dev.stockade.api.mcp.Schema;
+import dev.stockade.api.mcp.ToolFamily;
+import dev.stockade.api.web.Action;
+import jakarta.inject.Singleton;
+import java.util.List;
+import java.util.Map;
+
+/** Credentials as an MCP tool: listed without their secrets, as over REST. */
+@Singleton
+class CredentialTools implements PlatformTool.Provider {
+    private final CredentialService credentials;
+
+    CredentialTools(CredentialService credentials) {
+        this.credentials = credentials;
+    }
+
+    @Override
+    public List<PlatformTool> tools() {
+        return List.of(new PlatformTool("list_credentials", "List a project's credentials (never their secrets).",
+                ToolFamily.DAY_TO_DAY, Action.CREDENTIALS_READ,
+                Schema.object().uuid("projectId", "The project").required("projectId"),
+                (caller, grant, args) -> Map.of("items", credentials.list(grant).stream()
+                        .map(CredentialController::view).toList())));
+    }
+}

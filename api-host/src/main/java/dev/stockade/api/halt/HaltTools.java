@@ -1,0 +1,34 @@
+package dev.stockade.api.halt;
+
+import dev.stockade.api.mcp.PlatformTool;
+import dev.stockade.api.mcp.Schema;
+import dev.stockade.api.mcp.ToolArgs;
+import dev.stockade.api.mcp.ToolFamily;
+import dev.stockade.api.web.Action;
+import jakarta.inject.Singleton;
+import java.util.List;
+
+/** The emergency halt as MCP tools: read it (day to day), set or lift it (org lifecycle). */
+@Singleton
+class HaltTools implements PlatformTool.Provider {
+    private final HaltService halts;
+
+    HaltTools(HaltService halts) {
+        this.halts = halts;
+    }
+
+    @Override
+    public List<PlatformTool> tools() {
+        return List.of(
+                new PlatformTool("get_halt_status", "Whether an organization is halted, since when and by whom.",
+                        ToolFamily.DAY_TO_DAY, Action.HALT_READ,
+                        Schema.object().uuid("orgId", "The organization").required("orgId"),
+                        (caller, grant, args) -> halts.get(grant.orgId())),
+                new PlatformTool("set_org_halt", "Halt an organization (managed inference, connector calls, both"
+                        + " proxies and cluster access stop; sandboxes keep running) or lift the halt.",
+                        ToolFamily.ORG_LIFECYCLE, Action.HALT_WRITE,
+                        Schema.object().uuid("orgId", "The organization").bool("halted", "true halts, false lifts")
+                                .required("orgId", "halted"),
+                        (caller, grant, args) -> halts.set(caller, grant.orgId(), ToolArgs.bool(args, "halted"))));
+    }
+}

@@ -1,0 +1,74 @@
+package dev.stockade.api.mcp;
+
+import dev.stockade.api.db.Sql;
+import dev.stockade.api.identity.Identity;
+import io.micronaut.core.annotation.Nullable;
+import jakarta.inject.Singleton;
+import java.security.SecureRandom;
+import java.sql.ResultSet;
+import java.sql.Types;
+import java.util.HexFormat;
+import java.util.Objects;
+import java.util.UUID;
+
+/**
+ * MCP sessions in PostgreSQL, so any replica serves any session. A session belongs to the identity that initialized
+ * it and to one endpoint; presented by anyone else, or at another endpoint, it does not exist.
+ */
+@Singleton
+public class McpSessions {
+    private final Sql jdbc;
+    private final SecureRandom random = new SecureRandom();
+
+    public McpSessions(Sql jdbc) {
+        this.jdbc = jdbc;
+    }
+
+    /** A session as stored. */
+    public record Session(String id, String protocolVersion) {
+    }
+
+    static String principal(Identity caller) {
+        return caller.type() + ":" + caller.actorId();
+    }
+
+    public Session open(Identity caller, @Nullable UUID projectId, String protocolVersion, @Nullable String client) {
+        byte[] bytes = new byte[24];
+        random.nextBytes(bytes);
+        String id = HexFormat.of().formatHex(bytes);
+        jdbc.prepare("INSERT INTO mcp_sessions (id, principal, project_id, protocol_version, client_name)"
+                + " VALUES (?, ?, ?, ?, ?)", ps -> {
+                    ps.setString(1, id);
+                    ps.setString(2, principal(caller));
+                    ps.setObject(3, projectId, Types.OTHER);
+                    ps.setString(4, protocolVersion);
+                    ps.setString(5, client == null ? null : client.substring(0, Math.min(client.length(), 200)));
+                    return ps.executeUpdate();
+                });
+        return new Session(id, protocolVersion);
+    }
+
+    /** The caller's session {@code id} at this endpoint, or null. */
+    @Nullable
+    public Session find(Identity caller, @Nullable UUID projectId, String id) {
+        return jdbc.prepare("UPDATE mcp_sessions SET last_used_at = now() WHERE id = ? AND principal = ?"
+                + " RETURNING project_id, protocol_version", ps -> {
+                    ps.setString(1, id);
+                    ps.setString(2, principal(caller));
+                    try (ResultSet rs = ps.executeQuery()) {
+                        if (!rs.next() || !Objects.equals(rs.getObject(1, UUID.class), projectId)) {
+                            return null;
+                        }
+                        return new Session(id, rs.getString(2));
+                    }
+                });
+    }
+
+    public boolean close(Identity caller, String id) {
+        return jdbc.prepare("DELETE FROM mcp_sessions WHERE id = ? AND principal = ?", ps -> {
+            ps.setString(1, id);
+            ps.setString(2, principal(caller));
+            return ps.executeUpdate() > 0;
+        });
+    }
+}

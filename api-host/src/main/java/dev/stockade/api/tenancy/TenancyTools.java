@@ -1,0 +1,104 @@
+package dev.stockade.api.tenancy;
+
+import static dev.stockade.api.mcp.ToolArgs.text;
+import static dev.stockade.api.mcp.ToolArgs.uuid;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import dev.stockade.api.mcp.PlatformTool;
+import dev.stockade.api.mcp.Schema;
+import dev.stockade.api.mcp.ToolFamily;
+import dev.stockade.api.web.Action;
+import dev.stockade.api.web.ApiProblem;
+import jakarta.inject.Singleton;
+import java.util.List;
+import java.util.Map;
+
+/** Organizations, projects and project members as MCP tools, over the services of their REST routes. */
+@Singleton
+class TenancyTools implements PlatformTool.Provider {
+    private final OrgService orgs;
+    private final ProjectService projects;
+
+    TenancyTools(OrgService orgs, ProjectService projects) {
+        this.orgs = orgs;
+        this.projects = projects;
+    }
+
+    @Override
+    public List<PlatformTool> tools() {
+        return List.of(
+                new PlatformTool("list_orgs", "List the organizations you belong to.", ToolFamily.DAY_TO_DAY,
+                        Action.ORG_LIST, Schema.object().required(),
+                        (caller, grant, args) -> Map.of("items", orgs.list(caller).stream().map(Views.OrgView::of)
+                                .toList())),
+                new PlatformTool("create_org", "Create an organization; you become its admin.",
+                        ToolFamily.ORG_LIFECYCLE, Action.ORG_CREATE,
+                        Schema.object().string("name", "The organization's name").required("name"),
+                        (caller, grant, args) -> Views.OrgView.of(orgs.create(caller, name(args)))),
+                new PlatformTool("delete_org", "Delete an organization and everything in it.", ToolFamily.ORG_LIFECYCLE,
+                        Action.ORG_DELETE, Schema.object().uuid("orgId", "The organization").required("orgId"),
+                        (caller, grant, args) -> {
+                            orgs.delete(caller, grant.orgId());
+                            return Map.of("deleted", grant.orgId());
+                        }),
+                new PlatformTool("list_projects", "List the projects of an organization that you can see.",
+                        ToolFamily.DAY_TO_DAY, Action.PROJECT_LIST,
+                        Schema.object().uuid("orgId", "The organization").required("orgId"),
+                        (caller, grant, args) -> Map.of("items", projects.list(caller, grant).stream()
+                                .map(Views.ProjectView::of).toList())),
+                new PlatformTool("get_project", "Read a project.", ToolFamily.DAY_TO_DAY, Action.PROJECT_READ,
+                        Schema.object().uuid("projectId", "The project").required("projectId"),
+                        (caller, grant, args) -> Views.ProjectView.of(projects.get(grant.projectId()))),
+                new PlatformTool("create_project", "Create a project in an organization.", ToolFamily.ORG_LIFECYCLE,
+                        Action.PROJECT_CREATE, Schema.object().uuid("orgId", "The organization")
+                                .string("name", "The project's name").string("description", "What it is for")
+                                .required("orgId", "name"),
+                        (caller, grant, args) -> Views.ProjectView.of(projects.create(caller, grant.orgId(),
+                                new Requests.CreateProject(name(args), description(args))))),
+                new PlatformTool("list_project_members", "List the people and API tokens of a project with roles.",
+                        ToolFamily.DAY_TO_DAY, Action.PROJECT_MEMBERS_READ,
+                        Schema.object().uuid("projectId", "The project").required("projectId"),
+                        (caller, grant, args) -> Map.of("items", projects.members(grant.projectId()))),
+                new PlatformTool("set_project_member", "Grant a person or an API token a role in a project (ADMIN or"
+                        + " MEMBER), or remove it (NONE).", ToolFamily.ORG_LIFECYCLE, Action.PROJECT_MEMBERS_WRITE,
+                        Schema.object().uuid("projectId", "The project")
+                                .oneOf("principalType", "Who is granted", "user", "api-token")
+                                .uuid("principalId", "The user's or API token's id")
+                                .oneOf("role", "The role; NONE removes the member", "ADMIN", "MEMBER", "NONE")
+                                .required("projectId", "principalType", "principalId", "role"),
+                        (caller, grant, args) -> {
+                            String type = text(args, "principalType");
+                            String role = text(args, "role");
+                            if (!List.of("user", "api-token").contains(type)) {
+                                throw ApiProblem.invalid("/principalType", "enum", "`principalType` is user or api-token");
+                            }
+                            if (!List.of("ADMIN", "MEMBER", "NONE").contains(role)) {
+                                throw ApiProblem.invalid("/role", "enum", "`role` is ADMIN, MEMBER or NONE");
+                            }
+                            if (role.equals("NONE")) {
+                                projects.removeMember(caller, grant, type, uuid(args, "principalId"));
+                            } else {
+                                projects.setMember(caller, grant, type, uuid(args, "principalId"), role);
+                            }
+                            return Map.of("projectId", grant.projectId(), "principalType", type,
+                                    "principalId", uuid(args, "principalId"), "role", role);
+                        }));
+    }
+
+    private static String name(JsonNode args) {
+        String name = text(args, "name");
+        if (!name.matches(Requests.NAME)) {
+            throw ApiProblem.invalid("/name", "pattern", "`name` must be 1 to 100 characters without control"
+                    + " characters");
+        }
+        return name;
+    }
+
+    private static String description(JsonNode args) {
+        String d = args.path("description").asText(null);
+        if (d != null && d.length() > 2000) {
+            throw ApiProblem.invalid("/description", "size", "`description` is at most 2000 characters");
+        }
+        return d;
+    }
+}
