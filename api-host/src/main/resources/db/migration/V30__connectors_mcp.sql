@@ -1,4 +1,5 @@
--- Connectors (spec "Connections": upstream MCP servers the platform connects to outward) and their tool specs, and
+-- Connectors (spec "Connections": upstream MCP servers the platform connects to outward, and HTTP APIs described by an
+-- OpenAPI 3 document, whose url is the API's base and document_url where the document is re-read) and their tool specs, and
 -- the MCP endpoint's sessions. A spec is the discovered tool list of a connector: one active spec is exposed; a
 -- re-discovery that differs becomes a pending spec that exposes nothing until promoted.
 CREATE TABLE mcp_servers (
@@ -8,6 +9,7 @@ CREATE TABLE mcp_servers (
     name         text NOT NULL,
     kind         text NOT NULL CHECK (kind IN ('mcp', 'http')),
     url          text NOT NULL,
+    document_url text,
     status       text NOT NULL CHECK (status IN ('ready', 'error')),
     last_error   text,
     created_by   text NOT NULL,

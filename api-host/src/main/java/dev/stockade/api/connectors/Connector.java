@@ -12,11 +12,14 @@ import java.util.Map;
 import java.util.UUID;
 
 /**
- * A registered connector: an upstream MCP server (streamable HTTP) of a project, with the tools of its active spec
+ * A registered connector of a project: an upstream MCP server (streamable HTTP, {@code kind} {@code mcp}) or an HTTP
+ * API described by an OpenAPI 3 document ({@code http}: {@code url} is the API's base, {@code documentUrl} where the
+ * document is re-read on sync, null when it was given inline), with the tools of its active spec
  * ({@code activeSpecId} null until a discovery succeeded). {@code status} is {@code ready} or {@code error} (the last
  * discovery failed: {@code lastError} says why).
  */
-public record Connector(UUID id, UUID orgId, UUID projectId, String name, String kind, String url, String status,
+public record Connector(UUID id, UUID orgId, UUID projectId, String name, String kind, String url,
+                        @Nullable String documentUrl, String status,
                         @Nullable String lastError, String createdBy, Instant createdAt, @Nullable Instant syncedAt,
                         @Nullable UUID activeSpecId, List<UpstreamClient.Tool> tools) {
     private static final ObjectMapper JSON = new ObjectMapper();
@@ -35,8 +38,11 @@ public record Connector(UUID id, UUID orgId, UUID projectId, String name, String
     static ArrayNode json(List<UpstreamClient.Tool> tools) {
         ArrayNode out = JSON.createArrayNode();
         for (UpstreamClient.Tool t : tools) {
-            out.addObject().put("name", t.name()).put("description", t.description()).set("inputSchema",
-                    t.inputSchema());
+            var o = out.addObject().put("name", t.name()).put("description", t.description());
+            o.set("inputSchema", t.inputSchema());
+            if (t.operation() != null) {
+                o.set("operation", t.operation());
+            }
         }
         return out;
     }
@@ -44,7 +50,7 @@ public record Connector(UUID id, UUID orgId, UUID projectId, String name, String
     static List<UpstreamClient.Tool> tools(JsonNode stored) {
         List<UpstreamClient.Tool> out = new ArrayList<>();
         stored.forEach(t -> out.add(new UpstreamClient.Tool(t.path("name").asText(), t.path("description").asText(""),
-                t.path("inputSchema"))));
+                t.path("inputSchema"), t.has("operation") ? t.get("operation") : null)));
         return out;
     }
 
@@ -56,6 +62,9 @@ public record Connector(UUID id, UUID orgId, UUID projectId, String name, String
         v.put("name", name);
         v.put("kind", kind);
         v.put("url", url);
+        if (kind.equals("http")) {
+            v.put("documentUrl", documentUrl);
+        }
         v.put("status", status);
         v.put("lastError", lastError);
         v.put("activeSpecId", activeSpecId);

@@ -17,11 +17,16 @@ import java.util.concurrent.ConcurrentHashMap;
 @Singleton
 public class ConnectorCalls {
     private final UpstreamClient upstream;
+    private final HttpOperations operations;
+    private final ConnectorCredentials credentials;
     private final HaltService halts;
     private final Map<UUID, Set<Cancellation>> inFlight = new ConcurrentHashMap<>();
 
-    public ConnectorCalls(UpstreamClient upstream, HaltService halts, EventStream events) {
+    public ConnectorCalls(UpstreamClient upstream, HttpOperations operations, ConnectorCredentials credentials,
+                          HaltService halts, EventStream events) {
         this.upstream = upstream;
+        this.operations = operations;
+        this.credentials = credentials;
         this.halts = halts;
         events.subscribe("halt", e -> {
             if (e.payload().path("halted").asBoolean()) {
@@ -31,7 +36,8 @@ public class ConnectorCalls {
     }
 
     /** The upstream's {@code CallToolResult}; an {@link UpstreamClient.UpstreamException} says why there is none. */
-    public JsonNode call(Connector connector, String tool, JsonNode arguments) throws UpstreamClient.UpstreamException {
+    public JsonNode call(GrantedTools.Exposed exposed, JsonNode arguments) throws UpstreamClient.UpstreamException {
+        Connector connector = exposed.connector();
         Cancellation cancel = new Cancellation();
         Set<Cancellation> mine = inFlight.computeIfAbsent(connector.orgId(), k -> ConcurrentHashMap.newKeySet());
         mine.add(cancel);
@@ -39,7 +45,10 @@ public class ConnectorCalls {
             if (halts.get(connector.orgId()).halted()) { // after registering: a halt from now on cancels this call
                 throw new UpstreamClient.UpstreamException("the organization is halted: connector calls are stopped");
             }
-            JsonNode result = upstream.call(URI.create(connector.url()), Map.of(), tool, arguments, cancel);
+            Map<String, String> auth = credentials.headers(connector, exposed.credentialId());
+            JsonNode result = connector.kind().equals("http")
+                    ? operations.call(connector, exposed.tool(), arguments, auth, cancel)
+                    : upstream.call(URI.create(connector.url()), auth, exposed.tool().name(), arguments, cancel);
             if (!result.path("content").isArray()) {
                 throw new UpstreamClient.UpstreamException("the upstream's tool result has no `content` array");
             }

@@ -1,5 +1,6 @@
 package dev.stockade.api.connectors;
 
+import com.fasterxml.jackson.databind.JsonNode;
 import dev.stockade.api.web.Access;
 import dev.stockade.api.web.Action;
 import dev.stockade.api.web.Authorizer;
@@ -89,10 +90,36 @@ class ConnectorController {
         return HttpResponse.noContent();
     }
 
+    /** A re-discovery; for an HTTP connector registered from an inline document, the new {@code document}. */
+    record SyncInput(@Nullable JsonNode document) {
+    }
+
     @Post("/mcp-servers/{serverId}/sync")
     @Access(Action.CONNECTOR_WRITE)
-    Map<String, Object> sync(HttpRequest<?> request, String serverId) {
-        return service.sync(Caller.identity(request), Caller.grant(request), id(serverId));
+    Map<String, Object> sync(HttpRequest<?> request, String serverId, @Nullable @Body SyncInput body) {
+        return service.sync(Caller.identity(request), Caller.grant(request), id(serverId),
+                body == null ? null : text(body.document()));
+    }
+
+    /**
+     * An HTTP API from its OpenAPI 3 document: {@code document} (a JSON object, or JSON or YAML text) or
+     * {@code documentUrl}; {@code baseUrl} when the document's first server is not where the API is.
+     */
+    record HttpInput(@Nullable String name, @Nullable String baseUrl, @Nullable JsonNode document,
+                     @Nullable String documentUrl) {
+    }
+
+    @Post("/projects/{projectId}/mcp-servers/http")
+    @Status(HttpStatus.CREATED)
+    @Access(Action.CONNECTORS_WRITE)
+    Map<String, Object> registerHttp(HttpRequest<?> request, String projectId, @Body HttpInput body) {
+        return service.registerHttp(Caller.identity(request), Caller.grant(request), body.name(), body.baseUrl(),
+                text(body.document()), body.documentUrl()).view();
+    }
+
+    private static String text(@Nullable JsonNode document) {
+        return document == null || document.isNull() ? null : document.isTextual() ? document.asText()
+                : document.toString();
     }
 
     @Get("/mcp-servers/{serverId}/specs/pending")

@@ -35,15 +35,21 @@ import java.util.regex.Pattern;
 public class ConnectorService {
     /** Connector names prefix the tools they expose, so they are short slugs. */
     static final Pattern NAME = Pattern.compile("[a-z0-9](?:[a-z0-9-]{0,30}[a-z0-9])?");
+    /** The largest OpenAPI document given inline. */
+    static final int MAX_DOCUMENT = 2_000_000;
 
     private final ConnectorStore store;
     private final UpstreamClient upstream;
     private final AuditLog audit;
     private final Events events;
     private final TransactionOperations<Connection> tx;
+    private final GuardedHttp documents;
+    private final ConnectorSettings upstreamSettings;
 
     public ConnectorService(ConnectorStore store, UpstreamClient upstream, AuditLog audit, Events events,
-                            TransactionOperations<Connection> tx) {
+                            TransactionOperations<Connection> tx, GuardedHttp documents, ConnectorSettings settings) {
+        this.documents = documents;
+        this.upstreamSettings = settings;
         this.store = store;
         this.upstream = upstream;
         this.audit = audit;
@@ -52,7 +58,11 @@ public class ConnectorService {
     }
 
     /** What a discovery found: the tools, or why it failed. */
-    public record Discovery(List<UpstreamClient.Tool> tools, String error) {
+    public record Discovery(List<UpstreamClient.Tool> tools, String error, String server) {
+        Discovery(List<UpstreamClient.Tool> tools, String error) {
+            this(tools, error, null);
+        }
+
         boolean ok() {
             return error == null;
         }
@@ -67,24 +77,78 @@ public class ConnectorService {
         }
     }
 
-    /** Registers a connector and runs its first discovery; a failed discovery is recorded, not refused. */
+    /**
+     * Reads an OpenAPI document, fetched from {@code documentUrl} (through the dial guard) or given inline, into
+     * tools; a fetch that fails is a failed discovery, an inline document that does not read is the caller's 400.
+     */
+    public Discovery discoverHttp(String documentUrl, String document) {
+        String text = document;
+        if (documentUrl != null) {
+            try {
+                text = documents.fetch(url(documentUrl));
+            } catch (UpstreamClient.UpstreamException e) {
+                return new Discovery(List.of(), "the document could not be read: " + e.getMessage());
+            }
+        }
+        try {
+            OpenApiTools.Read read = OpenApiTools.read(text, upstreamSettings.maxTools());
+            return new Discovery(read.tools(), null, read.server());
+        } catch (UpstreamClient.UpstreamException e) {
+            if (documentUrl != null) {
+                return new Discovery(List.of(), e.getMessage());
+            }
+            throw ApiProblem.invalid("/document", "openapi", e.getMessage());
+        }
+    }
+
+    /** Registers an MCP connector and runs its first discovery; a failed discovery is recorded, not refused. */
     public Connector register(Identity caller, Grant grant, String name, String url) {
+        checkName(name);
+        URI target = url(url);
+        Discovery found = discover(target); // outside the transaction: it dials the upstream
+        return tx.executeWrite(status -> register(caller, grant, name, "mcp", target, null, found));
+    }
+
+    /**
+     * Registers an HTTP API from its OpenAPI document ({@code document} inline or {@code documentUrl}, exactly one);
+     * the API's base is {@code baseUrl}, or the document's first server.
+     */
+    public Connector registerHttp(Identity caller, Grant grant, String name, String baseUrl, String document,
+                                  String documentUrl) {
+        checkName(name);
+        if ((document == null) == (documentUrl == null)) {
+            throw ApiProblem.invalid("/document", "required", "give the OpenAPI document inline (`document`) or where"
+                    + " to read it (`documentUrl`), not both");
+        }
+        if (document != null && document.length() > MAX_DOCUMENT) {
+            throw ApiProblem.invalid("/document", "size", "`document` is at most " + MAX_DOCUMENT + " characters");
+        }
+        Discovery found = discoverHttp(documentUrl, document);
+        String base = baseUrl != null ? baseUrl : found.server();
+        if (base == null && found.ok()) {
+            throw ApiProblem.invalid("/baseUrl", "required", "the document names no server: give `baseUrl`");
+        }
+        URI target = base == null ? url(documentUrl) : documentUrl != null && !base.contains("://")
+                ? url(documentUrl).resolve(base) : url(base);
+        return tx.executeWrite(status -> register(caller, grant, name, "http", url(target.toString()), documentUrl,
+                found));
+    }
+
+    private static void checkName(String name) {
         if (name == null || !NAME.matcher(name).matches()) {
             throw ApiProblem.invalid("/name", "pattern", "`name` must be 1 to 32 lowercase letters, digits or"
                     + " hyphens, starting and ending with a letter or digit (it prefixes the connector's tool names)");
         }
-        URI target = url(url);
-        Discovery found = discover(target); // outside the transaction: it dials the upstream
-        return tx.executeWrite(status -> register(caller, grant, name, target, found));
     }
 
-    private Connector register(Identity caller, Grant grant, String name, URI url, Discovery found) {
+    private Connector register(Identity caller, Grant grant, String name, String kind, URI url, String documentUrl,
+                               Discovery found) {
         if (store.ofProject(grant.projectId()).stream().anyMatch(c -> c.name().equals(name))) {
             throw new ApiProblem(ProblemCode.CONFLICT, "the project already has a connector named `" + name + "`");
         }
         UUID id = UUID.randomUUID();
         Instant now = Instant.now();
-        store.insert(new Connector(id, grant.orgId(), grant.projectId(), name, "mcp", url.toString(),
+        store.insert(new Connector(id, grant.orgId(), grant.projectId(), name, kind, url.toString(), documentUrl,
                 found.ok() ? "ready" : "error", found.error(), caller.type() + ":" + caller.actorId(), now,
                 found.ok() ? now : null, null, List.of()));
         if (found.ok()) {
@@ -117,9 +181,15 @@ public class ConnectorService {
      * Re-discovers: a first successful discovery becomes the active spec; a tool list that differs from the active
      * one becomes the (single) pending spec, replacing an older pending one; an unchanged list changes nothing.
      */
-    public Map<String, Object> sync(Identity caller, Grant grant, UUID id) {
+    public Map<String, Object> sync(Identity caller, Grant grant, UUID id, String document) {
         Connector c = store.get(id);
-        Discovery found = discover(url(c.url())); // outside the transaction: it dials the upstream
+        if (c.kind().equals("http") && c.documentUrl() == null && document == null) {
+            throw ApiProblem.invalid("/document", "required", "this connector's document was given inline: send the"
+                    + " new one as `document`");
+        }
+        // outside the transaction: it dials the upstream
+        Discovery found = c.kind().equals("http") ? discoverHttp(c.documentUrl(), c.documentUrl() == null ? document
+                : null) : discover(url(c.url()));
         return tx.executeWrite(status -> applySync(caller, grant, c, found));
     }
 
@@ -193,6 +263,27 @@ public class ConnectorService {
                 Map.of("specId", specId.toString())));
         changed(grant.orgId(), id);
         return store.get(id);
+    }
+
+    /** The tool entries of the active spec with their visibility (a hidden entry is never exposed, granted or not). */
+    public List<Map<String, Object>> entries(UUID id) {
+        Connector c = store.get(id);
+        java.util.Set<String> hidden = store.hidden(List.of(id)).getOrDefault(id, java.util.Set.of());
+        return c.tools().stream().map(t -> Map.<String, Object>of("name", t.name(), "description", t.description(),
+                "visible", !hidden.contains(t.name()))).toList();
+    }
+
+    @Transactional
+    public Map<String, Object> setVisibility(Identity caller, Grant grant, UUID id, String entry, boolean visible) {
+        Connector c = store.get(id);
+        if (c.tool(entry) == null) {
+            throw ApiProblem.notFound("entry `" + UpstreamClient.clip(entry) + "` of connector `" + id + "`");
+        }
+        store.setVisibility(id, entry, visible, caller.type() + ":" + caller.actorId());
+        audit.record(AuditEvent.write(caller, grant.orgId(), c.projectId(), "connector", "visibility", id.toString(),
+                Map.of("entry", entry, "visible", visible)));
+        changed(grant.orgId(), id);
+        return Map.of("name", entry, "visible", visible);
     }
 
     private void changed(UUID orgId, UUID connectorId) {

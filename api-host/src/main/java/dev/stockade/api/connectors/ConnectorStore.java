@@ -13,6 +13,10 @@ import java.sql.Types;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.Collection;
+import java.util.HashMap;
+import java.util.HashSet;
+import java.util.Map;
+import java.util.Set;
 import java.util.List;
 import java.util.UUID;
 
@@ -20,7 +24,7 @@ import java.util.UUID;
 @Singleton
 public class ConnectorStore {
     private static final String COLUMNS = "s.id, s.org_id, s.project_id, s.name, s.kind, s.url, s.status, s.last_error,"
-            + " s.created_by, s.created_at, s.synced_at, a.id, a.tools::text";
+            + " s.created_by, s.created_at, s.synced_at, a.id, a.tools::text, s.document_url";
     private static final String FROM = " FROM mcp_servers s LEFT JOIN mcp_server_specs a ON a.server_id = s.id"
             + " AND a.status = 'active'";
     private static final String SPEC_COLUMNS = "id, server_id, status, tools::text, digest, created_at";
@@ -34,7 +38,7 @@ public class ConnectorStore {
 
     void insert(Connector c) {
         jdbc.prepare("INSERT INTO mcp_servers (id, org_id, project_id, name, kind, url, status, last_error, created_by,"
-                + " created_at, synced_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)", ps -> {
+                + " created_at, synced_at, document_url) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)", ps -> {
                     ps.setObject(1, c.id(), Types.OTHER);
                     ps.setObject(2, c.orgId(), Types.OTHER);
                     ps.setObject(3, c.projectId(), Types.OTHER);
@@ -46,6 +50,7 @@ public class ConnectorStore {
                     ps.setString(9, c.createdBy());
                     ps.setTimestamp(10, Timestamp.from(c.createdAt()));
                     ps.setTimestamp(11, c.syncedAt() == null ? null : Timestamp.from(c.syncedAt()));
+                    ps.setString(12, c.documentUrl());
                     return ps.executeUpdate();
                 });
     }
@@ -88,6 +93,36 @@ public class ConnectorStore {
                     ps.setObject(1, orgId, Types.OTHER);
                     ps.setArray(2, ps.getConnection().createArrayOf("uuid", ids.toArray()));
                     return rows(ps.executeQuery());
+                });
+    }
+
+    /** The entries hidden among the connectors' tools: connector id to entry names. */
+    public Map<UUID, Set<String>> hidden(Collection<UUID> ids) {
+        if (ids.isEmpty()) {
+            return Map.of();
+        }
+        return jdbc.prepare("SELECT server_id, entry_name FROM mcp_server_entries WHERE NOT visible"
+                + " AND server_id = ANY (?)", ps -> {
+                    ps.setArray(1, ps.getConnection().createArrayOf("uuid", ids.toArray()));
+                    Map<UUID, Set<String>> out = new HashMap<>();
+                    try (ResultSet rs = ps.executeQuery()) {
+                        while (rs.next()) {
+                            out.computeIfAbsent(rs.getObject(1, UUID.class), k -> new HashSet<>()).add(rs.getString(2));
+                        }
+                    }
+                    return out;
+                });
+    }
+
+    void setVisibility(UUID serverId, String entry, boolean visible, String by) {
+        jdbc.prepare("INSERT INTO mcp_server_entries (server_id, entry_name, visible, updated_by) VALUES (?, ?, ?, ?)"
+                + " ON CONFLICT (server_id, entry_name) DO UPDATE SET visible = EXCLUDED.visible,"
+                + " updated_by = EXCLUDED.updated_by, updated_at = now()", ps -> {
+                    ps.setObject(1, serverId, Types.OTHER);
+                    ps.setString(2, entry);
+                    ps.setBoolean(3, visible);
+                    ps.setString(4, by);
+                    return ps.executeUpdate();
                 });
     }
 
@@ -158,7 +193,7 @@ public class ConnectorStore {
                 Timestamp synced = rs.getTimestamp(11);
                 out.add(new Connector(rs.getObject(1, UUID.class), rs.getObject(2, UUID.class),
                         rs.getObject(3, UUID.class), rs.getString(4), rs.getString(5), rs.getString(6),
-                        rs.getString(7), rs.getString(8), rs.getString(9), rs.getTimestamp(10).toInstant(),
+                        rs.getString(14), rs.getString(7), rs.getString(8), rs.getString(9), rs.getTimestamp(10).toInstant(),
                         synced == null ? null : synced.toInstant(), rs.getObject(12, UUID.class),
                         rs.getString(13) == null ? List.of() : Connector.tools(read(rs.getString(13)))));
             }

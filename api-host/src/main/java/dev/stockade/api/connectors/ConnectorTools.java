@@ -40,7 +40,8 @@ class ConnectorTools implements PlatformTool.Provider {
                 new PlatformTool("sync_connector", "Re-discover a connector's tools; a changed list becomes a pending"
                         + " spec that exposes nothing until promoted.", ToolFamily.CONNECTOR_MANAGEMENT,
                         Action.CONNECTOR_WRITE, server().required("serverId"),
-                        (caller, grant, args) -> connectors.sync(caller, grant, uuid(args, "serverId"))),
+                        (caller, grant, args) -> connectors.sync(caller, grant, uuid(args, "serverId"),
+                                args.hasNonNull("document") ? args.get("document").toString() : null)),
                 new PlatformTool("diff_connector_spec", "Compare a pending spec with the active one: tools added,"
                         + " removed and changed.", ToolFamily.CONNECTOR_MANAGEMENT, Action.CONNECTOR_READ,
                         server().uuid("specId", "The pending spec").required("serverId", "specId"),

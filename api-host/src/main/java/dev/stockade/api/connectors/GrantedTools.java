@@ -17,6 +17,7 @@ import java.sql.ResultSet;
 import java.sql.Types;
 import java.time.Duration;
 import java.util.ArrayList;
+import java.util.HashMap;
 import java.util.HashSet;
 import java.util.LinkedHashMap;
 import java.util.LinkedHashSet;
@@ -42,7 +43,7 @@ public class GrantedTools {
     public static final List<String> TOPICS = List.of("governance", "connector", "access", "halt", "enforcement");
 
     /** A connector tool as one caller sees it. */
-    public record Exposed(String name, Connector connector, UpstreamClient.Tool tool) {
+    public record Exposed(String name, Connector connector, UpstreamClient.Tool tool, @Nullable UUID credentialId) {
     }
 
     private record Reach(UUID orgId, UUID projectId) {
@@ -86,6 +87,7 @@ public class GrantedTools {
 
     private List<Exposed> compute(Identity caller, @Nullable UUID projectId) {
         Map<UUID, Map<UUID, Set<String>>> byOrg = new LinkedHashMap<>(); // org -> connector -> allowed tools
+        Map<UUID, UUID> credentials = new HashMap<>(); // connector -> the connector credential its grant names
         Set<UUID> halted = halts.haltedOrgs();
         for (Reach r : reach(caller, projectId)) {
             if (halted.contains(r.orgId())) {
@@ -100,18 +102,22 @@ public class GrantedTools {
                 }
                 byOrg.computeIfAbsent(r.orgId(), o -> new LinkedHashMap<>())
                         .computeIfAbsent(id, c -> new LinkedHashSet<>()).addAll(g.allowedTools());
+                if (g.credentialId() != null) {
+                    credentials.putIfAbsent(id, UUID.fromString(g.credentialId()));
+                }
             }
         }
         List<Exposed> out = new ArrayList<>();
         Set<String> taken = new HashSet<>();
         byOrg.forEach((org, grants) -> {
+            Map<UUID, Set<String>> hidden = connectors.hidden(grants.keySet());
             for (Connector c : connectors.ofOrg(org, grants.keySet())) {
                 for (String name : grants.get(c.id())) {
                     UpstreamClient.Tool tool = c.tool(name);
-                    if (tool != null) {
+                    if (tool != null && !hidden.getOrDefault(c.id(), Set.of()).contains(name)) {
                         String exposed = ToolNames.exposed(c.id(), c.name(), tool.name(), taken);
                         taken.add(exposed);
-                        out.add(new Exposed(exposed, c, tool));
+                        out.add(new Exposed(exposed, c, tool, credentials.get(c.id())));
                     }
                 }
             }

@@ -4,23 +4,15 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.stockade.api.PlatformVersion;
-import dev.stockade.proxy.internal.DialGuard;
-import jakarta.annotation.PreDestroy;
 import jakarta.inject.Singleton;
 import java.io.IOException;
 import java.io.InputStream;
 import java.net.URI;
-import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
-import java.net.http.HttpResponse;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
-import java.util.concurrent.Executors;
-import java.util.concurrent.ScheduledExecutorService;
-import java.util.concurrent.ScheduledFuture;
-import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicLong;
 
 /**
@@ -35,27 +27,26 @@ public class UpstreamClient {
     /** The protocol revision asked for; an upstream may answer with an older one it supports. */
     static final String PROTOCOL = "2025-06-18";
 
-    /** A tool as an upstream lists it. */
-    public record Tool(String name, String description, JsonNode inputSchema) {
+    /**
+     * A tool as an upstream lists it; {@code operation} is null for an MCP upstream and, for an HTTP connector, the
+     * operation a call becomes (method, path, where each argument goes).
+     */
+    public record Tool(String name, String description, JsonNode inputSchema,
+                       @io.micronaut.core.annotation.Nullable JsonNode operation) {
+        public Tool(String name, String description, JsonNode inputSchema) {
+            this(name, description, inputSchema, null);
+        }
     }
 
     private final ConnectorSettings settings;
-    private final DialGuard guard;
-    private final HttpClient http;
+    private final GuardedHttp http;
     private final ObjectMapper json = new ObjectMapper();
-    private final ScheduledExecutorService deadlines = Executors.newSingleThreadScheduledExecutor(r -> {
-        Thread t = new Thread(r, "connector-deadlines");
-        t.setDaemon(true);
-        return t;
-    });
     private final Map<String, String> sessions = new ConcurrentHashMap<>();
     private final AtomicLong ids = new AtomicLong();
 
-    public UpstreamClient(ConnectorSettings settings) {
+    public UpstreamClient(ConnectorSettings settings, GuardedHttp http) {
         this.settings = settings;
-        this.guard = settings.guard();
-        this.http = HttpClient.newBuilder().connectTimeout(settings.connectTimeout())
-                .followRedirects(HttpClient.Redirect.NEVER).version(HttpClient.Version.HTTP_1_1).build();
+        this.http = http;
     }
 
     /** Opens a fresh session and lists every tool the upstream offers. */
@@ -149,8 +140,7 @@ public class UpstreamClient {
 
     private Answer exchange(URI url, Map<String, String> headers, String session, ObjectNode message,
                             Cancellation cancel) throws UpstreamException {
-        checkDial(url);
-        HttpRequest.Builder out = HttpRequest.newBuilder(url).timeout(settings.callTimeout())
+        HttpRequest.Builder out = HttpRequest.newBuilder(url).timeout(http.settings().callTimeout())
                 .header("Content-Type", "application/json")
                 .header("Accept", "application/json, text/event-stream")
                 .POST(HttpRequest.BodyPublishers.ofString(message.toString()));
@@ -158,44 +148,18 @@ public class UpstreamClient {
         if (session != null && !session.isEmpty()) {
             out.header("Mcp-Session-Id", session).header("MCP-Protocol-Version", PROTOCOL);
         }
-        var pending = http.sendAsync(out.build(), HttpResponse.BodyHandlers.ofInputStream());
-        cancel.onCancel(() -> pending.cancel(true));
-        HttpResponse<InputStream> response;
-        try {
-            response = pending.get(settings.callTimeout().toMillis(), TimeUnit.MILLISECONDS);
-        } catch (java.util.concurrent.TimeoutException e) {
-            pending.cancel(true);
-            throw new UpstreamException("the upstream did not answer within " + settings.callTimeout().toSeconds() + " s");
-        } catch (java.util.concurrent.CancellationException e) {
-            throw new UpstreamException("the call was cancelled: the organization is halted");
-        } catch (java.util.concurrent.ExecutionException e) {
-            throw new UpstreamException(cancel.cancelled() ? "the call was cancelled: the organization is halted"
-                    : "the upstream could not be reached (" + e.getCause().getClass().getSimpleName() + ")");
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
-            throw new UpstreamException("the call was interrupted");
-        }
-        try (InputStream body = new BoundedStream(response.body(), settings.maxResponseBytes())) {
-            ScheduledFuture<?> deadline = deadlines.schedule(() -> close(body), settings.callTimeout().toMillis(),
-                    TimeUnit.MILLISECONDS);
-            cancel.onCancel(() -> close(body));
-            try {
-                return read(response, body, message, session);
-            } finally {
-                deadline.cancel(false);
-            }
+        try (GuardedHttp.Opened answer = http.open(out.build(), cancel)) {
+            return read(answer, message, session);
         } catch (IOException e) {
-            throw new UpstreamException(cancel.cancelled() ? "the call was cancelled: the organization is halted"
-                    : e instanceof BoundedStream.TooLarge ? "the upstream's answer is over "
-                    + settings.maxResponseBytes() + " bytes" : "the upstream's answer broke off or took longer than "
-                    + settings.callTimeout().toSeconds() + " s");
+            throw http.readFailure(e, cancel);
         }
     }
 
-    private Answer read(HttpResponse<InputStream> response, InputStream body, ObjectNode message, String session)
+    private Answer read(GuardedHttp.Opened opened, ObjectNode message, String session)
             throws IOException, UpstreamException {
-        int status = response.statusCode();
-        String sessionHeader = response.headers().firstValue("mcp-session-id").orElse(session);
+        int status = opened.status();
+        InputStream body = opened.body();
+        String sessionHeader = opened.header("mcp-session-id") != null ? opened.header("mcp-session-id") : session;
         // 404 is what the transport specifies for a forgotten session; some servers (server-everything) answer 400
         if ((status == 404 || status == 400) && session != null && !session.isEmpty() && sessionInUse(message)) {
             throw new SessionExpired();
@@ -213,7 +177,8 @@ public class UpstreamClient {
         if (status != 200) {
             throw new UpstreamException("the upstream answered HTTP " + status);
         }
-        String type = response.headers().firstValue("content-type").orElse("").toLowerCase(java.util.Locale.ROOT);
+        String type = opened.header("content-type") == null ? ""
+                : opened.header("content-type").toLowerCase(java.util.Locale.ROOT);
         JsonNode answer;
         if (type.startsWith("application/json")) {
             answer = parse(body.readAllBytes());
@@ -247,36 +212,12 @@ public class UpstreamClient {
         }
     }
 
-    private void checkDial(URI url) throws UpstreamException {
-        String host = url.getHost();
-        if (host == null) {
-            throw new UpstreamException("the connector URL names no host");
-        }
-        host = host.startsWith("[") ? host.substring(1, host.length() - 1) : host;
-        if (guard.check(host) instanceof DialGuard.Refused r) {
-            throw new UpstreamException("the connector is not dialed: " + r.why());
-        }
-    }
-
     private static String key(URI url, Map<String, String> headers) {
         return url + "#" + Integer.toHexString(headers.hashCode());
     }
 
-    private static void close(InputStream in) {
-        try {
-            in.close();
-        } catch (IOException ignored) {
-            // closing is how a deadline or a halt interrupts a read; a failure to close changes nothing
-        }
-    }
-
     static String clip(String s) {
         return s.length() > 200 ? s.substring(0, 200) + "…" : s;
-    }
-
-    @PreDestroy
-    void shutdown() {
-        deadlines.shutdownNow();
     }
 
     /** A failed exchange; the message is safe to show a caller (no header, no credential). */
@@ -286,42 +227,17 @@ public class UpstreamClient {
         }
     }
 
+    /** The caller's arguments do not fit the tool (a validation problem, not the upstream's failure). */
+    public static final class ArgumentException extends UpstreamException {
+        public ArgumentException(String message) {
+            super(message);
+        }
+    }
+
     /** The upstream forgot the session (HTTP 404): open a new one and retry once. */
     private static final class SessionExpired extends UpstreamException {
         SessionExpired() {
             super("the upstream's session expired");
-        }
-    }
-
-    /** Counts what is read and fails past the bound. */
-    private static final class BoundedStream extends java.io.FilterInputStream {
-        static final class TooLarge extends IOException {
-        }
-
-        private final long max;
-        private long read;
-
-        BoundedStream(InputStream in, long max) {
-            super(in);
-            this.max = max;
-        }
-
-        @Override
-        public int read() throws IOException {
-            int b = super.read();
-            if (b >= 0 && ++read > max) {
-                throw new TooLarge();
-            }
-            return b;
-        }
-
-        @Override
-        public int read(byte[] b, int off, int len) throws IOException {
-            int n = super.read(b, off, len);
-            if (n > 0 && (read += n) > max) {
-                throw new TooLarge();
-            }
-            return n;
         }
     }
 }

@@ -118,13 +118,20 @@ public record CredentialInput(@Nullable String name, @Nullable String secret, @N
     }
 
     private void checkHeader(List<FieldError> errors) {
-        int colon = headerFormat.indexOf(':');
-        String headerName = colon > 0 ? headerFormat.substring(0, colon) : "";
-        if (!HEADER_NAME.matcher(headerName).matches() || headerFormat.length() > 1000
-                || headerFormat.chars().anyMatch(Character::isISOControl)
-                || !headerFormat.substring(colon + 1).contains("{secret}")) {
-            errors.add(new FieldError("/headerFormat", "header-format", "`headerFormat` must be `Name: value` with"
-                    + " `{secret}` in the value and no control characters"));
+        if (!headerFormatValid(headerFormat)) {
+            errors.add(new FieldError("/headerFormat", "header-format", HEADER_FORMAT_RULE));
         }
+    }
+
+    /** The rule a header format breaks, as problems state it. */
+    public static final String HEADER_FORMAT_RULE = "`headerFormat` must be `Name: value` with `{secret}` in the"
+            + " value and no control characters";
+
+    /** Whether {@code format} is {@code Name: value} with {@code {secret}} in the value (egress and connectors). */
+    public static boolean headerFormatValid(String format) {
+        int colon = format.indexOf(':');
+        String headerName = colon > 0 ? format.substring(0, colon) : "";
+        return HEADER_NAME.matcher(headerName).matches() && format.length() <= 1000
+                && format.chars().noneMatch(Character::isISOControl) && format.substring(colon + 1).contains("{secret}");
     }
 }

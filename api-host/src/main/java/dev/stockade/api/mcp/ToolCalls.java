@@ -118,7 +118,7 @@ public class ToolCalls {
         Map<String, Object> details = Map.of("connectorId", c.id().toString(), "upstreamTool",
                 entry.connector().tool().name());
         try {
-            JsonNode result = connectors.call(c, entry.connector().tool().name(), args);
+            JsonNode result = connectors.call(entry.connector(), args);
             boolean isError = result.path("isError").asBoolean(false);
             record(caller, c.orgId(), c.projectId(), entry.name(), isError ? "error" : "success", start, origin,
                     details);
@@ -129,8 +129,9 @@ public class ToolCalls {
             more.put("error", e.getMessage());
             record(caller, c.orgId(), c.projectId(), entry.name(), cancelled ? "cancelled" : "error", start, origin,
                     more);
-            return result(problem(cancelled ? ProblemCode.HALTED : ProblemCode.UPSTREAM_FAILED, e.getMessage()),
-                    true);
+            ProblemCode code = cancelled ? ProblemCode.HALTED : e instanceof UpstreamClient.ArgumentException
+                    ? ProblemCode.VALIDATION_FAILED : ProblemCode.UPSTREAM_FAILED;
+            return result(problem(code, e.getMessage()), true);
         }
     }
 

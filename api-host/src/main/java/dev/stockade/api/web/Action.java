@@ -100,6 +100,10 @@ public enum Action {
     /** A tool call over REST; what the caller's policies grant decides which tools answer. */
     CONNECTOR_TOOLS_CALL(Scope.CONNECTOR, true, PROJECT_MEMBER, PROJECT_SANDBOX),
     PROJECT_TOOLS_CALL(Scope.PROJECT, true, PROJECT_MEMBER, PROJECT_SANDBOX),
+    /** The operator-configured OAuth applications (never their client secrets). */
+    OAUTH_APPLICATIONS_READ(Scope.PROJECT, true, PROJECT_ADMIN),
+    /** Where the authorization server sends a person back; the single-use state authenticates it. */
+    CONNECTOR_OAUTH_CALLBACK(Scope.NONE, true, PUBLIC),
 
     // separate egress proxy replicas: their tokens (installation owner) and the feed they read
     PROXY_TOKENS_MANAGE(Scope.NONE, true, INSTALLATION_OWNER),
