@@ -138,7 +138,8 @@ class AuthorizationMatrixTest extends OidcPlatformTest {
                 Map.entry("clusterId", cl.text("id")), Map.entry("path", "api/v1/namespaces"),
                 Map.entry("requestId", UUID.randomUUID().toString()),
                 // connectors: one whose discovery failed (the dial guard refuses loopback here), and a spec id
-                Map.entry("serverId", connector(owner, project)), Map.entry("specId", UUID.randomUUID().toString()));
+                Map.entry("serverId", connector(owner, project)), Map.entry("specId", UUID.randomUUID().toString()),
+                Map.entry("entryName", "tool"));
         return new Fixture(vars, tokens);
     }
 
