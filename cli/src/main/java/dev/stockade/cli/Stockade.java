@@ -14,6 +14,8 @@ import dev.stockade.cli.rest.LoginCommands;
 import dev.stockade.cli.rest.OrgsCommand;
 import dev.stockade.cli.rest.ProjectsCommand;
 import dev.stockade.cli.rest.SandboxTokensCommand;
+import dev.stockade.cli.rest.ConnectorsCommand;
+import dev.stockade.cli.rest.McpCommand;
 import dev.stockade.cli.rest.ProxyTokensCommand;
 import dev.stockade.cli.rest.TokensCommand;
 import java.util.Map;
@@ -31,7 +33,8 @@ import picocli.CommandLine.Command;
                 LoginCommands.Whoami.class, OrgsCommand.class, ProjectsCommand.class, TokensCommand.class,
                 SandboxTokensCommand.class, InvitationsCommand.class, HaltCommand.class, AuditCommand.class,
                 PoliciesCommand.class, BindingsCommand.class, CredentialsCommand.class, SandboxCommand.class,
-                InstallationCommand.class, ClusterCommand.class, ProxyTokensCommand.class,
+                InstallationCommand.class, ClusterCommand.class, ProxyTokensCommand.class, McpCommand.class,
+                ConnectorsCommand.class,
                 CommandLine.HelpCommand.class})
 public final class Stockade {
     private final Map<String, String> env;

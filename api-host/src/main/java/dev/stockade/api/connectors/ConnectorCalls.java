@@ -21,6 +21,8 @@ public class ConnectorCalls {
     private final ConnectorCredentials credentials;
     private final HaltService halts;
     private final Map<UUID, Set<Cancellation>> inFlight = new ConcurrentHashMap<>();
+    /** The halted organizations, read once and then after every halt event (on every replica). */
+    private volatile Set<UUID> halted;
 
     public ConnectorCalls(UpstreamClient upstream, HttpOperations operations, ConnectorCredentials credentials,
                           HaltService halts, EventStream events) {
@@ -29,10 +31,22 @@ public class ConnectorCalls {
         this.credentials = credentials;
         this.halts = halts;
         events.subscribe("halt", e -> {
+            reloadHalted();
             if (e.payload().path("halted").asBoolean()) {
                 inFlight.getOrDefault(e.orgId(), Set.of()).forEach(Cancellation::cancel);
             }
         });
+    }
+
+    private Set<UUID> halted() {
+        Set<UUID> now = halted;
+        return now != null ? now : reloadHalted();
+    }
+
+    /** Serialised, so a first load and an event's reload cannot store an older set over a newer one. */
+    private synchronized Set<UUID> reloadHalted() {
+        halted = halts.haltedOrgs();
+        return halted;
     }
 
     /** The upstream's {@code CallToolResult}; an {@link UpstreamClient.UpstreamException} says why there is none. */
@@ -42,7 +56,7 @@ public class ConnectorCalls {
         Set<Cancellation> mine = inFlight.computeIfAbsent(connector.orgId(), k -> ConcurrentHashMap.newKeySet());
         mine.add(cancel);
         try {
-            if (halts.get(connector.orgId()).halted()) { // after registering: a halt from now on cancels this call
+            if (halted().contains(connector.orgId())) { // after registering: a halt from now on cancels this call
                 throw new UpstreamClient.UpstreamException("the organization is halted: connector calls are stopped");
             }
             Map<String, String> auth = credentials.headers(connector, exposed.credentialId());

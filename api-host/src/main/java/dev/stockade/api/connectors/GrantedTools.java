@@ -55,6 +55,7 @@ public class GrantedTools {
     private final SandboxPolicies policies;
     private final ConnectorStore connectors;
     private final HaltService halts;
+    private final java.util.concurrent.atomic.AtomicLong generation = new java.util.concurrent.atomic.AtomicLong();
     private final Cache<String, List<Exposed>> cache = Caffeine.newBuilder().maximumSize(10_000)
             .expireAfterWrite(Duration.ofMinutes(5)).build();
 
@@ -66,16 +67,24 @@ public class GrantedTools {
         this.policies = policies;
         this.connectors = connectors;
         this.halts = halts;
-        TOPICS.forEach(t -> events.subscribe(t, e -> cache.invalidateAll()));
+        TOPICS.forEach(t -> events.subscribe(t, e -> invalidate()));
     }
 
     /** The tools {@code caller} may see at an endpoint: {@code projectId} null is the organization-wide one. */
     public List<Exposed> of(Identity caller, @Nullable UUID projectId) {
-        return cache.get(caller.type() + ":" + caller.actorId() + "|" + projectId, k -> compute(caller, projectId));
+        // the generation is part of the key: a list computed while a change arrived is stored under a stale key
+        return cache.get(generation.get() + "|" + caller.type() + ":" + caller.actorId() + "|" + projectId,
+                k -> compute(caller, projectId));
+    }
+
+    /** The current generation: it changes with every change that can alter a grant. */
+    public long generation() {
+        return generation.get();
     }
 
     /** Forgets every computed list (the next read recomputes). */
     public void invalidate() {
+        generation.incrementAndGet();
         cache.invalidateAll();
     }
 

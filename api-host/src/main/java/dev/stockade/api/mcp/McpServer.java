@@ -85,7 +85,9 @@ public class McpServer {
         JsonNode params = message.path("params");
         return switch (method) {
             case "ping" -> ok(id, json.createObjectNode());
-            case "tools/list" -> ok(id, toolsList(r));
+            case "tools/list" -> HttpResponse.ok("{\"jsonrpc\":\"2.0\",\"id\":" + id + ",\"result\":"
+                    + catalog.listing(r.caller(), r.projectId()).resultJson() + "}")
+                    .contentType(MediaType.APPLICATION_JSON_TYPE); // the listing's JSON is built once per change
             case "tools/call" -> toolsCall(r, id, params);
             default -> error(HttpStatus.OK, id, -32601, "Method not found: " + clip(method));
         };
@@ -105,16 +107,6 @@ public class McpServer {
                 : "Stockade platform, project " + r.projectId() + ": its platform tools and the connector tools your"
                         + " policies grant there.");
         return ok(id, result).header(SESSION_HEADER, s.id());
-    }
-
-    private ObjectNode toolsList(Request r) {
-        ObjectNode result = json.createObjectNode();
-        var tools = result.putArray("tools");
-        for (ToolCatalog.Entry e : catalog.list(r.caller(), r.projectId())) {
-            ObjectNode t = tools.addObject().put("name", e.name()).put("description", e.description());
-            t.set("inputSchema", e.inputSchema());
-        }
-        return result;
     }
 
     private MutableHttpResponse<?> toolsCall(Request r, JsonNode id, JsonNode params) {

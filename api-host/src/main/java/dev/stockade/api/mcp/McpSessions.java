@@ -25,7 +25,7 @@ public class McpSessions {
     }
 
     /** A session as stored. */
-    public record Session(String id, String protocolVersion) {
+    public record Session(String id, String protocolVersion, boolean stale) {
     }
 
     static String principal(Identity caller) {
@@ -45,23 +45,30 @@ public class McpSessions {
                     ps.setString(5, client == null ? null : client.substring(0, Math.min(client.length(), 200)));
                     return ps.executeUpdate();
                 });
-        return new Session(id, protocolVersion);
+        return new Session(id, protocolVersion, false);
     }
 
     /** The caller's session {@code id} at this endpoint, or null. */
     @Nullable
     public Session find(Identity caller, @Nullable UUID projectId, String id) {
-        return jdbc.prepare("UPDATE mcp_sessions SET last_used_at = now() WHERE id = ? AND principal = ?"
-                + " RETURNING project_id, protocol_version", ps -> {
+        Session found = jdbc.prepare("SELECT project_id, protocol_version, last_used_at < now() - interval '1 minute'"
+                + " FROM mcp_sessions WHERE id = ? AND principal = ?", ps -> {
                     ps.setString(1, id);
                     ps.setString(2, principal(caller));
                     try (ResultSet rs = ps.executeQuery()) {
                         if (!rs.next() || !Objects.equals(rs.getObject(1, UUID.class), projectId)) {
                             return null;
                         }
-                        return new Session(id, rs.getString(2));
+                        return new Session(id, rs.getString(2), rs.getBoolean(3));
                     }
                 });
+        if (found != null && found.stale()) { // recorded at most once a minute: a read per request, not a write
+            jdbc.prepare("UPDATE mcp_sessions SET last_used_at = now() WHERE id = ?", ps -> {
+                ps.setString(1, id);
+                return ps.executeUpdate();
+            });
+        }
+        return found;
     }
 
     public boolean close(Identity caller, String id) {

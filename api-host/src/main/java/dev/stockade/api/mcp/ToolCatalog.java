@@ -1,6 +1,11 @@
 package dev.stockade.api.mcp;
 
 import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import com.github.benmanes.caffeine.cache.Cache;
+import com.github.benmanes.caffeine.cache.Caffeine;
+import java.time.Duration;
 import dev.stockade.api.connectors.GrantedTools;
 import dev.stockade.api.db.Sql;
 import dev.stockade.api.identity.Identity;
@@ -29,7 +34,10 @@ public class ToolCatalog {
                         @Nullable GrantedTools.Exposed connector) {
     }
 
+    private static final ObjectMapper JSON = new ObjectMapper();
     private final Map<String, PlatformTool> platform = new LinkedHashMap<>();
+    private final Cache<String, Listing> listings = Caffeine.newBuilder().maximumSize(10_000)
+            .expireAfterWrite(Duration.ofMinutes(5)).build();
     private final GrantedTools granted;
     private final Sql jdbc;
 
@@ -49,7 +57,36 @@ public class ToolCatalog {
         return List.copyOf(platform.values());
     }
 
+    /** One caller's list at one endpoint, with its lookup by name and its {@code tools/list} result. */
+    public record Listing(List<Entry> entries, Map<String, Entry> byName, ObjectNode result, String resultJson) {
+    }
+
+    /**
+     * The caller's listing, cached under the grants' generation (a change that can alter any list moves it on, so a
+     * listing computed across a change is never served after it).
+     */
+    public Listing listing(Identity caller, @Nullable UUID projectId) {
+        return listings.get(granted.generation() + "|" + caller.type() + ":" + caller.actorId() + "|" + projectId,
+                k -> build(compute(caller, projectId)));
+    }
+
     public List<Entry> list(Identity caller, @Nullable UUID projectId) {
+        return listing(caller, projectId).entries();
+    }
+
+    private Listing build(List<Entry> entries) {
+        Map<String, Entry> byName = new LinkedHashMap<>();
+        ObjectNode result = JSON.createObjectNode();
+        var tools = result.putArray("tools");
+        for (Entry e : entries) {
+            byName.put(e.name(), e);
+            ObjectNode t = tools.addObject().put("name", e.name()).put("description", e.description());
+            t.set("inputSchema", e.inputSchema());
+        }
+        return new Listing(List.copyOf(entries), byName, result, result.toString());
+    }
+
+    private List<Entry> compute(Identity caller, @Nullable UUID projectId) {
         List<Entry> out = new ArrayList<>();
         boolean projectAdmin = caller instanceof Identity.ApiToken a && tokenIsProjectAdmin(a.tokenId(), projectId);
         for (PlatformTool t : platform.values()) {
@@ -68,15 +105,7 @@ public class ToolCatalog {
     /** The tool named {@code name} in the caller's list, or null. */
     @Nullable
     public Entry find(Identity caller, @Nullable UUID projectId, String name) {
-        PlatformTool t = platform.get(name);
-        if (t != null) {
-            boolean admin = t.family() == ToolFamily.SANDBOX_ADMIN && caller instanceof Identity.ApiToken a
-                    && tokenIsProjectAdmin(a.tokenId(), projectId);
-            return visible(caller, t.family(), admin) && (projectId == null || inProject(t))
-                    ? new Entry(t.name(), t.description(), t.inputSchema(), t, null) : null;
-        }
-        GrantedTools.Exposed e = granted.find(caller, projectId, name);
-        return e == null ? null : new Entry(e.name(), e.tool().description(), e.tool().inputSchema(), null, e);
+        return listing(caller, projectId).byName().get(name);
     }
 
     static boolean visible(Identity caller, ToolFamily family, boolean projectAdmin) {

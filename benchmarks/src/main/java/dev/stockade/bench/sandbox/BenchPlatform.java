@@ -25,13 +25,13 @@ import java.util.concurrent.TimeUnit;
  * The platform as a user runs it ({@code java -jar api-host/target/stockade-platform.jar --dev-hub}), started as a
  * process for a benchmark, and the REST and exec calls the benchmarks make against it.
  */
-final class BenchPlatform implements AutoCloseable {
-    static final ObjectMapper JSON = new ObjectMapper();
+public final class BenchPlatform implements AutoCloseable {
+    public static final ObjectMapper JSON = new ObjectMapper();
     private static final HttpClient HTTP = HttpClient.newHttpClient();
 
-    final Path dir;
-    final String base;
-    final String owner;
+    public final Path dir;
+    public final String base;
+    public final String owner;
     private final Process process;
 
     private BenchPlatform(Path dir, String base, String owner, Process process) {
@@ -42,7 +42,7 @@ final class BenchPlatform implements AutoCloseable {
     }
 
     /** Starts the platform on {@code port} with a fresh data directory and extra environment; waits for enrollment. */
-    static BenchPlatform start(int port, Map<String, String> env) throws Exception {
+    public static BenchPlatform start(int port, Map<String, String> env) throws Exception {
         Path dir = Files.createTempDirectory("stockade-bench");
         ProcessBuilder pb = new ProcessBuilder("java", "-jar", "api-host/target/stockade-platform.jar", "--dev-hub",
                 "--data-dir", dir.toString(), "--port", Integer.toString(port)).redirectErrorStream(true)
@@ -53,11 +53,11 @@ final class BenchPlatform implements AutoCloseable {
         return new BenchPlatform(dir, p.base, Files.readString(dir.resolve("owner-token")).trim(), p.process);
     }
 
-    JsonNode send(String method, String path, String body) throws Exception {
+    public JsonNode send(String method, String path, String body) throws Exception {
         return send(owner, method, path, body);
     }
 
-    JsonNode send(String token, String method, String path, String body) throws Exception {
+    public JsonNode send(String token, String method, String path, String body) throws Exception {
         HttpRequest.Builder b = HttpRequest.newBuilder(URI.create(base + path)).method(method, body == null
                 ? HttpRequest.BodyPublishers.noBody() : HttpRequest.BodyPublishers.ofString(body));
         if (token != null) {
@@ -115,7 +115,13 @@ final class BenchPlatform implements AutoCloseable {
     record Exec(int status, String out) {
     }
 
-    static void report(String what, List<Double> ms) {
+    /** CPU time the platform process has used so far (user + system), from /proc. */
+    public double cpuMillis() throws IOException {
+        String[] f = Files.readString(Path.of("/proc/" + process.pid() + "/stat")).replaceAll(".*\\) ", "").split(" ");
+        return (Long.parseLong(f[11]) + Long.parseLong(f[12])) * 1000.0 / 100; // fields 14, 15 in clock ticks (100/s)
+    }
+
+    public static void report(String what, List<Double> ms) {
         List<Double> s = new ArrayList<>(ms);
         Collections.sort(s);
         System.out.printf("%-62s n=%d p50=%.1f ms p90=%.1f ms p99=%.1f ms max=%.1f ms%n", what, s.size(),

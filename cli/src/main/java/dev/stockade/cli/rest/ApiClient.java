@@ -134,6 +134,47 @@ public final class ApiClient {
         return answer(method, path, response.statusCode(), read(response));
     }
 
+    /** A JSON-RPC exchange with the MCP endpoint: the answer and the session header it carried (null when none). */
+    public record Rpc(JsonNode body, String session) {
+    }
+
+    /** POSTs one JSON-RPC message to an MCP endpoint at {@code path}, with the session header when given. */
+    public Rpc rpc(String path, String session, Object message) {
+        HttpRequest.Builder request = HttpRequest.newBuilder(URI.create(base + path))
+                .timeout(Duration.ofSeconds(60)).header("Accept", "application/json, text/event-stream")
+                .header("Content-Type", "application/json").header("User-Agent", "stockade-cli")
+                .POST(HttpRequest.BodyPublishers.ofByteArray(json(message)));
+        if (token != null) {
+            request.header("Authorization", "Bearer " + token);
+        }
+        if (session != null) {
+            request.header("Mcp-Session-Id", session);
+        }
+        HttpResponse<InputStream> response = exchange(request.build());
+        String body = read(response);
+        if (response.statusCode() >= 400 && body.contains("\"jsonrpc\"")) {
+            try {
+                throw Failure.usage("the MCP endpoint refused: " + Text.safe(JSON.readTree(body).path("error")
+                        .path("message").asText()));
+            } catch (JsonProcessingException e) {
+                throw Failure.unexpected("the MCP endpoint answered HTTP " + response.statusCode());
+            }
+        }
+        JsonNode node = response.statusCode() == 202 ? MissingNode.getInstance()
+                : answer("POST", path, response.statusCode(), body);
+        return new Rpc(node, response.headers().firstValue("mcp-session-id").orElse(null));
+    }
+
+    /** Ends an MCP session (best effort: a session also expires on its own). */
+    public void deleteSession(String path, String session) {
+        HttpRequest.Builder request = HttpRequest.newBuilder(URI.create(base + path)).timeout(Duration.ofSeconds(10))
+                .header("Mcp-Session-Id", session).header("User-Agent", "stockade-cli").DELETE();
+        if (token != null) {
+            request.header("Authorization", "Bearer " + token);
+        }
+        read(exchange(request.build()));
+    }
+
     /** Sends a request; the answer's JSON, {@link MissingNode} for an empty body (204). */
     JsonNode send(String method, String path, Object body) {
         HttpRequest.Builder request = HttpRequest.newBuilder(URI.create(base + path))

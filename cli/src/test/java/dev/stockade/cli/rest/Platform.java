@@ -66,6 +66,7 @@ final class Platform {
                 jar.toString(), "--data-dir", dir.resolve("data").toString(), "--dev-hub", "--port",
                 Integer.toString(port))).redirectErrorStream(true).redirectOutput(dir.resolve("platform.log").toFile());
         pb.environment().put("SANDBOX_EGRESS_PORT", "0"); // the egress proxy on any free port: tests may overlap
+        pb.environment().put("CONNECTORS_ALLOW_LOOPBACK_UNSAFE", "true"); // the connector tests upstream is local
         Process p = pb.start();
         Platform platform = new Platform(URI.create("http://127.0.0.1:" + port), dir.resolve("data"), p);
         Runtime.getRuntime().addShutdownHook(new Thread(() -> platform.stop(dir), "stockade-test-platform-stop"));

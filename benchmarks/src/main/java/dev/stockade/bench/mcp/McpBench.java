@@ -1,0 +1,262 @@
+package dev.stockade.bench.mcp;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.sun.net.httpserver.HttpExchange;
+import com.sun.net.httpserver.HttpServer;
+import dev.stockade.bench.sandbox.BenchPlatform;
+import java.io.BufferedReader;
+import java.io.IOException;
+import java.io.InputStreamReader;
+import java.net.InetSocketAddress;
+import java.net.URI;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
+import java.nio.charset.StandardCharsets;
+import java.util.ArrayList;
+import java.util.Collections;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.TimeUnit;
+
+/**
+ * The MCP endpoint's three speed figures, against the platform jar as a user runs it and a fast upstream MCP server
+ * in this JVM (JSON answers, no work per call):
+ * <ol>
+ *   <li>{@code tools/list} for a caller granted 50 connectors x 100 tools, end to end over HTTP;</li>
+ *   <li>the latency {@code tools/call} adds through the platform over calling the upstream directly, both measured in
+ *   the same run at 100 concurrent callers;</li>
+ *   <li>the time from a policy change (the PATCH answered) to {@code notifications/tools/list_changed} on an open
+ *   session stream.</li>
+ * </ol>
+ * The calls run at 1 caller (the latency a call adds on an idle machine) and at 100 (everything on the same two
+ * cores: the upstream, the callers, the platform and its PostgreSQL); the platform's CPU per call is printed too.
+ * Usage: {@code java -cp benchmarks/target/benchmarks.jar dev.stockade.bench.mcp.McpBench [seconds-per-phase]}
+ */
+public final class McpBench {
+    private static final HttpClient HTTP = HttpClient.newBuilder().version(HttpClient.Version.HTTP_1_1)
+            .executor(Executors.newFixedThreadPool(16)).build();
+    private static final int CONNECTORS = 50;
+    private static final int TOOLS = 100;
+    private static final int CALLERS = 100;
+
+    private McpBench() {
+    }
+
+    public static void main(String[] args) throws Exception {
+        int seconds = args.length > 0 ? Integer.parseInt(args[0]) : 20;
+        HttpServer upstream = upstream();
+        String up = "http://127.0.0.1:" + upstream.getAddress().getPort();
+        try (BenchPlatform platform = BenchPlatform.start(18591, Map.of("CONNECTORS_ALLOW_LOOPBACK_UNSAFE", "true"))) {
+            String org = platform.send("POST", "/v1/orgs", "{\"name\":\"bench\"}").path("id").asText();
+            String project = platform.send("POST", "/v1/orgs/" + org + "/projects", "{\"name\":\"mcp\"}").path("id")
+                    .asText();
+            List<String> grants = new ArrayList<>();
+            for (int c = 0; c < CONNECTORS; c++) {
+                String id = platform.send("POST", "/v1/projects/" + project + "/mcp-servers", "{\"name\":\"c" + c
+                        + "\",\"url\":\"" + up + "/mcp/" + c + "\"}").path("id").asText();
+                StringBuilder tools = new StringBuilder();
+                for (int t = 0; t < TOOLS; t++) {
+                    tools.append(t == 0 ? "" : ",").append("\"t").append(t).append('"');
+                }
+                grants.add("{\"connectorId\":\"" + id + "\",\"allowedTools\":[" + tools + "]}");
+            }
+            String policyBody = "{\"name\":\"all\",\"connectors\":[" + String.join(",", grants) + "]}";
+            String policy = platform.send("POST", "/v1/projects/" + project + "/policies", policyBody).path("id")
+                    .asText();
+            JsonNode token = platform.send("POST", "/v1/orgs/" + org + "/api-tokens", "{\"name\":\"agent\"}");
+            platform.send("PUT", "/v1/projects/" + project + "/members/api-tokens/" + token.path("id").asText(),
+                    "{\"role\":\"MEMBER\"}");
+            platform.send("POST", "/v1/projects/" + project + "/policy-bindings", "{\"policyId\":\"" + policy
+                    + "\",\"apiTokenId\":\"" + token.path("id").asText() + "\"}");
+            String bearer = token.path("token").asText();
+            String endpoint = platform.base + "/projects/" + project + "/mcp";
+
+            Session s = Session.open(endpoint, bearer);
+            int listed = s.call("tools/list", "{}").path("result").path("tools").size();
+            System.out.printf("tools/list lists %d tools (%d granted connector tools)%n", listed, CONNECTORS * TOOLS);
+            List<Double> list = new ArrayList<>();
+            long until = System.nanoTime() + TimeUnit.SECONDS.toNanos(seconds);
+            while (System.nanoTime() < until) {
+                long t0 = System.nanoTime();
+                s.call("tools/list", "{}");
+                list.add((System.nanoTime() - t0) / 1e6);
+            }
+            BenchPlatform.report("tools/list, 50 connectors x 100 tools, end to end", list.subList(list.size() / 5,
+                    list.size()));
+
+            String args0 = "{\"name\":\"c0__t1\",\"arguments\":{\"message\":\"hi\"}}";
+            String direct = "{\"name\":\"t1\",\"arguments\":{\"message\":\"hi\"}}";
+            load(platform, "warm-up through the platform", endpoint, bearer, args0, Math.max(5, seconds / 4), CALLERS);
+            load(null, "warm-up direct", up + "/mcp/0", null, direct, Math.max(5, seconds / 4), CALLERS);
+            for (int callers : new int[] {1, CALLERS}) {
+                for (int round = 1; round <= 2; round++) {
+                    load(null, "tools/call direct to the upstream, " + callers + " callers, round " + round,
+                            up + "/mcp/0", null, direct, seconds, callers);
+                    load(platform, "tools/call through the platform, " + callers + " callers, round " + round,
+                            endpoint, bearer, args0, seconds, callers);
+                }
+            }
+
+            listChanged(platform, endpoint, bearer, project, policy, grants);
+        } finally {
+            upstream.stop(0);
+        }
+    }
+
+    /** {@code callers} sessions calling one tool as fast as answers come, for {@code seconds}; prints percentiles. */
+    private static void load(BenchPlatform platform, String what, String endpoint, String bearer, String params,
+                             int seconds, int callers) throws Exception {
+        ExecutorService pool = Executors.newFixedThreadPool(callers);
+        double cpu0 = platform == null ? 0 : platform.cpuMillis();
+        List<List<Double>> all = Collections.synchronizedList(new ArrayList<>());
+        long until = System.nanoTime() + TimeUnit.SECONDS.toNanos(seconds);
+        List<CompletableFuture<Void>> done = new ArrayList<>();
+        for (int i = 0; i < callers; i++) {
+            done.add(CompletableFuture.runAsync(() -> {
+                try {
+                    Session s = Session.open(endpoint, bearer);
+                    List<Double> mine = new ArrayList<>();
+                    while (System.nanoTime() < until) {
+                        long t0 = System.nanoTime();
+                        JsonNode r = s.call("tools/call", params);
+                        mine.add((System.nanoTime() - t0) / 1e6);
+                        if (r.path("result").path("isError").asBoolean() || r.has("error")) {
+                            throw new IllegalStateException("call failed: " + r);
+                        }
+                    }
+                    all.add(mine);
+                } catch (Exception e) {
+                    throw new IllegalStateException(e);
+                }
+            }, pool));
+        }
+        CompletableFuture.allOf(done.toArray(CompletableFuture[]::new)).get();
+        pool.shutdown();
+        List<Double> merged = new ArrayList<>();
+        all.forEach(merged::addAll);
+        System.out.printf("%s: %.0f calls/s%s%n", what, merged.size() / (double) seconds, platform == null ? ""
+                : String.format(", platform CPU %.2f ms per call", (platform.cpuMillis() - cpu0) / merged.size()));
+        BenchPlatform.report(what, merged);
+    }
+
+    /** Twenty policy changes; each the time from the PATCH's answer to the notification on the open stream. */
+    private static void listChanged(BenchPlatform platform, String endpoint, String bearer, String project,
+                                    String policy, List<String> grants) throws Exception {
+        Session s = Session.open(endpoint, bearer);
+        HttpRequest get = HttpRequest.newBuilder(URI.create(endpoint)).header("Authorization", "Bearer " + bearer)
+                .header("Accept", "text/event-stream").header("Mcp-Session-Id", s.id).GET().build();
+        HttpResponse<java.io.InputStream> stream = HTTP.send(get, HttpResponse.BodyHandlers.ofInputStream());
+        BufferedReader lines = new BufferedReader(new InputStreamReader(stream.body(), StandardCharsets.UTF_8));
+        List<Double> ms = new ArrayList<>();
+        for (int i = 0; i < 20; i++) {
+            List<String> now = new ArrayList<>(grants);
+            if (i % 2 == 0) {
+                now.remove(now.size() - 1); // drop the last connector's grant, then restore it
+            }
+            platform.send("PATCH", "/v1/projects/" + project + "/policies/" + policy,
+                    "{\"name\":\"all\",\"connectors\":[" + String.join(",", now) + "]}");
+            long t0 = System.nanoTime();
+            for (String line = lines.readLine(); line != null; line = lines.readLine()) {
+                if (line.contains("notifications/tools/list_changed")) {
+                    break;
+                }
+            }
+            ms.add((System.nanoTime() - t0) / 1e6);
+        }
+        stream.body().close();
+        BenchPlatform.report("policy change (PATCH answered) to list_changed received", ms);
+    }
+
+    /** A client session over plain HTTP: initialize, then JSON-RPC requests with the session header. */
+    private static final class Session {
+        final String endpoint;
+        final String bearer;
+        final String id;
+        private long next = 1;
+
+        private Session(String endpoint, String bearer, String id) {
+            this.endpoint = endpoint;
+            this.bearer = bearer;
+            this.id = id;
+        }
+
+        static Session open(String endpoint, String bearer) throws Exception {
+            HttpResponse<String> r = HTTP.send(post(endpoint, bearer, null, "{\"jsonrpc\":\"2.0\",\"id\":0,\"method\":"
+                    + "\"initialize\",\"params\":{\"protocolVersion\":\"2025-06-18\",\"capabilities\":{},"
+                    + "\"clientInfo\":{\"name\":\"bench\",\"version\":\"1\"}}}"), HttpResponse.BodyHandlers.ofString());
+            String id = r.headers().firstValue("mcp-session-id").orElseThrow(() ->
+                    new IllegalStateException("no session: " + r.statusCode() + " " + r.body()));
+            HTTP.send(post(endpoint, bearer, id, "{\"jsonrpc\":\"2.0\",\"method\":\"notifications/initialized\"}"),
+                    HttpResponse.BodyHandlers.discarding());
+            return new Session(endpoint, bearer, id);
+        }
+
+        JsonNode call(String method, String params) throws Exception {
+            String body = "{\"jsonrpc\":\"2.0\",\"id\":" + next++ + ",\"method\":\"" + method + "\",\"params\":"
+                    + params + "}";
+            HttpResponse<String> r = HTTP.send(post(endpoint, bearer, id, body), HttpResponse.BodyHandlers.ofString());
+            return BenchPlatform.JSON.readTree(r.body());
+        }
+
+        private static HttpRequest post(String endpoint, String bearer, String session, String body) {
+            HttpRequest.Builder b = HttpRequest.newBuilder(URI.create(endpoint))
+                    .header("Content-Type", "application/json").header("Accept", "application/json, text/event-stream")
+                    .POST(HttpRequest.BodyPublishers.ofString(body));
+            if (bearer != null) {
+                b.header("Authorization", "Bearer " + bearer);
+            }
+            if (session != null) {
+                b.header("Mcp-Session-Id", session);
+            }
+            return b.build();
+        }
+    }
+
+    /** The fast upstream: every path /mcp/N lists t0..t99 and answers a call with the tool's name. */
+    private static HttpServer upstream() throws IOException {
+        HttpServer s = HttpServer.create(new InetSocketAddress("127.0.0.1", 0), 1024);
+        s.setExecutor(Executors.newFixedThreadPool(8));
+        StringBuilder tools = new StringBuilder();
+        for (int t = 0; t < TOOLS; t++) {
+            tools.append(t == 0 ? "" : ",").append("{\"name\":\"t").append(t).append("\",\"description\":\"tool ")
+                    .append(t).append("\",\"inputSchema\":{\"type\":\"object\",\"properties\":{\"message\":"
+                            + "{\"type\":\"string\"}}}}");
+        }
+        String list = tools.toString();
+        s.createContext("/mcp/", ex -> answer(ex, list));
+        s.start();
+        return s;
+    }
+
+    private static void answer(HttpExchange ex, String tools) throws IOException {
+        JsonNode msg = BenchPlatform.JSON.readTree(ex.getRequestBody());
+        String method = msg.path("method").asText();
+        String id = msg.path("id").toString();
+        String body = switch (method) {
+            case "initialize" -> "{\"jsonrpc\":\"2.0\",\"id\":" + id + ",\"result\":{\"protocolVersion\":"
+                    + "\"2025-06-18\",\"capabilities\":{\"tools\":{}},\"serverInfo\":{\"name\":\"fast\",\"version\":"
+                    + "\"1\"}}}";
+            case "tools/list" -> "{\"jsonrpc\":\"2.0\",\"id\":" + id + ",\"result\":{\"tools\":[" + tools + "]}}";
+            case "tools/call" -> "{\"jsonrpc\":\"2.0\",\"id\":" + id + ",\"result\":{\"content\":[{\"type\":\"text\","
+                    + "\"text\":\"ok\"}]}}";
+            default -> null;
+        };
+        try (ex) {
+            if (body == null) {
+                ex.sendResponseHeaders(202, -1);
+                return;
+            }
+            byte[] bytes = body.getBytes(StandardCharsets.UTF_8);
+            ex.getResponseHeaders().add("Content-Type", "application/json");
+            if (method.equals("initialize")) {
+                ex.getResponseHeaders().add("Mcp-Session-Id", "fast");
+            }
+            ex.sendResponseHeaders(200, bytes.length);
+            ex.getResponseBody().write(bytes);
+        }
+    }
+}
