@@ -3,7 +3,10 @@ package dev.stockade.api.mcp;
 import dev.stockade.api.db.Sql;
 import dev.stockade.api.identity.Identity;
 import io.micronaut.core.annotation.Nullable;
+import io.micronaut.context.annotation.Value;
+import io.micronaut.scheduling.annotation.Scheduled;
 import jakarta.inject.Singleton;
+import java.time.Duration;
 import java.security.SecureRandom;
 import java.sql.ResultSet;
 import java.sql.Types;
@@ -18,10 +21,21 @@ import java.util.UUID;
 @Singleton
 public class McpSessions {
     private final Sql jdbc;
+    private final Duration idle;
     private final SecureRandom random = new SecureRandom();
 
-    public McpSessions(Sql jdbc) {
+    public McpSessions(Sql jdbc, @Value("${mcp.session-idle-timeout:24h}") Duration idle) {
         this.jdbc = jdbc;
+        this.idle = idle;
+    }
+
+    /** Sessions unused for {@code mcp.session-idle-timeout} (24 h) end; their clients initialize again (404). */
+    @Scheduled(fixedDelay = "10m", initialDelay = "1m")
+    void expire() {
+        jdbc.prepare("DELETE FROM mcp_sessions WHERE last_used_at < now() - make_interval(secs => ?)", ps -> {
+            ps.setLong(1, idle.toSeconds());
+            return ps.executeUpdate();
+        });
     }
 
     /** A session as stored. */
