@@ -113,7 +113,7 @@ public class ConnectorCredentials {
         List<View> found = query("SELECT " + COLUMNS + " FROM mcp_server_credentials WHERE server_id = ? AND id = ?",
                 serverId, id);
         if (found.isEmpty()) {
-            throw ApiProblem.notFound("credential `" + id + "` of connector `" + serverId + "`");
+            throw ApiProblem.notFound("credential `" + id + "` (of this connector)");
         }
         return found.get(0);
     }

@@ -277,7 +277,7 @@ public class ConnectorService {
     public Map<String, Object> setVisibility(Identity caller, Grant grant, UUID id, String entry, boolean visible) {
         Connector c = store.get(id);
         if (c.tool(entry) == null) {
-            throw ApiProblem.notFound("entry `" + UpstreamClient.clip(entry) + "` of connector `" + id + "`");
+            throw ApiProblem.notFound("entry `" + UpstreamClient.clip(entry) + "` (of this connector)");
         }
         store.setVisibility(id, entry, visible, caller.type() + ":" + caller.actorId());
         audit.record(AuditEvent.write(caller, grant.orgId(), c.projectId(), "connector", "visibility", id.toString(),

@@ -176,7 +176,7 @@ public class ConnectorStore {
 
     Spec spec(UUID serverId, UUID specId) {
         return specs(serverId, null).stream().filter(s -> s.id().equals(specId)).findFirst()
-                .orElseThrow(() -> ApiProblem.notFound("spec `" + specId + "` of connector `" + serverId + "`"));
+                .orElseThrow(() -> ApiProblem.notFound("spec `" + specId + "` (of this connector)"));
     }
 
     private List<Connector> query(String sql, UUID param) {

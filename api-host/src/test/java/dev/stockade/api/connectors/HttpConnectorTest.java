@@ -66,7 +66,7 @@ class HttpConnectorTest extends PlatformTest {
     }
 
     @Test
-    void operationsBecomeToolsAndACallIsARealRequestWithTheCredential() {
+    void operationsBecomeToolsAndACallIsARealRequestWithTheCredential() throws Exception {
         String owner = ownerToken();
         String org = createOrg(owner, "http-" + System.nanoTime());
         String project = createProject(owner, org, "p");
@@ -87,6 +87,21 @@ class HttpConnectorTest extends PlatformTest {
         assertThat(created.path("isError").asBoolean()).as(created.toString()).isFalse();
         assertThat(created.path("structuredContent").path("name").asText()).isEqualTo("tom");
         assertThat(seen).contains("POST /api/pets Bearer static-secret {\"name\":\"tom\"}");
+
+        // through two proxies: the audit entry names the original caller
+        java.net.http.HttpResponse<String> forwarded = java.net.http.HttpClient.newHttpClient().send(
+                java.net.http.HttpRequest.newBuilder(server.getURI().resolve("/v1/projects/" + project
+                        + "/mcp-servers/tools/call")).header("Authorization", "Bearer " + token)
+                        .header("Content-Type", "application/json").header("X-Forwarded-For", "203.0.113.7, 10.0.0.2")
+                        .POST(java.net.http.HttpRequest.BodyPublishers.ofString(
+                                "{\"name\":\"pets__getPet\",\"arguments\":{\"petId\":\"rex\"}}")).build(),
+                java.net.http.HttpResponse.BodyHandlers.ofString());
+        assertThat(forwarded.statusCode()).as(forwarded.body()).isEqualTo(200);
+        JsonNode audited = http.get("/v1/orgs/" + org + "/audit-trail?kind=tool-call", owner).body().path("items")
+                .get(0);
+        assertThat(audited.path("target").asText()).isEqualTo("pets__getPet");
+        assertThat(audited.path("details").path("originalCaller").asText()).isEqualTo("203.0.113.7");
+        assertThat(audited.path("details").path("via").asText()).isEqualTo("rest");
 
         JsonNode listed = call(project, token, "pets__listPets", Map.of("limit", 5));
         assertThat(listed.path("content").get(0).path("text").asText()).contains("rex", "tom");
