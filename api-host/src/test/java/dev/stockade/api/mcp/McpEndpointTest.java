@@ -144,6 +144,31 @@ class McpEndpointTest extends OidcPlatformTest {
     }
 
     @Test
+    void aChangeMadeOnOneReplicaNotifiesASessionOnAnother() throws Exception {
+        upstream = everything();
+        World w = world(List.of("echo", "get-sum"));
+        Map<String, Object> second = new java.util.HashMap<>();
+        for (String key : getProperties().keySet()) { // the running replica's values: the same database and data
+            server.getApplicationContext().getProperty(key, String.class).ifPresent(v -> second.put(key, v));
+        }
+        second.put("micronaut.server.port", "-1");
+        try (io.micronaut.runtime.server.EmbeddedServer replica = io.micronaut.context.ApplicationContext.run(
+                io.micronaut.runtime.server.EmbeddedServer.class, second);
+             Node.Client client = new Node.Client(replica.getURI() + "/mcp", w.token(), "", "", "wait")) {
+            assertThat(names(client.next("tools"))).contains("everything__get-sum");
+            client.next("ready");
+            // the change goes to the first replica; the session lives on the second: the signal crosses PostgreSQL
+            Http.Response patched = http.patch("/v1/projects/" + w.project() + "/policies/" + w.policy(), ownerToken(),
+                    Map.of("name", "tools", "connectors", List.of(Map.of("connectorId", w.connector(),
+                            "allowedTools", List.of("echo")))));
+            assertThat(patched.status()).as(patched.raw()).isEqualTo(200);
+            assertThat(names(client.next("changed"))).contains("everything__echo")
+                    .doesNotContain("everything__get-sum");
+            assertThat(client.finish()).isZero();
+        }
+    }
+
+    @Test
     void aChangedUpstreamBecomesAPendingSpecThatExposesNothingUntilPromotedAndNamed() throws Exception {
         upstream = everything();
         World w = world(List.of("echo", "get-sum", "add"));
