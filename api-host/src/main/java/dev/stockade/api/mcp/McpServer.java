@@ -12,6 +12,7 @@ import io.micronaut.http.MediaType;
 import io.micronaut.http.MutableHttpResponse;
 import jakarta.inject.Singleton;
 import java.io.IOException;
+import java.nio.charset.StandardCharsets;
 import java.util.List;
 import java.util.UUID;
 
@@ -85,9 +86,7 @@ public class McpServer {
         JsonNode params = message.path("params");
         return switch (method) {
             case "ping" -> ok(id, json.createObjectNode());
-            case "tools/list" -> HttpResponse.ok("{\"jsonrpc\":\"2.0\",\"id\":" + id + ",\"result\":"
-                    + catalog.listing(r.caller(), r.projectId()).resultJson() + "}")
-                    .contentType(MediaType.APPLICATION_JSON_TYPE); // the listing's JSON is built once per change
+            case "tools/list" -> listed(id, catalog.listing(r.caller(), r.projectId()).resultJson());
             case "tools/call" -> toolsCall(r, id, params);
             default -> error(HttpStatus.OK, id, -32601, "Method not found: " + clip(method));
         };
@@ -123,6 +122,16 @@ public class McpServer {
         } catch (ToolCalls.UnknownTool e) {
             return error(HttpStatus.OK, id, -32602, e.getMessage());
         }
+    }
+
+    /** The answer to tools/list around the listing's bytes, serialized once per change of what the caller sees. */
+    private static MutableHttpResponse<?> listed(JsonNode id, byte[] result) {
+        byte[] head = ("{\"jsonrpc\":\"2.0\",\"id\":" + id + ",\"result\":").getBytes(StandardCharsets.UTF_8);
+        byte[] out = new byte[head.length + result.length + 1];
+        System.arraycopy(head, 0, out, 0, head.length);
+        System.arraycopy(result, 0, out, head.length, result.length);
+        out[out.length - 1] = '}';
+        return HttpResponse.ok(out).contentType(MediaType.APPLICATION_JSON_TYPE);
     }
 
     private MutableHttpResponse<?> ok(JsonNode id, JsonNode result) {

@@ -58,7 +58,7 @@ public class ToolCatalog {
     }
 
     /** One caller's list at one endpoint, with its lookup by name and its {@code tools/list} result. */
-    public record Listing(List<Entry> entries, Map<String, Entry> byName, ObjectNode result, String resultJson) {
+    public record Listing(List<Entry> entries, Map<String, Entry> byName, ObjectNode result, byte[] resultJson) {
     }
 
     /**
@@ -83,7 +83,8 @@ public class ToolCatalog {
             ObjectNode t = tools.addObject().put("name", e.name()).put("description", e.description());
             t.set("inputSchema", e.inputSchema());
         }
-        return new Listing(List.copyOf(entries), byName, result, result.toString());
+        return new Listing(List.copyOf(entries), byName, result,
+                result.toString().getBytes(java.nio.charset.StandardCharsets.UTF_8));
     }
 
     private List<Entry> compute(Identity caller, @Nullable UUID projectId) {
