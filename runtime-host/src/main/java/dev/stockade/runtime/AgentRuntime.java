@@ -6,9 +6,12 @@ import dev.stockade.runtime.agent.Documents;
 import dev.stockade.runtime.agent.Memory;
 import dev.stockade.runtime.agent.ModelCatalog;
 import dev.stockade.runtime.agent.Shell;
+import dev.stockade.runtime.agent.Skills;
+import dev.stockade.runtime.agent.SystemPrompt;
 import dev.stockade.runtime.agent.Toolbox;
 import dev.stockade.runtime.channel.Broadcast;
 import dev.stockade.runtime.channel.Conversations;
+import dev.stockade.runtime.channel.PublicLinks;
 import dev.stockade.runtime.channel.SlackDestinations;
 import dev.stockade.runtime.config.RuntimeConfig;
 import dev.stockade.runtime.http.HttpServer;
@@ -37,15 +40,17 @@ public final class AgentRuntime implements AutoCloseable {
     private final Schedules schedules;
     private final AgentProfile profile;
     private final Telemetry telemetry;
+    private final Tracing tracing;
 
     private AgentRuntime(Store store, HttpServer server, List<ExecutorService> pools, Schedules schedules,
-            AgentProfile profile, Telemetry telemetry) {
+            AgentProfile profile, Telemetry telemetry, Tracing tracing) {
         this.store = store;
         this.server = server;
         this.pools = pools;
         this.schedules = schedules;
         this.profile = profile;
         this.telemetry = telemetry;
+        this.tracing = tracing;
     }
 
     /** Opens the database (seeding the agent on first boot), binds the server and resumes pending runs. */
@@ -66,12 +71,16 @@ public final class AgentRuntime implements AutoCloseable {
         Memory memory = new Memory(store, Providers.embedder(cfg, http));
         Telemetry telemetry = Telemetry.of(cfg.settings().nonBlank("OTEL_EXPORTER_OTLP_ENDPOINT"),
                 cfg.value("OTEL_EXPORTER_OTLP_API_KEY"), cfg.value("DEPLOYMENT_ENVIRONMENT"), profile.id());
-        Agent agent = agent(cfg, chat, conversations, agents, docs, memory, telemetry);
+        Tracing tracing = Tracing.langfuse(cfg.value("LANGFUSE_BASE_URL"), cfg.value("LANGFUSE_PUBLIC_KEY"),
+                cfg.value("LANGFUSE_SECRET_KEY"), profile.id());
+        PublicLinks links = new PublicLinks(cfg.publicUrl());
+        Agent agent = agent(cfg, chat, conversations, agents, new SystemPrompt(docs, skills(cfg), links), memory,
+                telemetry, tracing);
         ExecutorService background = daemonPool("agent-background", 0);
         // Runs of different subscriptions proceed in parallel, but only a few at once, so that a burst of
         // runs cannot starve webhook intake of CPU and of the database.
         ExecutorService runs = daemonPool("webhook-run", RUN_THREADS);
-        Broadcast broadcast = new Broadcast(conversations, new SlackDestinations(store));
+        Broadcast broadcast = new Broadcast(conversations, new SlackDestinations(store), links);
         WebhookStore webhooks = new WebhookStore(store);
         RunQueue queue = new RunQueue(webhooks, broadcast, conversations, agent, runs, telemetry);
         Schedules schedules = new Schedules(store, agents, agent, chat, conversations, broadcast,
@@ -87,17 +96,23 @@ public final class AgentRuntime implements AutoCloseable {
         if (timers) {
             schedules.start();
         }
-        return new AgentRuntime(store, server, List.of(background, runs), schedules, profile, telemetry);
+        return new AgentRuntime(store, server, List.of(background, runs), schedules, profile, telemetry, tracing);
+    }
+
+    private static Skills skills(RuntimeConfig cfg) {
+        return new Skills(Path.of(cfg.value("AGENT_SKILLS_DIR")), Path.of(cfg.value("AGENT_PLUGINS_DIR")));
     }
 
     private static Agent agent(RuntimeConfig cfg, ChatModel chat, Conversations conversations, AgentStore agents,
-            Documents docs, Memory memory, Telemetry telemetry) {
+            SystemPrompt prompt, Memory memory, Telemetry telemetry, Tracing tracing) {
         ModelCatalog catalog = ModelCatalog.load(cfg.settings().nonBlank("MODEL_CATALOG_URL"),
                 cfg.contextWindowTokens());
-        Toolbox tools = new Toolbox(agents, docs, memory, new Shell(Path.of(cfg.value("SHELL_WORKSPACE_ROOT")), 120));
+        Shell shell = new Shell(Path.of(cfg.value("SHELL_WORKSPACE_ROOT")), 120);
+        Toolbox tools = new Toolbox(agents, prompt.docs(), memory, shell, prompt.skills());
         Compactor compactor = new Compactor(conversations, chat, catalog, cfg.compactionThresholdPercent(),
                 cfg.compactionTailMessages());
-        return new Agent(chat, conversations, agents, docs, tools, compactor, cfg.endpoints().mainModel(), telemetry);
+        return new Agent(chat, conversations, agents, prompt, tools, compactor, cfg.endpoints().mainModel(),
+                telemetry, tracing);
     }
 
     /** A pool of daemon threads; {@code size} 0 for a cached pool. */
@@ -132,6 +147,7 @@ public final class AgentRuntime implements AutoCloseable {
         schedules.close();
         server.close();
         telemetry.close();
+        tracing.close();
         pools.forEach(ExecutorService::shutdownNow);
         try {
             for (ExecutorService pool : pools) {

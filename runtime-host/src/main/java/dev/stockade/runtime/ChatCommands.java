@@ -2,6 +2,7 @@ package dev.stockade.runtime;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import dev.stockade.runtime.agent.Agent;
+import dev.stockade.runtime.agent.TurnListener;
 import dev.stockade.runtime.channel.Conversations;
 import dev.stockade.runtime.http.HttpProblem;
 import dev.stockade.runtime.http.Request;
@@ -13,7 +14,10 @@ import java.util.Map;
 
 /**
  * A web chat message: slash commands ({@code /compact}, {@code /model}, {@code /heartbeat-model},
- * {@code /cron-model}) or a turn of the agent. The answer lists the text steps delivered.
+ * {@code /cron-model}) or a turn of the agent. The answer lists the text steps delivered; with
+ * {@code Accept: text/event-stream} the turn streams instead: {@code delta} (pieces of a text step as they
+ * arrive, verbose only), {@code step} (a delivered text step), {@code tool} (a tool ran), then {@code done}
+ * (the JSON answer's fields) or {@code error} (a problem object).
  */
 final class ChatCommands {
     private static final int MAX_TEXT = 100_000;
@@ -42,15 +46,39 @@ final class ChatCommands {
         if (text.startsWith("/")) {
             return command(t.id(), text);
         }
+        String accept = req.header("accept");
+        if (accept != null && accept.contains("text/event-stream")) {
+            return Response.events(events -> events.send("done", turn(t.id(), text, new TurnListener() {
+                @Override
+                public void delta(String piece) {
+                    events.send("delta", Map.of("text", piece));
+                }
+
+                @Override
+                public void step(String step) {
+                    events.send("step", Map.of("text", step));
+                }
+
+                @Override
+                public void tool(String name, boolean error) {
+                    events.send("tool", Request.JSON.createObjectNode().put("name", name).put("error", error));
+                }
+            })));
+        }
+        return Response.json(200, turn(t.id(), text, TurnListener.NONE));
+    }
+
+    /** Runs the turn; a provider failure is stored as a notice in the thread and answered 502. */
+    private Map<String, Object> turn(String threadId, String text, TurnListener listener) throws Exception {
         try {
-            Agent.TurnResult r = agent.turn(t.id(), text, null, s -> { });
+            Agent.TurnResult r = agent.turn(threadId, text, null, listener);
             Map<String, Object> out = new LinkedHashMap<>();
             out.put("delivered", r.delivered());
             out.put("compacted", r.compacted());
             out.put("contextPercent", agent.compactor().occupancy(agent.modelFor(null), r.inputTokens()));
-            return Response.json(200, out);
+            return out;
         } catch (ProviderException e) {
-            conversations.append(t.id(), "notice", "The turn failed: " + e.getMessage(), false);
+            conversations.append(threadId, "notice", "The turn failed: " + e.getMessage(), false);
             throw new HttpProblem(502, "provider-failed", e.getMessage());
         }
     }

@@ -189,8 +189,9 @@ class WebhookReceiverTest {
         rt.post("/agents/webhooks/s", "{}");
         rt.post("/agents/webhooks/all", "{}");
         Conversations c = new Conversations(rt.runtime.store());
+        // The all-channels copy on Slack points at its web copy; without AGENT_PUBLIC_URL it says what to open.
         assertThat(c.messages("slack:" + main)).extracting(Conversations.Message::content)
-                .containsExactly("to slack", "to everyone");
+                .containsExactly("to slack", "to everyone\n\nIn the agent's web chat, open the thread \"Webhook: all\".");
         assertThat(webThread("s")).isEmpty();
         assertThat(webThread("all")).extracting(Conversations.Message::content).containsExactly("to everyone");
         assertThat(rt.get("/agents/threads").json().path("threads").findValuesAsText("id"))

@@ -3,6 +3,7 @@ package dev.stockade.runtime.agent;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.stockade.runtime.Log;
 import dev.stockade.runtime.Telemetry;
+import dev.stockade.runtime.Tracing;
 import dev.stockade.runtime.channel.Conversations;
 import dev.stockade.runtime.provider.ChatModel;
 import dev.stockade.runtime.provider.Item;
@@ -11,9 +12,9 @@ import dev.stockade.runtime.provider.ModelRequest;
 import dev.stockade.runtime.provider.ProviderException;
 import dev.stockade.runtime.store.AgentProfile;
 import dev.stockade.runtime.store.AgentStore;
+import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.function.Consumer;
 
 /**
  * The one agent of this runtime: a turn runs the model with tools until it answers. Every channel
@@ -31,22 +32,24 @@ public final class Agent implements AgentTask {
     private final ChatModel model;
     private final Conversations conversations;
     private final AgentStore agents;
-    private final Documents docs;
+    private final SystemPrompt prompt;
     private final Toolbox tools;
     private final Compactor compactor;
     private final String defaultModel;
     private final Telemetry telemetry;
+    private final Tracing tracing;
 
-    public Agent(ChatModel model, Conversations conversations, AgentStore agents, Documents docs, Toolbox tools,
-            Compactor compactor, String defaultModel, Telemetry telemetry) {
+    public Agent(ChatModel model, Conversations conversations, AgentStore agents, SystemPrompt prompt, Toolbox tools,
+            Compactor compactor, String defaultModel, Telemetry telemetry, Tracing tracing) {
         this.model = model;
         this.conversations = conversations;
         this.agents = agents;
-        this.docs = docs;
+        this.prompt = prompt;
         this.tools = tools;
         this.compactor = compactor;
         this.defaultModel = defaultModel;
         this.telemetry = telemetry;
+        this.tracing = tracing;
     }
 
     /** The model a turn uses: {@code requested}, else the agent's override, else the env default. */
@@ -60,26 +63,25 @@ public final class Agent implements AgentTask {
 
     @Override
     public String run(String threadId, String prompt, String modelId) throws Exception {
-        return turn(threadId, prompt, modelId, s -> { }).finalText();
+        return turn(threadId, prompt, modelId, TurnListener.NONE).finalText();
     }
 
     /**
-     * Runs one turn of {@code threadId} for {@code userText}. Text steps go to {@code deliver}: all of them
-     * when verbose, else only the final one; intermediate steps are stored marked internal.
+     * Runs one turn of {@code threadId} for {@code userText}. Text steps go to {@code listener}: all of them
+     * (with their pieces as they arrive) when verbose, else only the final one; intermediate steps are stored
+     * marked internal.
      */
-    public TurnResult turn(String threadId, String userText, String modelId, Consumer<String> deliver)
+    public TurnResult turn(String threadId, String userText, String modelId, TurnListener listener)
             throws Exception {
         String m = modelFor(modelId);
         conversations.append(threadId, "user", userText, false);
+        Tracing.Trace trace = tracing.turn(threadId);
         List<String> delivered = new ArrayList<>();
         long lastInput = 0;
         int toolCalls = 0;
         for (int step = 0; step < MAX_STEPS; step++) {
             AgentProfile p = agents.profile();
-            Conversations.ThreadInfo t = conversations.thread(threadId);
-            List<Item> items = Context.history(t, conversations.live(threadId));
-            ModelReply r = model.complete(new ModelRequest(m, Context.system(p, docs), items,
-                    tools.offered(p.lockedIn()), MAX_TOKENS), s -> { });
+            ModelReply r = call(trace, m, threadId, p, listener);
             lastInput = r.inputTokens();
             boolean last = r.toolCalls().isEmpty();
             for (Item it : r.items()) {
@@ -88,10 +90,13 @@ public final class Agent implements AgentTask {
                     conversations.append(threadId, "assistant", a.text(), !deliverNow);
                     if (deliverNow) {
                         delivered.add(a.text());
-                        deliver.accept(a.text());
+                        listener.step(a.text());
                     }
                 } else if (it instanceof Item.ToolCall c) {
-                    runTool(threadId, c);
+                    Instant from = Instant.now();
+                    boolean error = runTool(threadId, c);
+                    trace.tool(c.name(), from, error);
+                    listener.tool(c.name(), error);
                     toolCalls++;
                 }
             }
@@ -100,15 +105,35 @@ public final class Agent implements AgentTask {
                 telemetry.event("agent.turn", "thread", threadId, "steps", step + 1, "tool_calls", toolCalls,
                         "verbose", p.verbose(), "locked", p.lockedIn(), "compacted", compacted,
                         "input_tokens", lastInput);
+                trace.end(step + 1, toolCalls, false);
                 String fin = delivered.isEmpty() ? "" : delivered.get(delivered.size() - 1);
                 return new TurnResult(delivered, fin, lastInput, compacted);
             }
         }
+        trace.end(MAX_STEPS, toolCalls, true);
         throw new ProviderException("the turn needed more than " + MAX_STEPS + " model calls and was stopped", 0,
                 false);
     }
 
-    private void runTool(String threadId, Item.ToolCall c) throws Exception {
+    /** One model call of a turn, traced; its text pieces reach {@code listener} only when verbose. */
+    private ModelReply call(Tracing.Trace trace, String m, String threadId, AgentProfile p, TurnListener listener)
+            throws Exception {
+        Conversations.ThreadInfo t = conversations.thread(threadId);
+        List<Item> items = Context.history(t, conversations.live(threadId));
+        Instant from = Instant.now();
+        try {
+            ModelReply r = model.complete(new ModelRequest(m, prompt.build(p), items,
+                    tools.offered(p.lockedIn()), MAX_TOKENS), p.verbose() ? listener::delta : s -> { });
+            trace.generation(m, from, r.inputTokens(), r.outputTokens(), null);
+            return r;
+        } catch (ProviderException e) {
+            trace.generation(m, from, 0, 0, e);
+            trace.end(0, 0, true);
+            throw e;
+        }
+    }
+
+    private boolean runTool(String threadId, Item.ToolCall c) throws Exception {
         ObjectNode use = Toolbox.JSON.createObjectNode().put("id", c.id()).put("name", c.name());
         use.set("input", c.input());
         conversations.append(threadId, "tool_use", use.toString(), true);
@@ -117,6 +142,7 @@ public final class Agent implements AgentTask {
         ObjectNode out = Toolbox.JSON.createObjectNode().put("id", c.id()).put("output", res.output())
                 .put("error", res.error());
         conversations.append(threadId, "tool_result", out.toString(), true);
+        return res.error();
     }
 
     public Compactor compactor() {

@@ -23,13 +23,14 @@ public final class Toolbox {
     private final List<Tool> tools = new ArrayList<>();
     private final AgentStore agents;
 
-    public Toolbox(AgentStore agents, Documents docs, Memory memory, Shell shell) {
+    public Toolbox(AgentStore agents, Documents docs, Memory memory, Shell shell, Skills skills) {
         this.agents = agents;
         tools.addAll(DocumentTools.all(docs));
         tools.addAll(MemoryTools.all(memory));
         tools.add(settingsTool());
         tools.add(renameTool());
         tools.add(shell.tool());
+        tools.add(skills.tool());
     }
 
     /** The specs offered to the model now: frozen tools withheld while locked. */

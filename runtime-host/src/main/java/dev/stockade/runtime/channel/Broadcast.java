@@ -18,11 +18,13 @@ public final class Broadcast {
 
     private final Conversations conversations;
     private final SlackDestinations slack;
+    private final PublicLinks links;
     private volatile SlackSender sender;
 
-    public Broadcast(Conversations conversations, SlackDestinations slack) {
+    public Broadcast(Conversations conversations, SlackDestinations slack, PublicLinks links) {
         this.conversations = conversations;
         this.slack = slack;
+        this.links = links;
     }
 
     /** Installs the Slack adapter's sender. */
@@ -36,17 +38,18 @@ public final class Broadcast {
      */
     public void deliver(DeliverTo target, String source, String title, String text) throws SQLException {
         boolean web = target != DeliverTo.SLACK;
+        String thread = "web:" + source;
         if (target != DeliverTo.CHAT) {
             SlackDestinations.Destination d = slack.broadcastTarget();
             if (d == null && target == DeliverTo.SLACK) {
                 Log.warn("delivery.slack_fallback", "source", source, "reason", "no Slack destination linked");
                 web = true;
             } else if (d != null) {
-                toSlack(d, source, text);
+                // All channels: the Slack copy points at the web copy (a link, or what to open without one).
+                toSlack(d, source, web ? text + "\n\n" + links.pointer(thread, title) : text);
             }
         }
         if (web) {
-            String thread = "web:" + source;
             conversations.createWithId(thread, "web", title, false);
             conversations.append(thread, "assistant", text, false);
         }

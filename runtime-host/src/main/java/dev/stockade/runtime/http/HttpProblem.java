@@ -27,13 +27,17 @@ public final class HttpProblem extends RuntimeException {
 
     /** The {@code application/problem+json} response. */
     public Response toResponse() {
+        return new Response(status, "application/problem+json", Response.bytes(body()));
+    }
+
+    /** The problem object itself (also the data of a streamed answer's {@code error} event). */
+    public ObjectNode body() {
         ObjectNode n = Request.JSON.createObjectNode();
         n.put("type", "urn:stockade:runtime:" + slug);
         n.put("title", title(status));
         n.put("status", status);
         n.put("detail", getMessage());
-        Response r = Response.json(status, n);
-        return new Response(status, "application/problem+json", r.body());
+        return n;
     }
 
     private static String title(int status) {
@@ -45,6 +49,7 @@ public final class HttpProblem extends RuntimeException {
             case 409: return "Conflict";
             case 413: return "Payload Too Large";
             case 429: return "Too Many Requests";
+            case 502: return "Bad Gateway";
             case 503: return "Service Unavailable";
             default: return "Internal Server Error";
         }

@@ -133,6 +133,10 @@ public final class HttpServer implements AutoCloseable {
         }
 
         private static void write(ChannelHandlerContext ctx, Response r, boolean keepAlive) {
+            if (r.stream() != null) {
+                EventStream.run(ctx, r);
+                return;
+            }
             FullHttpResponse res = new DefaultFullHttpResponse(HttpVersion.HTTP_1_1,
                     HttpResponseStatus.valueOf(r.status()), Unpooled.wrappedBuffer(r.body()));
             if (r.contentType() != null) {
