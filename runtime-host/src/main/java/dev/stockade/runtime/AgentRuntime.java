@@ -92,6 +92,7 @@ public final class AgentRuntime implements AutoCloseable {
         new WebhookAdmin(webhooks).routes(router);
         new CronRoutes(schedules).routes(router);
         HttpServer server = HttpServer.start(host, cfg.port(), router);
+        background.execute(() -> warm(memory)); // the first memory_search need not build the indexes
         queue.resumeAll();
         if (timers) {
             schedules.start();
@@ -113,6 +114,16 @@ public final class AgentRuntime implements AutoCloseable {
                 cfg.compactionTailMessages());
         return new Agent(chat, conversations, agents, prompt, tools, compactor, cfg.endpoints().mainModel(),
                 telemetry, tracing);
+    }
+
+    private static void warm(Memory memory) {
+        try {
+            long t0 = System.nanoTime();
+            memory.warm();
+            Log.info("memory.indexed", "entries", memory.count(), "ms", (System.nanoTime() - t0) / 1_000_000);
+        } catch (Exception e) {
+            Log.warn("memory.index_failed", "error", e.getClass().getSimpleName());
+        }
     }
 
     /** A pool of daemon threads; {@code size} 0 for a cached pool. */

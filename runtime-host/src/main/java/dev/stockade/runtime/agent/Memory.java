@@ -10,28 +10,31 @@ import java.sql.SQLException;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.HashMap;
-import java.util.LinkedHashMap;
 import java.util.List;
-import java.util.Locale;
 import java.util.Map;
 import java.util.concurrent.atomic.AtomicBoolean;
 
 /**
- * Searchable memory: entries in SQLite with an FTS5 index and, when the embedding deployment works,
- * a 1024-dimension vector. Search fuses full-text and vector rankings (reciprocal rank fusion).
- * Embedding fails open: an entry whose embedding fails is stored unindexed, search falls back to full
- * text, and the failure is logged once.
+ * Searchable memory: entries in SQLite (the truth) with, when the embedding deployment works, a
+ * 1024-dimension vector. Search fuses a full-text ranking (Lucene BM25) and a vector ranking (reciprocal
+ * rank fusion); both indexes live in RAM, built from the table once ({@link #warm}, or the first search)
+ * and kept in step with every write and delete. Embedding fails open: an entry whose embedding fails is
+ * stored unindexed by vector, search falls back to full text, and the failure is logged once.
  */
 public final class Memory {
     /** A search hit. */
     public record Entry(long id, String content, double score) {
     }
 
+    /** The two in-memory indexes, built together from one read of the table. */
+    private record Indexes(TextIndex text, VectorIndex vectors) {
+    }
+
     private static final int RRF_K = 60;
     private final Store store;
     private final Embedder embedder;
     private final AtomicBoolean warned = new AtomicBoolean();
-    private volatile VectorIndex index;
+    private volatile Indexes indexes;
 
     /** @param embedder {@code null} skips embeddings (an empty embedding model id) */
     public Memory(Store store, Embedder embedder) {
@@ -48,18 +51,28 @@ public final class Memory {
                     Instant.now().toString());
             return Store.query(c, "SELECT last_insert_rowid()", rs -> rs.getLong(1)).get(0);
         });
-        VectorIndex ix = index;
-        if (v != null && ix != null) {
-            ix.add(id, v);
+        // Under the build's lock: an index being built from a read that began before this commit gets the
+        // entry after it; one built later reads it from the table.
+        synchronized (this) {
+            Indexes ix = indexes;
+            if (ix != null) {
+                ix.text().add(id, content, true);
+                if (v != null) {
+                    ix.vectors().add(id, v);
+                }
+            }
         }
         return id;
     }
 
     public boolean delete(long id) throws SQLException {
         boolean deleted = store.update("DELETE FROM memory WHERE id = ?", id) > 0;
-        VectorIndex ix = index;
-        if (ix != null) {
-            ix.remove(id);
+        synchronized (this) {
+            Indexes ix = indexes;
+            if (ix != null) {
+                ix.text().remove(id);
+                ix.vectors().remove(id);
+            }
         }
         return deleted;
     }
@@ -72,59 +85,58 @@ public final class Memory {
         return store.one("SELECT count(*) FROM memory", rs -> rs.getInt(1));
     }
 
+    /** Builds the in-memory indexes now (the runtime calls this in the background at startup). */
+    public void warm() throws SQLException {
+        indexes();
+    }
+
     /** The best {@code limit} entries for {@code query}. */
     public List<Entry> search(String query, int limit) throws SQLException {
+        Indexes ix = indexes();
         Map<Long, Double> score = new HashMap<>();
-        Map<Long, String> text = new LinkedHashMap<>();
-        String fts = ftsQuery(query);
-        if (!fts.isEmpty()) {
-            List<Entry> hits = store.query("SELECT m.id, m.content FROM memory_fts f JOIN memory m ON m.id = f.rowid "
-                    + "WHERE memory_fts MATCH ? ORDER BY bm25(memory_fts) LIMIT ?",
-                    rs -> new Entry(rs.getLong(1), rs.getString(2), 0), fts, limit * 4);
-            fuse(hits, score, text);
-        }
+        fuse(ix.text().search(query, limit * 4), score);
         float[] q = embed(query);
         if (q != null) {
-            fuse(nearest(q, limit * 4), score, text);
+            fuse(ix.vectors().nearest(q, limit * 4), score);
         }
-        return score.entrySet().stream().sorted(Map.Entry.<Long, Double>comparingByValue().reversed()
-                .thenComparing(Map.Entry.comparingByKey())).limit(limit)
-                .map(e -> new Entry(e.getKey(), text.get(e.getKey()), e.getValue())).toList();
-    }
-
-    private static void fuse(List<Entry> ranked, Map<Long, Double> score, Map<Long, String> text) {
-        for (int i = 0; i < ranked.size(); i++) {
-            Entry e = ranked.get(i);
-            score.merge(e.id(), 1.0 / (RRF_K + i + 1), Double::sum);
-            text.putIfAbsent(e.id(), e.content());
-        }
-    }
-
-    private List<Entry> nearest(float[] q, int k) throws SQLException {
+        List<Map.Entry<Long, Double>> best = score.entrySet().stream().sorted(Map.Entry.<Long, Double>comparingByValue()
+                .reversed().thenComparing(Map.Entry.comparingByKey())).limit(limit).toList();
         List<Entry> out = new ArrayList<>();
-        for (long id : index().nearest(q, k)) {
-            String content = get(id);
+        for (Map.Entry<Long, Double> e : best) {
+            String content = get(e.getKey());
             if (content != null) {
-                out.add(new Entry(id, content, 0));
+                out.add(new Entry(e.getKey(), content, e.getValue()));
             }
         }
         return out;
     }
 
-    /** The in-memory index, built from the stored vectors on first use. */
-    private VectorIndex index() throws SQLException {
-        VectorIndex ix = index;
+    private static void fuse(long[] ranked, Map<Long, Double> score) {
+        for (int i = 0; i < ranked.length; i++) {
+            score.merge(ranked[i], 1.0 / (RRF_K + i + 1), Double::sum);
+        }
+    }
+
+    /** The in-memory indexes, built from the stored entries on first use. */
+    private Indexes indexes() throws SQLException {
+        Indexes ix = indexes;
         if (ix == null) {
             synchronized (this) {
-                if (index == null) {
-                    VectorIndex built = new VectorIndex(Embedder.DIMENSIONS);
-                    store.query("SELECT id, embedding FROM memory WHERE embedding IS NOT NULL", rs -> {
-                        built.add(rs.getLong(1), fromBytes(rs.getBytes(2)));
+                if (indexes == null) {
+                    TextIndex text = new TextIndex();
+                    VectorIndex vectors = new VectorIndex(Embedder.DIMENSIONS);
+                    store.query("SELECT id, content, embedding FROM memory", rs -> {
+                        text.add(rs.getLong(1), rs.getString(2), false);
+                        byte[] e = rs.getBytes(3);
+                        if (e != null) {
+                            vectors.add(rs.getLong(1), fromBytes(e));
+                        }
                         return null;
                     });
-                    index = built;
+                    text.refresh();
+                    indexes = new Indexes(text, vectors);
                 }
-                ix = index;
+                ix = indexes;
             }
         }
         return ix;
@@ -143,17 +155,6 @@ public final class Memory {
             }
             return null;
         }
-    }
-
-    /** Words of the query as an OR of quoted FTS5 terms (no FTS syntax from the user reaches SQLite). */
-    static String ftsQuery(String query) {
-        List<String> terms = new ArrayList<>();
-        for (String w : query.toLowerCase(Locale.ROOT).split("[^\\p{L}\\p{N}]+")) {
-            if (!w.isEmpty() && terms.size() < 32) {
-                terms.add("\"" + w + "\"");
-            }
-        }
-        return String.join(" OR ", terms);
     }
 
     private static byte[] toBytes(float[] v) {

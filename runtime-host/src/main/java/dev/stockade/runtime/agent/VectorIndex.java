@@ -6,34 +6,44 @@ import java.util.Map;
 import java.util.PriorityQueue;
 
 /**
- * Memory's vectors in RAM for exact nearest-neighbour search: each vector normalised and quantised to
- * one signed byte per dimension (1 KiB per entry at 1024 dimensions, 100 MiB for 100,000 entries), in one
- * contiguous array scanned with an integer dot product. SQLite keeps the full-precision vectors; this is
- * rebuilt from them at startup. Thread-safe through its own lock.
+ * Memory's vectors in RAM: each vector normalised and quantised to one signed byte per dimension (1 KiB
+ * per entry at 1024 dimensions), plus its sign bits (128 bytes). A search first ranks every entry by the
+ * Hamming distance of the sign bits (a popcount per 64 dimensions), then scores the closest
+ * {@link #rescored} candidates exactly with the byte vectors; up to that many entries the search is exact.
+ * SQLite keeps the full-precision vectors; this is rebuilt from them at startup. Thread-safe through its
+ * own lock.
  */
 final class VectorIndex {
+    /** Candidates scored exactly, at least. */
+    static final int MIN_CANDIDATES = 1000;
     private final int dims;
+    private final int words;
     private byte[] data = new byte[0];
+    private long[] signs = new long[0];
     private long[] ids = new long[0];
     private final Map<Long, Integer> slots = new HashMap<>();
     private int size;
 
     VectorIndex(int dims) {
         this.dims = dims;
+        this.words = (dims + 63) / 64;
     }
 
     synchronized void add(long id, float[] v) {
         Integer existing = slots.get(id);
         if (existing != null) { // built from the table while this entry was being written
             quantise(v, data, existing * dims);
+            signs(v, signs, existing * words);
             return;
         }
         if (size == ids.length) {
             int cap = Math.max(1024, size * 2);
             ids = Arrays.copyOf(ids, cap);
             data = Arrays.copyOf(data, cap * dims);
+            signs = Arrays.copyOf(signs, cap * words);
         }
         quantise(v, data, size * dims);
+        signs(v, signs, size * words);
         ids[size] = id;
         slots.put(id, size);
         size++;
@@ -47,6 +57,7 @@ final class VectorIndex {
         int last = size - 1;
         if (slot != last) {
             System.arraycopy(data, last * dims, data, slot * dims, dims);
+            System.arraycopy(signs, last * words, signs, slot * words, words);
             ids[slot] = ids[last];
             slots.put(ids[slot], slot);
         }
@@ -57,12 +68,19 @@ final class VectorIndex {
         return size;
     }
 
+    /** How many candidates a search for {@code k} scores exactly. */
+    static int rescored(int k) {
+        return Math.max(MIN_CANDIDATES, k * 50);
+    }
+
     /** Ids of the {@code k} entries most similar to {@code query}, best first. */
     synchronized long[] nearest(float[] query, int k) {
         byte[] q = new byte[dims];
         quantise(query, q, 0);
+        long[] qs = new long[words];
+        signs(query, qs, 0);
         PriorityQueue<long[]> top = new PriorityQueue<>((a, b) -> Long.compare(a[0], b[0]));
-        for (int s = 0; s < size; s++) {
+        for (int s : candidates(qs, rescored(k))) {
             long score = dot(q, data, s * dims);
             if (top.size() < k) {
                 top.add(new long[] {score, ids[s]});
@@ -76,6 +94,50 @@ final class VectorIndex {
             out[i] = top.poll()[1];
         }
         return out;
+    }
+
+    /** The slots of (about) the {@code n} entries nearest by sign bits: every slot when there are few. */
+    private int[] candidates(long[] qs, int n) {
+        if (size <= n) {
+            int[] all = new int[size];
+            Arrays.setAll(all, i -> i);
+            return all;
+        }
+        int[] dist = new int[size];
+        int[] histogram = new int[dims + 1];
+        for (int s = 0; s < size; s++) {
+            int d = 0;
+            for (int w = 0, off = s * words; w < words; w++) {
+                d += Long.bitCount(qs[w] ^ signs[off + w]);
+            }
+            dist[s] = d;
+            histogram[d]++;
+        }
+        int cutoff = 0; // the smallest distance within which n entries lie
+        int seen = histogram[0];
+        while (seen < n) {
+            cutoff++;
+            seen += histogram[cutoff];
+        }
+        int below = seen - histogram[cutoff];
+        int[] out = new int[n];
+        int taken = 0;
+        int atCutoff = n - below; // ties at the cutoff distance: as many as fill n, in slot order
+        for (int s = 0; s < size && taken < n; s++) {
+            if (dist[s] < cutoff || (dist[s] == cutoff && atCutoff-- > 0)) {
+                out[taken++] = s;
+            }
+        }
+        return out;
+    }
+
+    private void signs(float[] v, long[] out, int off) {
+        Arrays.fill(out, off, off + words, 0L);
+        for (int i = 0; i < dims; i++) {
+            if (v[i] > 0) {
+                out[off + i / 64] |= 1L << (i % 64);
+            }
+        }
     }
 
     private int dot(byte[] q, byte[] d, int off) {

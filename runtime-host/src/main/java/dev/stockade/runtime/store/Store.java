@@ -35,7 +35,7 @@ public final class Store implements AutoCloseable {
         T map(ResultSet rs) throws SQLException;
     }
 
-    private static final List<String> MIGRATIONS = List.of("/schema-v1.sql");
+    private static final List<String> MIGRATIONS = List.of("/schema-v1.sql", "/schema-v2.sql");
 
     private final Connection connection;
     private final ReentrantLock lock = new ReentrantLock(true);

@@ -55,6 +55,24 @@ class VectorIndexTest {
     }
 
     @Test
+    void theSignBitPrefilterKeepsRecallHighOnEmbeddingsWithStructure() {
+        // 20,000 entries: far more than the candidates scored exactly, so the prefilter decides.
+        BagOfWords bag = new BagOfWords(1024);
+        Random r = new Random(5);
+        String[] texts = new String[20_000];
+        for (int i = 0; i < texts.length; i++) {
+            texts[i] = BagOfWords.text(r, 12);
+        }
+        VectorRecall recall = new VectorRecall(texts.length, 1024, i -> bag.embed(texts[i]));
+        double sum = 0;
+        int queries = 40;
+        for (int q = 0; q < queries; q++) {
+            sum += recall.recall(bag.embed(BagOfWords.text(r, 3)), 20);
+        }
+        assertThat(sum / queries).isGreaterThanOrEqualTo(0.95);
+    }
+
+    @Test
     void removedEntriesAreNeverReturnedAndSlotsStayConsistent() {
         Random r = new Random(11);
         VectorIndex ix = new VectorIndex(8);

@@ -1,6 +1,8 @@
 package dev.stockade.runtime.bench;
 
+import dev.stockade.runtime.agent.BagOfWords;
 import dev.stockade.runtime.agent.Memory;
+import dev.stockade.runtime.agent.VectorRecall;
 import dev.stockade.runtime.provider.Embedder;
 import dev.stockade.runtime.store.Store;
 import java.nio.ByteBuffer;
@@ -12,9 +14,10 @@ import java.util.Arrays;
 import java.util.Random;
 
 /**
- * Memory search over N entries in a real SQLite file: full-text (FTS5) plus the in-memory vector index,
- * fused. The vectors come from a seeded generator standing in for the embedding deployment (a service
- * outside this machine); text is drawn from a fixed vocabulary so full-text queries have real hits.
+ * Memory search over N entries in a real SQLite file: full text (Lucene BM25) plus the in-memory vector
+ * index, fused; then the vector index's recall against exact cosine. The vectors come from a bag-of-words
+ * stand-in for the embedding deployment (a service outside this machine); text is drawn from a fixed
+ * vocabulary so full-text queries have real hits and similar texts have similar vectors.
  *
  * <p>Usage: {@code MemoryBenchmark <entries> <queries>}
  */
@@ -26,16 +29,13 @@ public final class MemoryBenchmark {
     private MemoryBenchmark() {
     }
 
-    /** Deterministic vectors: the same text always embeds the same way. */
-    static final class SeededEmbedder implements Embedder {
+    /** The bag-of-words stand-in for the embedding deployment: texts sharing words embed near each other. */
+    static final class WordsEmbedder implements Embedder {
+        private final BagOfWords bag = new BagOfWords(DIMENSIONS);
+
         @Override
         public float[] embed(String text) {
-            Random r = new Random(text.hashCode());
-            float[] v = new float[DIMENSIONS];
-            for (int i = 0; i < v.length; i++) {
-                v[i] = (float) r.nextGaussian();
-            }
-            return v;
+            return bag.embed(text);
         }
     }
 
@@ -43,7 +43,7 @@ public final class MemoryBenchmark {
         int n = Integer.parseInt(args[0]);
         int queries = Integer.parseInt(args[1]);
         Path dir = Files.createTempDirectory("mem-bench");
-        SeededEmbedder embedder = new SeededEmbedder();
+        WordsEmbedder embedder = new WordsEmbedder();
         Random r = new Random(42);
         try (Store store = Store.open(dir.resolve("agent.db"))) {
             long t0 = System.nanoTime();
@@ -72,6 +72,25 @@ public final class MemoryBenchmark {
             report("full text only (no embeddings)", textOnly, r, queries);
             report("full text + vectors, fused", memory, r, queries);
         }
+        recall(n, r);
+    }
+
+    /** Recall@20 of the vector index alone against exact cosine over the same texts' full vectors. */
+    private static void recall(int n, Random r) {
+        WordsEmbedder embedder = new WordsEmbedder();
+        Random texts = new Random(42);
+        String[] all = new String[n];
+        for (int i = 0; i < n; i++) {
+            all[i] = sentence(texts, i);
+        }
+        VectorRecall recall = new VectorRecall(n, Embedder.DIMENSIONS, i -> embedder.embed(all[i]));
+        double sum = 0;
+        int queries = 50;
+        for (int q = 0; q < queries; q++) {
+            sum += recall.recall(embedder.embed(query(r)), 20);
+        }
+        System.out.printf("vector recall@20 over %d entries (ties within %.3f count): %.3f%n", n, VectorRecall.TIE,
+                sum / queries);
     }
 
     private static void report(String name, Memory memory, Random r, int queries) throws Exception {
