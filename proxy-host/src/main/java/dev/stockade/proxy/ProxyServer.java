@@ -117,15 +117,15 @@ public final class ProxyServer implements AutoCloseable {
         // reloads after start are counted wherever policies come from files (the sandboxes' too)
         if (decider instanceof PolicySource source) {
             source.onReload(load -> {
-                px.metrics.reload(load.valid());
+                px.metrics().reload(load.valid());
                 // connections opened under the old program never serve the new one
-                px.originPool.clear();
+                px.originPool().clear();
             });
         }
         if (sandboxes != null) {
             sandboxes.policySources().forEach(source -> source.onReload(load -> {
-                px.metrics.reload(load.valid());
-                px.originPool.clear();
+                px.metrics().reload(load.valid());
+                px.originPool().clear();
             }));
         }
         List<Channel> bound = new ArrayList<>();
@@ -151,7 +151,7 @@ public final class ProxyServer implements AutoCloseable {
                 watch = workers.next().scheduleAtFixedRate(() -> {
                     boolean now = Files.exists(config.haltFile());
                     if (now && !was[0]) {
-                        px.originPool.clear();
+                        px.originPool().clear();
                         channels.close().addListener(f -> px.haltApplied());
                     }
                     was[0] = now;
@@ -162,7 +162,7 @@ public final class ProxyServer implements AutoCloseable {
             if (adminServer != null) {
                 ports.add(adminServer.getAddress().getPort());
             }
-            px.ownPorts = java.util.Set.copyOf(ports);
+            px.ownPorts(ports);
             self[0] = new ProxyServer(px, boss, workers, passLoops, blocking, ((InetSocketAddress) forward.localAddress()).getPort(),
                     pport, adminServer, watch, bound);
             return self[0];
@@ -174,7 +174,7 @@ public final class ProxyServer implements AutoCloseable {
                 passLoops.shutdownGracefully(0, 1, TimeUnit.SECONDS);
             }
             blocking.shutdownGracefully(0, 1, TimeUnit.SECONDS);
-            px.callerLookups.shutdownGracefully(0, 1, TimeUnit.SECONDS);
+            px.callerLookups().shutdownGracefully(0, 1, TimeUnit.SECONDS);
             throw e instanceof IOException io ? io : new IOException("cannot start the proxy: " + e.getMessage(), e);
         }
     }
@@ -186,22 +186,22 @@ public final class ProxyServer implements AutoCloseable {
                 .childHandler(new ChannelInitializer<SocketChannel>() {
                     @Override
                     protected void initChannel(SocketChannel ch) {
-                        int cap = px.config.maxConnectionsPerSandbox();
+                        int cap = px.config().maxConnectionsPerSandbox();
                         // INVARIANT: check and count in one step, so concurrent accepts cannot pass the cap
-                        long open = px.openConnections.incrementAndGet();
-                        if (cap > 0 && open > cap && px.sandboxes == null) {
-                            px.openConnections.decrementAndGet();
+                        long open = px.connectionOpened();
+                        if (cap > 0 && open > cap && px.sandboxes() == null) {
+                            px.connectionClosed();
                             ch.close();
                             return;
                         }
-                        ch.closeFuture().addListener(f -> px.openConnections.decrementAndGet());
-                        px.channels.add(ch);
+                        ch.closeFuture().addListener(f -> px.connectionClosed());
+                        px.channels().add(ch);
                         ConnectionInfo conn = new ConnectionInfo(px, ch);
                         ch.attr(ConnectionInfo.KEY).set(conn);
                         ch.pipeline().addLast("idle", new IdleStateHandler(0, 0,
-                                px.config.idleTimeout().toMillis(), TimeUnit.MILLISECONDS));
+                                px.config().idleTimeout().toMillis(), TimeUnit.MILLISECONDS));
                         if (passthrough) {
-                            // on the event loop: the handler decides there and moves only a DNS lookup to px.blocking
+                            // on the event loop: the handler decides there and moves only a DNS lookup to px.blocking()
                             ch.pipeline().addLast("passthrough", new PassthroughHandler(px, conn));
                         } else {
                             dev.stockade.proxy.internal.RequestPipeline.install(px, ch.pipeline(), conn, null);
@@ -209,12 +209,12 @@ public final class ProxyServer implements AutoCloseable {
                     }
                 });
         try {
-            return b.bind(new InetSocketAddress(px.config.bindAddress(), port)).sync().channel();
+            return b.bind(new InetSocketAddress(px.config().bindAddress(), port)).sync().channel();
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
             throw new IOException("interrupted while binding port " + port, e);
         } catch (RuntimeException e) {
-            throw new IOException("cannot bind " + px.config.bindAddress().getHostAddress() + ":" + port + ": "
+            throw new IOException("cannot bind " + px.config().bindAddress().getHostAddress() + ":" + port + ": "
                     + e.getMessage(), e);
         }
     }
@@ -277,7 +277,7 @@ public final class ProxyServer implements AutoCloseable {
                 reply(ex, 405, "method not allowed\n");
                 return;
             }
-            byte[] b = self[0].px.metrics.scrape().getBytes(StandardCharsets.UTF_8);
+            byte[] b = self[0].px.metrics().scrape().getBytes(StandardCharsets.UTF_8);
             ex.getResponseHeaders().set("Content-Type", "text/plain; version=0.0.4; charset=utf-8");
             ex.sendResponseHeaders(200, b.length);
             try (OutputStream out = ex.getResponseBody()) {
@@ -301,9 +301,9 @@ public final class ProxyServer implements AutoCloseable {
 
     /** Halts: every new request and connection is denied, and open connections and tunnels close now. */
     public void halt() {
-        px.halted.set(true);
-        px.originPool.clear();
-        px.channels.close().awaitUninterruptibly(5, TimeUnit.SECONDS);
+        px.halted(true);
+        px.originPool().clear();
+        px.channels().close().awaitUninterruptibly(5, TimeUnit.SECONDS);
         px.haltApplied();
     }
 
@@ -314,7 +314,7 @@ public final class ProxyServer implements AutoCloseable {
      */
     public int closeSandboxConnections(java.util.function.Predicate<String> sandboxNames) {
         int closed = 0;
-        for (io.netty.channel.Channel ch : px.channels) {
+        for (io.netty.channel.Channel ch : px.channels()) {
             ConnectionInfo conn = ch.attr(ConnectionInfo.KEY).get();
             String name = conn == null ? null : conn.identifiedSandbox();
             if (name != null && sandboxNames.test(name)) {
@@ -322,7 +322,7 @@ public final class ProxyServer implements AutoCloseable {
                 closed++;
             }
         }
-        px.originPool.clear();
+        px.originPool().clear();
         return closed;
     }
 
@@ -341,7 +341,7 @@ public final class ProxyServer implements AutoCloseable {
 
     /** Lifts an admin halt (the halt file, if present, still halts). */
     public void resume() {
-        px.halted.set(false);
+        px.halted(false);
     }
 
     /** Whether the proxy is halted. */
@@ -366,7 +366,7 @@ public final class ProxyServer implements AutoCloseable {
 
     /** Path of the exported interception CA certificate (PEM). */
     public Path caCertificate() {
-        return px.ca.certificatePath();
+        return px.ca().certificatePath();
     }
 
     @Override
@@ -378,14 +378,14 @@ public final class ProxyServer implements AutoCloseable {
             admin.stop(0);
         }
         listeners.forEach(c -> c.close().awaitUninterruptibly());
-        px.originPool.clear();
-        px.channels.close().awaitUninterruptibly(5, TimeUnit.SECONDS);
+        px.originPool().clear();
+        px.channels().close().awaitUninterruptibly(5, TimeUnit.SECONDS);
         boss.shutdownGracefully(0, 2, TimeUnit.SECONDS);
         workers.shutdownGracefully(0, 2, TimeUnit.SECONDS);
         if (passLoops != null) {
             passLoops.shutdownGracefully(0, 2, TimeUnit.SECONDS);
         }
         blocking.shutdownGracefully(0, 2, TimeUnit.SECONDS);
-        px.callerLookups.shutdownGracefully(0, 2, TimeUnit.SECONDS);
+        px.callerLookups().shutdownGracefully(0, 2, TimeUnit.SECONDS);
     }
 }

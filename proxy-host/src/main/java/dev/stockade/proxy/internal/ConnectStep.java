@@ -46,7 +46,7 @@ final class ConnectStep {
             return new Refuse(host, port, d, HostRefusal.NOT_ROUTED_UPSTREAM.code(),
                     "host is not routed upstream; CONNECT through the forward proxy is refused");
         }
-        DialGuard.Outcome dial = px.dialGuard.check(host);
+        DialGuard.Outcome dial = px.dialGuard().check(host);
         if (dial instanceof DialGuard.Refused refused) {
             return new Refuse(host, port, d, HostRefusal.DIAL_REFUSED.code(), refused.why());
         }

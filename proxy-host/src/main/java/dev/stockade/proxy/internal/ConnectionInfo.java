@@ -63,7 +63,7 @@ public final class ConnectionInfo {
         try {
             if (channel.remoteAddress() instanceof InetSocketAddress remote
                     && channel.localAddress() instanceof InetSocketAddress local) {
-                found = px.callers.resolve(remote, local);
+                found = px.callers().resolve(remote, local);
             }
         } finally {
             caller.complete(found);
@@ -75,7 +75,7 @@ public final class ConnectionInfo {
     /** The sandbox this connection belongs to, {@code null} when none is configured. */
     public String sandbox() {
         SandboxRegistry.Sandbox s = identified;
-        return s != null ? s.name() : px.config.sandbox();
+        return s != null ? s.name() : px.config().sandbox();
     }
 
     /** Whether a sandbox token identified this connection. */
@@ -100,12 +100,12 @@ public final class ConnectionInfo {
     /** The credentials this connection's sandbox may use: its own, or the proxy's store. */
     public dev.stockade.proxy.CredentialStore credentials() {
         SandboxRegistry.Sandbox s = identified;
-        return s != null && s.credentials() != null ? s.credentials() : px.credentials;
+        return s != null && s.credentials() != null ? s.credentials() : px.credentials();
     }
 
     public Decider decider() {
         SandboxRegistry.Sandbox s = identified;
-        return s != null ? s.decider().get() : px.decider.get();
+        return s != null ? s.decider().get() : px.decider().get();
     }
 
     /** When the connection was accepted. */

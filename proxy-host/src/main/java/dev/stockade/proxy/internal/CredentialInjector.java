@@ -24,6 +24,21 @@ public final class CredentialInjector {
     }
 
     /**
+     * {@link #apply} on Netty's outbound headers: they are replaced by the rewritten ones only when nothing is
+     * refused. Returns the problem text (no secret), or {@code null}.
+     */
+    static String applyTo(io.netty.handler.codec.http.HttpHeaders out, Target target, CredentialStore store,
+                          java.util.Collection<String> bound) {
+        List<Map.Entry<String, String>> headers = new ArrayList<>(out.entries());
+        String problem = apply(headers, target, store, bound);
+        if (problem == null) {
+            out.clear();
+            headers.forEach(e -> out.add(e.getKey(), e.getValue()));
+        }
+        return problem;
+    }
+
+    /**
      * Rewrites {@code headers} (name, value pairs in order) and returns {@code null}, or returns why the
      * request is refused (no secret in it) and leaves them as they were.
      */

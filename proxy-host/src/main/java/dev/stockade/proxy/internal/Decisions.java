@@ -31,7 +31,7 @@ final class Decisions {
         } catch (RuntimeException e) {
             return Decision.deny(ReasonCode.INTERNAL_ERROR, "the decision failed");
         } finally {
-            px.metrics.decided(kind, start);
+            px.metrics().decided(kind, start);
         }
     }
 }

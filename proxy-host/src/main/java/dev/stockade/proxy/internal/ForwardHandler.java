@@ -24,9 +24,7 @@ import io.netty.handler.ssl.SslHandshakeCompletionEvent;
 import io.netty.util.ReferenceCountUtil;
 import java.net.InetAddress;
 import java.util.ArrayDeque;
-import java.util.ArrayList;
 import java.util.List;
-import java.util.Map;
 import java.util.Queue;
 
 /**
@@ -93,7 +91,8 @@ public final class ForwardHandler extends ChannelInboundHandlerAdapter {
                 // fail closed: an unexpected error denies and closes, never reaching the origin
                 String host = tunnel != null ? tunnel.host() : "-";
                 Decision d = Decision.deny(ReasonCode.INTERNAL_ERROR, "internal error");
-                audit(req, host, tunnel != null ? tunnel.port() : 0, null, "deny", d, d.reason().code(), 500, start);
+                record(listener(), host, tunnel != null ? tunnel.port() : 0, req.method().name(), null, "deny", d,
+                        d.reason().code(), 500, 0, 0, start);
                 finish(ctx, Responses.text(HttpResponseStatus.INTERNAL_SERVER_ERROR,
                         "stockade: internal error, request denied\n"), true);
             } finally {
@@ -151,47 +150,41 @@ public final class ForwardHandler extends ChannelInboundHandlerAdapter {
 
     private void request(ChannelHandlerContext ctx, FullHttpRequest req, long start) {
         String scheme = tunnel == null ? "http" : "https";
-        Target t = target(req);
-        if (t.problem != null) {
-            Decision d = Decision.deny(ReasonCode.INVALID_REQUEST, t.problem);
-            denyAndClose(ctx, listener(), t.host == null ? "-" : t.host, t.port, req.method().name(), t.path, d,
-                    d.reason().code(), t.problem, start);
+        RequestTarget t = RequestTarget.of(req, listenerKind(), tunnel == null ? null : tunnel.host(),
+                tunnel == null ? 0 : tunnel.port(), sni, px.config().passthroughHttpOriginPort());
+        if (t.problem() != null) {
+            Decision d = Decision.deny(ReasonCode.INVALID_REQUEST, t.problem());
+            denyAndClose(ctx, listener(), t.host() == null ? "-" : t.host(), t.port(), req.method().name(), t.path(), d,
+                    d.reason().code(), t.problem(), start);
             return;
         }
         if (px.isHalted()) {
             Decision d = Decision.deny(ReasonCode.HALTED, "the organization is halted");
-            denyAndClose(ctx, listener(), t.host, t.port, req.method().name(), t.path, d, d.reason().code(),
+            denyAndClose(ctx, listener(), t.host(), t.port(), req.method().name(), t.path(), d, d.reason().code(),
                     d.detail(), start);
             return;
         }
-        EgressRequest er = Headers.egressRequest(req, scheme, t.host, t.port, tunnel == null ? null : sni,
-                conn.caller(), t.path, t.query, px.config.inspectBodyBytes());
+        EgressRequest er = Headers.egressRequest(req, scheme, t.host(), t.port(), tunnel == null ? null : sni,
+                conn.caller(), t.path(), t.query(), px.config().inspectBodyBytes());
         Decision d = Decisions.request(px, conn, er);
         if (!d.allowed()) {
             deny(ctx, req, t, d, d.reason().code(), d.detail(), start);
             return;
         }
         HttpHeaders out = req.headers().copy();
-        String credentialProblem = applyCredentials(out, t.host, t.port);
+        String credentialProblem = CredentialInjector.applyTo(out, new CredentialInjector.Target(t.host(), t.port(),
+                tunnel != null), conn.credentials(), tunnel != null ? conn.decider().boundCredentials() : List.of());
         if (credentialProblem != null) {
             deny(ctx, req, t, d, HostRefusal.CREDENTIAL_NOT_ALLOWED.code(), credentialProblem, start);
             return;
         }
-        InetAddress address;
-        if (tunnel != null) {
-            address = tunnel.address();
-        } else {
-            DialGuard.Outcome dial = px.dialGuard.check(t.host);
-            if (dial instanceof DialGuard.Refused refused) {
-                deny(ctx, req, t, d, HostRefusal.DIAL_REFUSED.code(), refused.why(), start);
-                return;
-            }
-            address = ((DialGuard.Allowed) dial).address();
-            if (px.isSelf(address, t.port)) {
-                deny(ctx, req, t, d, HostRefusal.DIAL_REFUSED.code(), "the target is this proxy", start);
-                return;
-            }
+        DialStep.Result dial = tunnel != null ? new DialStep.Open(tunnel.address())
+                : DialStep.check(px, t.host(), t.port());
+        if (dial instanceof DialStep.Refused no) {
+            deny(ctx, req, t, d, HostRefusal.DIAL_REFUSED.code(), no.why(), start);
+            return;
         }
+        InetAddress address = ((DialStep.Open) dial).address();
         // INVARIANT: the core's definition (RFC 6455) decides what is an upgrade; any other request that
         // carries Upgrade was judged as an ordinary one (query and body) and goes on without the header
         boolean upgrade = er.isWebSocketUpgrade();
@@ -213,18 +206,18 @@ public final class ForwardHandler extends ChannelInboundHandlerAdapter {
     }
 
     /** {@code policed}: the upgrade request whose websocket frames are judged one by one, else {@code null}. */
-    private void forward(ChannelHandlerContext ctx, FullHttpRequest req, Target t, Decision d, HttpHeaders out,
+    private void forward(ChannelHandlerContext ctx, FullHttpRequest req, RequestTarget t, Decision d, HttpHeaders out,
                          InetAddress address, boolean upgrade, EgressRequest policed, long start) {
         boolean keepClient = HttpUtil.isKeepAlive(req);
-        FullHttpRequest outbound = Outbound.request(req, out, Hosts.authority(t.host, t.port, tunnel == null ? 80 : 443),
-                t.query == null ? t.path : t.path + "?" + t.query, upgrade, px.originPool.enabled());
+        FullHttpRequest outbound = Outbound.request(req, out, Hosts.authority(t.host(), t.port(), tunnel == null ? 80 : 443),
+                t.query() == null ? t.path() : t.path() + "?" + t.query(), upgrade, px.originPool().enabled());
         long bytesIn = req.content().readableBytes();
-        px.metrics.bytesIn(bytesIn);
+        px.metrics().bytesIn(bytesIn);
         Channel client = ctx.channel();
-        origin = Upstream.forward(px, client, outbound, conn.sandbox(), t.host, address, t.port, tunnel != null, keepClient, upgrade,
+        origin = Upstream.forward(px, client, outbound, conn.sandbox(), t.host(), address, t.port(), tunnel != null, keepClient, upgrade,
                 policed != null, (status, bytesOut, closeClient, upgraded, subprotocol, error) -> {
                     // a response the origin cut short is audited as an error, not as the rule's allow
-                    record(listener(), t.host, t.port, req.method().name(), t.path, "allow", d,
+                    record(listener(), t.host(), t.port(), req.method().name(), t.path(), "allow", d,
                             error != null ? error : d.reason().code(), status, bytesIn, bytesOut, start);
                     if (upgraded && policed != null) {
                         policeClient(client, policed, subprotocol, t);
@@ -241,79 +234,33 @@ public final class ForwardHandler extends ChannelInboundHandlerAdapter {
     }
 
     /** Judges every client text message of a GraphQL websocket; origin bytes stay spliced. */
-    private void policeClient(Channel client, EgressRequest upgrade, String subprotocol, Target t) {
+    private void policeClient(Channel client, EgressRequest upgrade, String subprotocol, RequestTarget t) {
         long opened = System.nanoTime();
         Outbound.police(px, conn, client, origin.channel(), upgrade, subprotocol, new WebSocketFence.Audit() {
             @Override
             public void denied(Decision decision, String reason, int closeCode) {
-                record("websocket", t.host, t.port, upgrade.method(), t.path, "deny", decision, reason, closeCode, 0, 0,
+                record("websocket", t.host(), t.port(), upgrade.method(), t.path(), "deny", decision, reason, closeCode, 0, 0,
                         opened);
             }
 
             @Override
             public void allowed(Decision decision, long bytes) {
-                record("websocket", t.host, t.port, upgrade.method(), t.path, "allow", decision,
+                record("websocket", t.host(), t.port(), upgrade.method(), t.path(), "allow", decision,
                         decision.reason().code(), 0, bytes, 0, opened);
             }
         });
     }
 
-    // ---- credentials -------------------------------------------------------------------------------
-
-    /** Applies credentials to the outbound headers; a problem text (no secret) when refused. */
-    private String applyCredentials(HttpHeaders out, String host, int port) {
-        List<Map.Entry<String, String>> headers = new ArrayList<>(out.entries());
-        String problem = CredentialInjector.apply(headers, new CredentialInjector.Target(host, port, tunnel != null),
-                conn.credentials(), tunnel != null ? conn.decider().boundCredentials() : List.of());
-        if (problem == null) {
-            out.clear();
-            headers.forEach(e -> out.add(e.getKey(), e.getValue()));
-        }
-        return problem;
-    }
-
-    // ---- the target ---------------------------------------------------------------------------------
-
-    /** The mutable view of a resolved target the rest of this handler reads. */
-    private static final class Target {
-        String host;
-        int port;
-        String path;
-        String query;
-        String problem;
-    }
-
-    private Target target(FullHttpRequest req) {
-        TargetResolver.Listener listener = tunnel != null ? TargetResolver.Listener.TUNNEL
-                : transparent ? TargetResolver.Listener.PASSTHROUGH_HTTP : TargetResolver.Listener.FORWARD;
-        TargetResolver.Context c = new TargetResolver.Context(listener, tunnel == null ? null : tunnel.host(),
-                tunnel == null ? 0 : tunnel.port(), sni, px.config.passthroughHttpOriginPort());
-        TargetResolver.Result r = TargetResolver.resolve(req.uri(), req.headers().getAll(HttpHeaderNames.HOST), c);
-        Target t = new Target();
-        if (r instanceof TargetResolver.Resolved ok) {
-            t.host = ok.host();
-            t.port = ok.port();
-            t.path = ok.path();
-            t.query = ok.query();
-        } else if (r instanceof TargetResolver.Invalid bad) {
-            t.host = bad.host();
-            t.port = bad.port();
-            t.path = bad.path();
-            t.problem = bad.problem();
-        }
-        return t;
-    }
-
     // ---- decisions, denies, audit --------------------------------------------------------------------
 
-    private void deny(ChannelHandlerContext ctx, FullHttpRequest req, Target t, Decision d, String reason,
+    private void deny(ChannelHandlerContext ctx, FullHttpRequest req, RequestTarget t, Decision d, String reason,
                       String detail, long start) {
-        FullHttpResponse r = Responses.deny(t.host, reason, d, detail);
+        FullHttpResponse r = Responses.deny(t.host(), reason, d, detail);
         boolean close = !HttpUtil.isKeepAlive(req);
         if (!close) {
             r.headers().remove(HttpHeaderNames.CONNECTION);
         }
-        record(listener(), t.host, t.port, req.method().name(), t.path, "deny", d, reason, 403,
+        record(listener(), t.host(), t.port(), req.method().name(), t.path(), "deny", d, reason, 403,
                 req.content().readableBytes(), r.content().readableBytes(), start);
         finish(ctx, r, close);
     }
@@ -343,11 +290,6 @@ public final class ForwardHandler extends ChannelInboundHandlerAdapter {
         drain(ctx);
     }
 
-    private void audit(FullHttpRequest req, String host, int port, String path, String verdict, Decision d,
-                       String reason, int status, long start) {
-        record(listener(), host, port, req.method().name(), path, verdict, d, reason, status, 0, 0, start);
-    }
-
     /** Writes the exchange's audit line through the one constructor ({@link Exchange#line}). */
     private void record(String listener, String host, int port, String method, String path, String verdict,
                         Decision d, String reason, int status, long in, long out, long start) {
@@ -356,6 +298,11 @@ public final class ForwardHandler extends ChannelInboundHandlerAdapter {
                 ? new Exchange.Forwarded(d, status, in, out, reason.equals(d.reason().code()) ? null : reason)
                 : new Exchange.Refused(d, reason, status, in, out);
         px.record(x.line(conn, outcome));
+    }
+
+    private TargetResolver.Listener listenerKind() {
+        return tunnel != null ? TargetResolver.Listener.TUNNEL
+                : transparent ? TargetResolver.Listener.PASSTHROUGH_HTTP : TargetResolver.Listener.FORWARD;
     }
 
     private String listener() {

@@ -72,7 +72,7 @@ final class Outbound {
     static void splice(ProxyContext px, Channel client, Channel origin) {
         ChannelPipeline p = client.pipeline();
         RequestPipeline.removeRequestHandlers(p);
-        p.replace("http", "splice", new Splice(origin, new AtomicLong(), px.metrics::bytesIn, null));
+        p.replace("http", "splice", new Splice(origin, new AtomicLong(), px.metrics()::bytesIn, null));
     }
 
     /** The client side of a GraphQL websocket: every text message judged by the core before it goes on. */

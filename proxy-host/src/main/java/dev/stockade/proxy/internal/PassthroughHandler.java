@@ -54,13 +54,13 @@ public final class PassthroughHandler extends ChannelInboundHandlerAdapter {
     public void channelActive(ChannelHandlerContext ctx) {
         // the caller is looked up while the client sends its first record: the audit line names it, and a
         // caller fence, if one applies, finds it ready
-        conn.resolveCallerSoon(px.callerLookups);
+        conn.resolveCallerSoon(px.callerLookups());
         // a client that never finishes its first record is refused, whatever the idle timeout
         ctx.executor().schedule(() -> {
             if (!decided) {
                 refuse(ctx, null, HostRefusal.HANDSHAKE_TIMEOUT.code(), "no complete ClientHello or request in time");
             }
-        }, px.config.handshakeTimeout().toMillis(), TimeUnit.MILLISECONDS);
+        }, px.config().handshakeTimeout().toMillis(), TimeUnit.MILLISECONDS);
         ctx.fireChannelActive();
     }
 
@@ -129,7 +129,7 @@ public final class PassthroughHandler extends ChannelInboundHandlerAdapter {
         // INVARIANT: no read while deciding, so nothing reaches this handler between the decision and the splice
         ctx.channel().config().setAutoRead(false);
         long start = System.nanoTime();
-        int port = px.config.passthroughTlsOriginPort();
+        int port = px.config().passthroughTlsOriginPort();
         String host = Hosts.normalise(rawSni);
         if (host == null || IpLiterals.isLiteral(host)) {
             refuse(ctx, rawSni, HostRefusal.NO_SERVER_NAME.code(), "a TLS connection on the passthrough port must name its host");
@@ -156,7 +156,7 @@ public final class PassthroughHandler extends ChannelInboundHandlerAdapter {
         } catch (RuntimeException e) {
             d = Decision.deny(ReasonCode.INTERNAL_ERROR, "the decision failed");
         }
-        px.metrics.decided("connection", deciding);
+        px.metrics().decided("connection", deciding);
         return d;
     }
 
@@ -173,14 +173,14 @@ public final class PassthroughHandler extends ChannelInboundHandlerAdapter {
             ctx.close();
             return;
         }
-        DialGuard.Outcome known = px.dialGuard.checkWithoutLookup(host);
+        DialGuard.Outcome known = px.dialGuard().checkWithoutLookup(host);
         if (known != null) {
             dial(ctx, host, port, known, d, start);
             return;
         }
         try {
-            px.blocking.next().execute(() -> {
-                DialGuard.Outcome looked = px.dialGuard.check(host);
+            px.blocking().next().execute(() -> {
+                DialGuard.Outcome looked = px.dialGuard().check(host);
                 ctx.executor().execute(() -> dial(ctx, host, port, looked, d, start));
             });
         } catch (java.util.concurrent.RejectedExecutionException e) {
@@ -217,7 +217,7 @@ public final class PassthroughHandler extends ChannelInboundHandlerAdapter {
         }
         AtomicLong in = new AtomicLong();
         AtomicLong out = new AtomicLong();
-        Splice.Link link = new Splice.Link(in, out, px.metrics::kernelSplice);
+        Splice.Link link = new Splice.Link(in, out, px.metrics()::kernelSplice);
         AtomicBoolean audited = new AtomicBoolean();
         Runnable onClose = () -> {
             if (audited.compareAndSet(false, true)) {
@@ -225,7 +225,7 @@ public final class PassthroughHandler extends ChannelInboundHandlerAdapter {
             }
         };
         Bootstrap b = new Bootstrap().group(client.eventLoop()).channel(Transports.socketChannelLike(client))
-                .option(ChannelOption.CONNECT_TIMEOUT_MILLIS, (int) px.config.connectTimeout().toMillis())
+                .option(ChannelOption.CONNECT_TIMEOUT_MILLIS, (int) px.config().connectTimeout().toMillis())
                 .option(ChannelOption.TCP_NODELAY, true)
                 .option(ChannelOption.ALLOW_HALF_CLOSURE, true)
                 .option(ChannelOption.WRITE_BUFFER_WATER_MARK, Splice.WATER_MARK)
@@ -233,9 +233,9 @@ public final class PassthroughHandler extends ChannelInboundHandlerAdapter {
                     @Override
                     protected void initChannel(SocketChannel ch) {
                         ch.config().setRecvByteBufAllocator(new ReadCounter()); // before the first read
-                        ch.pipeline().addLast(new IdleStateHandler(0, 0, px.config.idleTimeout().toMillis(),
+                        ch.pipeline().addLast(new IdleStateHandler(0, 0, px.config().idleTimeout().toMillis(),
                                 TimeUnit.MILLISECONDS));
-                        ch.pipeline().addLast(new Splice(client, out, px.metrics::bytesOut, onClose, link));
+                        ch.pipeline().addLast(new Splice(client, out, px.metrics()::bytesOut, onClose, link));
                     }
                 });
         ChannelFuture f = b.connect(new InetSocketAddress(address, port));
@@ -248,7 +248,7 @@ public final class PassthroughHandler extends ChannelInboundHandlerAdapter {
                 client.close();
                 return;
             }
-            px.channels.add(cf.channel());
+            px.channels().add(cf.channel());
             if (!client.isActive()) {
                 cf.channel().close();
                 return;
@@ -256,9 +256,9 @@ public final class PassthroughHandler extends ChannelInboundHandlerAdapter {
             ByteBuf first = buffered;
             buffered = null;
             in.addAndGet(first.readableBytes());
-            px.metrics.bytesIn(first.readableBytes());
+            px.metrics().bytesIn(first.readableBytes());
             cf.channel().writeAndFlush(first);
-            client.pipeline().replace(this, "splice", new Splice(cf.channel(), in, px.metrics::bytesIn, onClose, link));
+            client.pipeline().replace(this, "splice", new Splice(cf.channel(), in, px.metrics()::bytesIn, onClose, link));
             if (inputEnded) {
                 client.pipeline().fireUserEventTriggered(ChannelInputShutdownEvent.INSTANCE); // pass the early FIN on
             }
@@ -268,7 +268,7 @@ public final class PassthroughHandler extends ChannelInboundHandlerAdapter {
     private void refuse(ChannelHandlerContext ctx, String host, String reason, String detail) {
         decided = true;
         Decision d = Decision.deny(ReasonCode.INVALID_REQUEST, detail);
-        audit(host == null ? "-" : Responses.safe(host), px.config.passthroughTlsOriginPort(), "deny", d, reason,
+        audit(host == null ? "-" : Responses.safe(host), px.config().passthroughTlsOriginPort(), "deny", d, reason,
                 System.nanoTime(), 0, 0);
         ctx.close();
     }

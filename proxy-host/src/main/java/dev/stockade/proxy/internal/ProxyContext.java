@@ -18,31 +18,31 @@ import java.util.function.Supplier;
  * CA, the dial guard, caller resolution, halt state and counters. Thread-safe.
  */
 public final class ProxyContext {
-    public final ProxyConfig config;
-    public final Supplier<Decider> decider;
-    public final AuditSink audit;
-    public final CredentialStore credentials;
-    public final CertificateAuthority ca;
-    public final DialGuard dialGuard;
-    public final CallerResolver callers;
-    public final SslContext originTls;
-    public final ChannelGroup channels;
-    public final EventExecutorGroup blocking;
+    private final ProxyConfig config;
+    private final Supplier<Decider> decider;
+    private final AuditSink audit;
+    private final CredentialStore credentials;
+    private final CertificateAuthority ca;
+    private final DialGuard dialGuard;
+    private final CallerResolver callers;
+    private final SslContext originTls;
+    private final ChannelGroup channels;
+    private final EventExecutorGroup blocking;
     /**
      * Where callers are looked up, apart from {@link #blocking} so a lookup never queues behind a slow
      * DNS answer: it must finish while the client still holds its socket. Shut down with the proxy.
      */
-    public final EventExecutorGroup callerLookups = new io.netty.util.concurrent.DefaultEventExecutorGroup(2,
+    private final EventExecutorGroup callerLookups = new io.netty.util.concurrent.DefaultEventExecutorGroup(2,
             new io.netty.util.concurrent.DefaultThreadFactory("stockade-caller", true));
-    public final AtomicBoolean halted = new AtomicBoolean();
-    public final AtomicLong openConnections = new AtomicLong();
+    private final AtomicBoolean halted = new AtomicBoolean();
+    private final AtomicLong openConnections = new AtomicLong();
     /** Decisions, latency, bytes, connections, reloads and halts, served on the admin {@code /metrics}. */
-    public final ProxyMetrics metrics;
+    private final ProxyMetrics metrics;
     /** Kept-alive origin connections, reused by later requests of the same sandbox to the same origin. */
-    public final OriginPool originPool;
+    private final OriginPool originPool;
     /** Sandboxes identified by Proxy-Authorization; {@code null} when the proxy serves one sandbox. */
-    public final SandboxRegistry sandboxes;
-    public final java.util.concurrent.ConcurrentHashMap<String, AtomicLong> sandboxConnections =
+    private final SandboxRegistry sandboxes;
+    private final java.util.concurrent.ConcurrentHashMap<String, AtomicLong> sandboxConnections =
             new java.util.concurrent.ConcurrentHashMap<>();
 
     public ProxyContext(ProxyConfig config, Supplier<Decider> decider, AuditSink audit, CredentialStore credentials,
@@ -62,6 +62,83 @@ public final class ProxyContext {
         this.originPool = new OriginPool(config.originPoolIdle(), config.originPoolPerKey(), config.originPoolMax());
         this.metrics = new ProxyMetrics(openConnections, this::isHalted, ca::cachedLeaves);
         metrics.originPool(originPool::idleCount);
+    }
+
+    // What the handlers use; the fields stay private so that only this class changes shared state.
+
+    public ProxyConfig config() {
+        return config;
+    }
+
+    public Supplier<Decider> decider() {
+        return decider;
+    }
+
+    public AuditSink audit() {
+        return audit;
+    }
+
+    public CredentialStore credentials() {
+        return credentials;
+    }
+
+    public CertificateAuthority ca() {
+        return ca;
+    }
+
+    public DialGuard dialGuard() {
+        return dialGuard;
+    }
+
+    public CallerResolver callers() {
+        return callers;
+    }
+
+    public SslContext originTls() {
+        return originTls;
+    }
+
+    public ChannelGroup channels() {
+        return channels;
+    }
+
+    public EventExecutorGroup blocking() {
+        return blocking;
+    }
+
+    public EventExecutorGroup callerLookups() {
+        return callerLookups;
+    }
+
+    public ProxyMetrics metrics() {
+        return metrics;
+    }
+
+    public OriginPool originPool() {
+        return originPool;
+    }
+
+    public SandboxRegistry sandboxes() {
+        return sandboxes;
+    }
+
+    /** Sets or lifts the halt switch. */
+    public void halted(boolean on) {
+        halted.set(on);
+    }
+
+    /** Counts a connection accepted; returns the number now open. */
+    public long connectionOpened() {
+        return openConnections.incrementAndGet();
+    }
+
+    public void connectionClosed() {
+        openConnections.decrementAndGet();
+    }
+
+    /** The count of open connections of sandbox {@code name}. */
+    public AtomicLong sandboxConnections(String name) {
+        return sandboxConnections.computeIfAbsent(name, k -> new AtomicLong());
     }
 
     /** Whether the organization is halted (admin switch or the halt file). */
@@ -97,7 +174,12 @@ public final class ProxyContext {
     }
 
     /** The ports the proxy listens on, set once bound. */
-    public volatile java.util.Set<Integer> ownPorts = java.util.Set.of();
+    private volatile java.util.Set<Integer> ownPorts = java.util.Set.of();
+
+    /** Records the ports the proxy listens on, once bound. */
+    public void ownPorts(java.util.Set<Integer> ports) {
+        ownPorts = java.util.Set.copyOf(ports);
+    }
 
     /**
      * Whether dialing {@code address:port} would reach this proxy itself, its admin listener included:

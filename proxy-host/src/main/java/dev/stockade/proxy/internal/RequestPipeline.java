@@ -27,7 +27,7 @@ public final class RequestPipeline {
     public static void install(ProxyContext px, ChannelPipeline p, ConnectionInfo conn, ForwardHandler.Tunnel tunnel,
                                boolean transparent) {
         String listener = tunnel != null ? "intercepted" : transparent ? "passthrough-http" : "http";
-        RequestDeadline deadline = new RequestDeadline(px.config.requestHeadTimeout(), px.config.requestBodyTimeout(),
+        RequestDeadline deadline = new RequestDeadline(px.config().requestHeadTimeout(), px.config().requestBodyTimeout(),
                 (ctx, phase) -> {
                     // a client that trickles a request head or body is cut off, whatever the idle timeout
                     px.record(new Exchange(listener, tunnel != null ? tunnel.host() : "-",
@@ -36,9 +36,9 @@ public final class RequestPipeline {
                     ctx.channel().close();
                 });
         p.addLast("deadline", deadline);
-        p.addLast("http", new HttpServerCodec(8192, px.config.maxHeaderBytes(), 8192));
+        p.addLast("http", new HttpServerCodec(8192, px.config().maxHeaderBytes(), 8192));
         p.addLast("deadline-mark", deadline.marker());
-        p.addLast("aggregate", new HttpObjectAggregator(px.config.maxBodyBytes()) {
+        p.addLast("aggregate", new HttpObjectAggregator(px.config().maxBodyBytes()) {
             @Override
             protected void handleOversizedMessage(ChannelHandlerContext ctx, io.netty.handler.codec.http.HttpMessage m)
                     throws Exception {
@@ -50,14 +50,14 @@ public final class RequestPipeline {
                 super.handleOversizedMessage(ctx, m);
             }
         });
-        if (tunnel == null && !transparent && px.sandboxes != null && !conn.identified()) {
+        if (tunnel == null && !transparent && px.sandboxes() != null && !conn.identified()) {
             p.addLast("sandbox", new SandboxGate(px, conn));
         }
         ForwardHandler handler = new ForwardHandler(px, conn, tunnel, transparent);
         if (tunnel != null) {
             p.addLast("forward", handler); // INVARIANT: nothing on a tunnel's request path blocks (see ForwardHandler)
         } else {
-            p.addLast(px.blocking, "forward", handler);
+            p.addLast(px.blocking(), "forward", handler);
         }
     }
 
@@ -75,8 +75,8 @@ public final class RequestPipeline {
         ChannelPipeline p = ch.pipeline();
         removeRequestHandlers(p);
         p.remove("http");
-        io.netty.handler.ssl.SslHandler ssl = px.ca.serverContext(t.host()).newHandler(ch.alloc());
-        ssl.setHandshakeTimeoutMillis(px.config.handshakeTimeout().toMillis());
+        io.netty.handler.ssl.SslHandler ssl = px.ca().serverContext(t.host()).newHandler(ch.alloc());
+        ssl.setHandshakeTimeoutMillis(px.config().handshakeTimeout().toMillis());
         p.addLast("tls", ssl);
         install(px, p, conn, t, false);
         ch.config().setAutoRead(true);

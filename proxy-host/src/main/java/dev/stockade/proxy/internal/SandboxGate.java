@@ -40,7 +40,7 @@ public final class SandboxGate extends ChannelInboundHandlerAdapter {
         }
         long start = System.nanoTime();
         Exchange x = new Exchange("http", Responses.safe(req.uri()), 0, req.method().name(), null, start);
-        Optional<SandboxRegistry.Sandbox> sandbox = px.sandboxes.identify(req.headers().get(HttpHeaderNames.PROXY_AUTHORIZATION));
+        Optional<SandboxRegistry.Sandbox> sandbox = px.sandboxes().identify(req.headers().get(HttpHeaderNames.PROXY_AUTHORIZATION));
         if (sandbox.isEmpty()) {
             FullHttpResponse r = Responses.text(HttpResponseStatus.PROXY_AUTHENTICATION_REQUIRED,
                     "stockade: proxy authentication required: send the sandbox token in Proxy-Authorization\n");
@@ -48,8 +48,8 @@ public final class SandboxGate extends ChannelInboundHandlerAdapter {
             refuse(ctx, req, x, HostRefusal.PROXY_AUTH_REQUIRED, r);
             return;
         }
-        int cap = px.config.maxConnectionsPerSandbox();
-        AtomicLong count = px.sandboxConnections.computeIfAbsent(sandbox.get().name(), k -> new AtomicLong());
+        int cap = px.config().maxConnectionsPerSandbox();
+        AtomicLong count = px.sandboxConnections(sandbox.get().name());
         conn.identify(sandbox.get());
         // INVARIANT: counted once per connection, released when it closes
         if (count.incrementAndGet() > cap && cap > 0) {

@@ -77,13 +77,13 @@ public final class Upstream {
                                         boolean upgrade, boolean frames, Completion completion) {
         OriginPool.Key key = new OriginPool.Key(sandbox == null ? "" : sandbox, tls ? "https" : "http", host, port,
                 address, tls ? host : null);
-        boolean poolable = !upgrade && px.originPool.enabled();
+        boolean poolable = !upgrade && px.originPool().enabled();
         boolean head = request.method().name().equals("HEAD");
         if (!poolable) {
             return dial(px, client, request, key, tls, new Relay(px, client, keepClient, upgrade, frames, head,
                     completion, key, false, null));
         }
-        Channel pooled = px.originPool.acquire(key, client.eventLoop());
+        Channel pooled = px.originPool().acquire(key, client.eventLoop());
         if (pooled == null) {
             return dial(px, client, request, key, tls, new Relay(px, client, keepClient, false, false, head,
                     completion, key, true, null));
@@ -130,23 +130,23 @@ public final class Upstream {
         String host = key.host();
         int port = key.port();
         Bootstrap b = new Bootstrap().group(client.eventLoop()).channel(Transports.socketChannelLike(client))
-                .option(ChannelOption.CONNECT_TIMEOUT_MILLIS, (int) px.config.connectTimeout().toMillis())
+                .option(ChannelOption.CONNECT_TIMEOUT_MILLIS, (int) px.config().connectTimeout().toMillis())
                 .option(ChannelOption.AUTO_READ, false)
                 .handler(new ChannelInitializer<SocketChannel>() {
                     @Override
                     protected void initChannel(SocketChannel ch) {
                         if (tls) {
-                            SslHandler ssl = px.originTls.newHandler(ch.alloc(), host, port);
+                            SslHandler ssl = px.originTls().newHandler(ch.alloc(), host, port);
                             SSLEngine engine = ssl.engine();
                             SSLParameters params = engine.getSSLParameters();
                             // INVARIANT: the origin's certificate must name the host the policy allowed
                             params.setEndpointIdentificationAlgorithm("HTTPS");
                             engine.setSSLParameters(params);
-                            ssl.setHandshakeTimeoutMillis(px.config.handshakeTimeout().toMillis());
+                            ssl.setHandshakeTimeoutMillis(px.config().handshakeTimeout().toMillis());
                             ch.pipeline().addLast("tls", ssl);
                         }
                         ch.pipeline().addLast("idle", new IdleStateHandler(0, 0,
-                                px.config.idleTimeout().toMillis(), TimeUnit.MILLISECONDS));
+                                px.config().idleTimeout().toMillis(), TimeUnit.MILLISECONDS));
                         ch.pipeline().addLast("http", new HttpClientCodec(8192, 65536, 8192));
                         ch.pipeline().addLast("relay", relay);
                     }
@@ -154,14 +154,14 @@ public final class Upstream {
         ChannelFuture f = b.connect(new InetSocketAddress(key.address(), port));
         // INVARIANT: the generation is stamped before the connection can carry anything, so a halt or
         // reload from now on keeps it out of the pool
-        px.originPool.opened(f.channel());
+        px.originPool().opened(f.channel());
         f.addListener((ChannelFutureListener) cf -> {
             if (!cf.isSuccess()) {
                 ReferenceCountUtil.release(request);
                 relay.failBeforeAnswer();
                 return;
             }
-            px.channels.add(cf.channel());
+            px.channels().add(cf.channel());
             own(client, cf.channel());
             send(cf.channel(), request, relay);
         });
@@ -289,7 +289,7 @@ public final class Upstream {
             }
             if (msg instanceof HttpContent c) {
                 bytesOut.addAndGet(c.content().readableBytes());
-                px.metrics.bytesOut(c.content().readableBytes());
+                px.metrics().bytesOut(c.content().readableBytes());
             }
             boolean last = msg instanceof LastHttpContent;
             pendingWrites++;
@@ -315,7 +315,7 @@ public final class Upstream {
                     if (client.attr(CURRENT).get() == origin) {
                         client.attr(CURRENT).set(null);
                     }
-                    px.originPool.release(key, origin);
+                    px.originPool().release(key, origin);
                 } else {
                     origin.close();
                 }
@@ -347,7 +347,7 @@ public final class Upstream {
                 }
                 // the origin side is swapped here, before done() swaps the client side, so that no client
                 // frame can reach the origin pipeline while it still speaks HTTP
-                origin.pipeline().replace(this, "splice", new Splice(client, bytesOut, px.metrics::bytesOut, null));
+                origin.pipeline().replace(this, "splice", new Splice(client, bytesOut, px.metrics()::bytesOut, null));
                 origin.pipeline().remove("http");
                 if (frames) {
                     origin.pipeline().addBefore("splice", "ws-encoder", new WebSocket08FrameEncoder(true));

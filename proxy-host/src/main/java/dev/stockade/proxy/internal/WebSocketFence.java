@@ -73,7 +73,7 @@ public final class WebSocketFence extends ChannelInboundHandlerAdapter {
         this.origin = origin;
         this.upgrade = upgrade;
         this.subprotocol = subprotocol;
-        this.limit = px.config.inspectBodyBytes();
+        this.limit = px.config().inspectBodyBytes();
         this.bytesIn = bytesIn;
         this.audit = audit;
     }
@@ -91,7 +91,7 @@ public final class WebSocketFence extends ChannelInboundHandlerAdapter {
                 // INVARIANT: extensions (permessage-deflate) were stripped from the upgrade, so a frame with
                 // RSV bits set is a protocol violation rather than text the fence cannot read
                 .allowExtensions(false)
-                .maxFramePayloadLength(px.config.inspectBodyBytes())
+                .maxFramePayloadLength(px.config().inspectBodyBytes())
                 .closeOnProtocolViolation(false)
                 .withUTF8Validator(false)
                 .build();
@@ -149,7 +149,7 @@ public final class WebSocketFence extends ChannelInboundHandlerAdapter {
             deny(ctx, d, d.reason().code());
             return;
         }
-        px.metrics.decision("websocket", "allow", d.reason().code());
+        px.metrics().decision("websocket", "allow", d.reason().code());
         audit.allowed(d, textLength);
         for (WebSocketFrame f : message) {
             forward(ctx, f);
@@ -178,13 +178,13 @@ public final class WebSocketFence extends ChannelInboundHandlerAdapter {
         } catch (RuntimeException e) {
             return Decision.deny(ReasonCode.INTERNAL_ERROR, "the decision failed");
         } finally {
-            px.metrics.decided("frame", start);
+            px.metrics().decided("frame", start);
         }
     }
 
     private void forward(ChannelHandlerContext ctx, WebSocketFrame frame) {
         bytesIn.addAndGet(frame.content().readableBytes());
-        px.metrics.bytesIn(frame.content().readableBytes());
+        px.metrics().bytesIn(frame.content().readableBytes());
         pendingWrites++;
         origin.write(frame).addListener((ChannelFutureListener) f -> {
             pendingWrites--;

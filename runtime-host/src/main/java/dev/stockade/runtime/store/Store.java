@@ -20,7 +20,8 @@ import java.util.concurrent.locks.ReentrantLock;
  * reached the WAL file in the operating system before it returns, so a committed write survives a crash
  * or SIGKILL of the process (a power cut may lose the last commits: the WAL is synced at checkpoints, not
  * per commit). SQLite has one writer at a time anyway; a fair lock serialises use of the connection in
- * arrival order and makes every {@link #tx} a unit.
+ * arrival order and makes every {@link #tx} a unit. Checkpoints run beside it ({@link Checkpointer}), never
+ * inside a commit.
  */
 public final class Store implements AutoCloseable {
     /** Work against the connection inside one transaction. */
@@ -40,6 +41,7 @@ public final class Store implements AutoCloseable {
     private final Connection connection;
     private final ReentrantLock lock = new ReentrantLock(true);
     private final Path file;
+    private Checkpointer checkpointer;
 
     private Store(Path file, Connection connection) {
         this.file = file;
@@ -58,9 +60,11 @@ public final class Store implements AutoCloseable {
             st.execute("PRAGMA synchronous=NORMAL");
             st.execute("PRAGMA foreign_keys=ON");
             st.execute("PRAGMA busy_timeout=5000");
+            st.execute("PRAGMA wal_autocheckpoint=0"); // the Checkpointer's thread does it, off the commit path
         }
         Store store = new Store(file, c);
         store.migrate();
+        store.checkpointer = new Checkpointer(file);
         return store;
     }
 
@@ -166,6 +170,9 @@ public final class Store implements AutoCloseable {
     public void close() throws SQLException {
         lock.lock();
         try {
+            if (checkpointer != null) {
+                checkpointer.close();
+            }
             connection.close();
         } finally {
             lock.unlock();

@@ -1,0 +1,62 @@
+package dev.stockade.runtime.store;
+
+import dev.stockade.runtime.Log;
+import java.nio.file.Path;
+import java.sql.Connection;
+import java.sql.DriverManager;
+import java.sql.SQLException;
+import java.sql.Statement;
+
+/**
+ * Moves the WAL into the database file from a connection and a thread of its own, twice a second, so
+ * that no commit on the store's connection pays for a checkpoint (SQLite's automatic checkpoint runs inside
+ * the commit that crosses its threshold, fsyncs included: the intake's p99). A passive checkpoint never
+ * blocks the writer; frames in use by a reader stay until the next round.
+ */
+final class Checkpointer implements AutoCloseable {
+    static final long PERIOD_MS = 500;
+    private final Connection connection;
+    private final Thread thread;
+    private volatile boolean closed;
+
+    Checkpointer(Path file) throws SQLException {
+        connection = DriverManager.getConnection("jdbc:sqlite:" + file.toAbsolutePath());
+        try (Statement st = connection.createStatement()) {
+            st.execute("PRAGMA busy_timeout=5000");
+        }
+        thread = new Thread(this::loop, "sqlite-checkpoint");
+        thread.setDaemon(true);
+        thread.start();
+    }
+
+    private void loop() {
+        while (!closed) {
+            try {
+                Thread.sleep(PERIOD_MS);
+                checkpoint();
+            } catch (InterruptedException e) {
+                return;
+            }
+        }
+    }
+
+    synchronized void checkpoint() {
+        if (closed) {
+            return;
+        }
+        try (Statement st = connection.createStatement()) {
+            st.execute("PRAGMA wal_checkpoint(PASSIVE)");
+        } catch (SQLException e) {
+            Log.warn("store.checkpoint_failed", "error", e.getClass().getSimpleName());
+        }
+    }
+
+    @Override
+    public void close() throws SQLException {
+        closed = true;
+        thread.interrupt();
+        synchronized (this) {
+            connection.close();
+        }
+    }
+}
