@@ -194,4 +194,30 @@ class EgressHolesTest {
         assertThat(answer).doesNotStartWith("HTTP/1.1 2");
         assertThat(proxy.halted()).as(answer).isFalse();
     }
+
+    // ---- bytes pipelined behind a CONNECT belong to the tunnel ------------------------------------------
+
+    @Test
+    void aRequestPipelinedBehindAConnectIsTunnelDataNeverAProxyRequest() throws Exception {
+        String path = "/repos/pipelined-after-connect";
+        String connect = "CONNECT plain.test:" + origins.tlsPort() + " HTTP/1.1\r\nHost: plain.test:"
+                + origins.tlsPort() + "\r\n\r\n";
+        String smuggled = "GET " + target(path) + " HTTP/1.1\r\nHost: plain.test:" + origins.plainPort()
+                + "\r\n\r\n";
+        try (Socket s = new Socket(InetAddress.getLoopbackAddress(), proxy.port())) {
+            s.setSoTimeout(10_000);
+            OutputStream out = s.getOutputStream();
+            out.write((connect + smuggled).getBytes(StandardCharsets.ISO_8859_1)); // one write, before any answer
+            out.flush();
+            InputStream in = s.getInputStream();
+            assertThat(RawHttp.readHead(in)).startsWith("HTTP/1.1 200");
+            // The tunnel expects TLS; the plain bytes are not a handshake, so the tunnel ends.
+            in.readAllBytes();
+        }
+        Thread.sleep(300); // an audit line of a request handled after the close would land by now
+        assertThat(origins.seen).noneMatch(r -> r.contains("pipelined-after-connect"));
+        assertThat(audit.all()).noneMatch(e -> path.equals(e.path()));
+        assertThat(audit.all()).anyMatch(e -> "CONNECT".equals(e.method()) && "allow".equals(e.verdict())
+                && e.port() == origins.tlsPort());
+    }
 }
