@@ -98,6 +98,14 @@ class PortRulesTest {
     }
 
     @Test
+    void anIpv6LiteralOnAPortIsNotTheBareAddressItsTextResembles() {
+        // `[2001:db8::1]:8443` and the address `2001:db8::1:8443` must stay apart in resolution's lookups
+        DecisionProgram p = program(policy("p", Verdict.ALLOW, allow("[2001:db8::1]:8443"), deny("2001:db8::1:8443")));
+        assertThat(p.decideConnection(connect("[2001:db8::1:8443]", 443)).reason()).isEqualTo(ReasonCode.ENTRY_DENY);
+        assertThat(p.decideConnection(connect("[2001:db8::1]", 8443)).reason()).isEqualTo(ReasonCode.ENTRY_ALLOW);
+    }
+
+    @Test
     void aCeilingOnOnePortClipsTheOtherPorts() {
         Policy ceiling = policy("org", allow("*.example.com:443"));
         DecisionProgram p = program(List.of(ceiling), policy("p", allow("api.example.com")));

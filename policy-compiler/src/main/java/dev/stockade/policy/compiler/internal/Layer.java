@@ -12,7 +12,7 @@ import java.util.Map;
 
 /**
  * One policy's domain entries, parsed once, with a first-match lookup for a single host on a port. Entries
- * naming a port are keyed by {@code host:port}, the others by host alone.
+ * naming a port are keyed by host and port, the others by host alone.
  */
 final class Layer {
     final Policy policy;
@@ -49,7 +49,8 @@ final class Layer {
     }
 
     private static String key(String text, int port) {
-        return port == HostPort.ANY ? text : text + ":" + port;
+        // a space, which no host holds: `[2001:db8::1]:8443` must not meet the bare address `2001:db8::1:8443`
+        return port == HostPort.ANY ? text : text + " " + port;
     }
 
     /** The lowest entry keyed by {@code text} on every port or on {@code port}. */

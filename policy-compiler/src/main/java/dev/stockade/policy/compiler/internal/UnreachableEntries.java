@@ -60,9 +60,10 @@ public final class UnreachableEntries {
         }
     }
 
-    /** Entries naming a port are keyed by {@code text:port}, so only those on the later entry's port are found. */
+    /** Entries naming a port are keyed by text and port, so only those on the later entry's port are found. */
     private static String key(String text, int port) {
-        return port == HostPort.ANY ? text : text + ":" + port;
+        // a space, which no host holds: `[2001:db8::1]:8443` must not meet the bare address `2001:db8::1:8443`
+        return port == HostPort.ANY ? text : text + " " + port;
     }
 
     private int firstCovering(DomainPattern later) {
