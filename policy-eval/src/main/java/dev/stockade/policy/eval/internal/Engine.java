@@ -29,7 +29,7 @@ public final class Engine {
 
     /** An engine that denies everything with one decision. */
     public static Engine denyAll(Decision decision) {
-        return new Engine(new Row[0], new PortIndex(java.util.List.of(), new int[0], 0), decision, true);
+        return new Engine(new Row[0], new PortIndex(java.util.List.of(), new int[0], false, 0), decision, true);
     }
 
     /** Number of rows, for diagnostics. */
@@ -55,7 +55,10 @@ public final class Engine {
             return INVALID_HOST;
         }
         if (found == DomainIndex.NONE) {
-            return unmatched(request.host());
+            return defaultDecision;
+        }
+        if (found < 0) {
+            return rows[PortIndex.otherPortRow(found)].portDeny; // the default denies; the host is listed on another port
         }
         Row row = rows[found];
         if (row.deny != null) {
@@ -159,19 +162,7 @@ public final class Engine {
 
     private Row rowOf(EgressRequest request) {
         int found = index.find(request.host(), request.port());
-        return found == HostName.INVALID || found == DomainIndex.NONE ? null : rows[found];
-    }
-
-    /**
-     * No row matched the host on its port: the default, unless it denies and an entry names the host on
-     * another port; then that entry's {@code port-not-allowed} says why (docs/semantics.md, "Ports").
-     */
-    private Decision unmatched(String host) {
-        if (defaultDecision.allowed()) {
-            return defaultDecision;
-        }
-        int named = index.onOtherPort(host);
-        return named == DomainIndex.NONE || rows[named].portDeny == null ? defaultDecision : rows[named].portDeny;
+        return found < 0 || found == DomainIndex.NONE ? null : rows[found];
     }
 
     private String scheme(EgressRequest request) {

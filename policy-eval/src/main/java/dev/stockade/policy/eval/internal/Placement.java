@@ -4,49 +4,29 @@ import dev.stockade.policy.glob.DomainPattern;
 import java.util.List;
 
 /**
- * Places a host among some of the program's rows: the domain index over them, an optional memo of recent
- * hosts, and the rows' indices in the program (rows without a port, or the rows of one port: see
- * {@link Engine}). Answers a program row, {@link DomainIndex#NONE} or {@link HostName#INVALID}; the lowest row
- * of the index is the lowest program row because {@code ids} ascend.
+ * Places a host among some of the program's rows: the domain index over them and the rows' indices in the
+ * program (rows without a port, or the rows of one port: see {@link PortIndex}). Answers a program row,
+ * {@link DomainIndex#NONE} or {@link HostName#INVALID}; the lowest row of the index is the lowest program
+ * row because {@code ids} ascend.
  */
 final class Placement {
     private final DomainIndex index;
     /** Program row of each index row; null when the index holds every row of the program. */
     private final int[] ids;
-    /** Recent hosts the index placed; null when off. */
-    private final HostMemo memo;
 
     /** A placement over {@code rows} (program rows {@code ids}, ascending; null: all of them in order). */
-    Placement(List<List<DomainPattern>> rows, int[] ids, int memoSlots) {
+    Placement(List<List<DomainPattern>> rows, int[] ids) {
         this.index = new DomainIndex(rows);
         this.ids = ids;
-        this.memo = memoSlots == 0 ? null : new HostMemo(memoSlots);
     }
 
-    /**
-     * The first row for {@code host}, {@link DomainIndex#NONE}, or {@link HostName#INVALID}: from the memo
-     * when the host was placed recently, through the index otherwise.
-     */
+    /** The first row for {@code host} (not null), {@link DomainIndex#NONE}, or {@link HostName#INVALID}. */
     int find(String host) {
-        if (host == null) {
-            return HostName.INVALID;
-        }
-        if (memo == null) {
-            return toProgram(place(host));
-        }
-        int found = memo.get(host, DomainIndex.ABSENT);
-        if (found == DomainIndex.ABSENT) {
-            found = toProgram(place(host));
-            memo.put(host, found);
-        }
-        return found;
-    }
-
-    private int toProgram(int found) {
+        int found = place(host);
         return ids == null || found < 0 || found == DomainIndex.NONE ? found : ids[found];
     }
 
-    /** {@link #find} through the index alone, in index rows. */
+    /** {@link #find} in index rows. */
     private int place(String host) {
         if (HostName.endsInNumber(host) && !HostName.isCanonicalIpv4(host)) {
             return placeParsed(host); // 2130706433, 127.1, 0x7f.1, 0177.0.0.1: an address, never a name

@@ -59,7 +59,7 @@ public final class ProgramBuilder {
             rows[i] = row(entry, ports[i], options);
         }
         Decision fallback = defaultDecision(effective);
-        return new Engine(rows, new PortIndex(patterns, ports, options.hostMemoSlots()), fallback,
+        return new Engine(rows, new PortIndex(patterns, ports, !fallback.allowed(), options.hostMemoSlots()), fallback,
                 options.inferSchemeFromConnection());
     }
 
