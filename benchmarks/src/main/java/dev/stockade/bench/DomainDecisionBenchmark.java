@@ -25,6 +25,9 @@ import dev.stockade.policy.eval.CompileOptions;
 import dev.stockade.policy.eval.Decision;
 import dev.stockade.policy.eval.DecisionProgram;
 import dev.stockade.policy.eval.EgressRequest;
+import dev.stockade.policy.model.DomainEntry;
+import dev.stockade.policy.model.Policy;
+import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
@@ -67,6 +70,14 @@ public class DomainDecisionBenchmark {
     @Param({"true"})
     public boolean hostMemo;
 
+    /**
+     * How many entries naming a port ({@code pN.ported.example:443}, hosts the traffic never asks for) the
+     * policy gets beside its portless ones: {@code 0} is the recorded workload; more measures what ports cost
+     * (a second index lookup on port 443, and a look for the host on other ports before a default deny).
+     */
+    @Param({"0"})
+    public int portEntries;
+
     private Workload workload;
     private DecisionProgram program;
     private EgressRequest[] connections;
@@ -78,7 +89,7 @@ public class DomainDecisionBenchmark {
         workload = new Workload(size, false, Workload.Traffic.valueOf(traffic.toUpperCase(java.util.Locale.ROOT)));
         CompileOptions options = hostMemo ? CompileOptions.defaults() : CompileOptions.defaults().withHostMemoSlots(0);
         program = PolicyCompiler.compile(Resolver.resolve(InstallFacts.defaults(), List.of(),
-                List.of(workload.policy())), options);
+                List.of(withPortEntries(workload.policy()))), options);
         connections = workload.connections();
         for (int i = 0; i < connections.length; i++) {
             Decision d = program.decideConnection(connections[i]);
@@ -87,6 +98,14 @@ public class DomainDecisionBenchmark {
             }
         }
         exactFloor = workload.exactMap();
+    }
+
+    private Policy withPortEntries(Policy policy) {
+        List<DomainEntry> entries = new ArrayList<>(policy.domains());
+        for (int i = 0; i < portEntries; i++) {
+            entries.add(DomainEntry.allow("p" + i + ".ported.example:443"));
+        }
+        return policy.withAllowedDomains(entries);
     }
 
     private int nextIndex() {

@@ -2,6 +2,7 @@ package dev.stockade.policy.compiler;
 
 import dev.stockade.policy.compiler.internal.UnreachableEntries;
 import dev.stockade.policy.glob.DomainPattern;
+import dev.stockade.policy.glob.HostPort;
 import dev.stockade.policy.model.CredentialBinding;
 import dev.stockade.policy.model.DomainEntry;
 import dev.stockade.policy.model.GraphqlFence;
@@ -21,7 +22,7 @@ import java.util.Map;
  * line and column are 0 (the caller fills them from the source map).
  *
  * <p>Codes: {@code entry-unreachable}, {@code fields-wildcard-with-arguments}, {@code rules-on-direct},
- * {@code credential-domain-not-allowed}, {@code graphql-rule-shadowed}, and {@code lint-incomplete} when a check
+ * {@code credential-domain-not-allowed}, {@code graphql-rule-shadowed}, {@code port-contradicts-scheme}, and {@code lint-incomplete} when a check
  * gave up at its bound.
  */
 public final class PolicyLint {
@@ -52,6 +53,7 @@ public final class PolicyLint {
         for (int i = 0; i < entries.size(); i++) {
             unreachable(entries, coveredBy, i, out);
             rules(entries.get(i), i, out);
+            schemePort(entries.get(i), patterns.get(i), i, out);
         }
         if (!check.complete()) {
             out.add(Problem.warning(ProblemCode.LINT_INCOMPLETE, "/allowedDomains",
@@ -71,6 +73,27 @@ public final class PolicyLint {
                             + entries.get(j).pattern() + "`) covers every host it names",
                     "the first matching entry wins and fences do not fall through; move this entry above entry "
                             + j + " or remove it"));
+        }
+    }
+
+    /**
+     * A pattern naming the other web scheme's default port: {@code :443} with {@code scheme: http} (or
+     * {@code ws}), {@code :80} with {@code https} (or {@code wss}). The named port wins and the scheme is still
+     * checked, so such an entry admits only a plain-text request to 443 (or TLS to 80), which is rarely meant.
+     */
+    private static void schemePort(DomainEntry e, DomainPattern p, int i, List<Problem> out) {
+        String scheme = e.scheme();
+        if (scheme == null || e.verdict() != Verdict.ALLOW) {
+            return;
+        }
+        boolean tls = scheme.equals("https") || scheme.equals("wss");
+        boolean plain = scheme.equals("http") || scheme.equals("ws");
+        if ((p.port() == 443 && plain) || (p.port() == 80 && tls)) {
+            out.add(Problem.warning(ProblemCode.PORT_CONTRADICTS_SCHEME, "/allowedDomains/" + i + "/pattern",
+                    "entry `" + e.pattern() + "` names port " + p.port() + " with `scheme: " + scheme + "`: it admits "
+                            + scheme + " on port " + p.port() + " only, the other scheme's default port",
+                    "the named port wins and the scheme is still checked; write `" + p.hostText() + ":"
+                            + (tls ? 443 : 80) + "` or `scheme: " + (tls ? "http" : "https") + "`"));
         }
     }
 
@@ -118,10 +141,13 @@ public final class PolicyLint {
         }
     }
 
+    /** Whether the policy allows {@code host} (a credential domain: a port, 443 when it names none). */
     private static boolean allows(Policy policy, List<DomainPattern> patterns, String host) {
-        String h = host.toLowerCase(java.util.Locale.ROOT);
+        HostPort split = HostPort.split(host.toLowerCase(java.util.Locale.ROOT));
+        String h = split.host();
+        int port = split.hasPort() ? split.port() : 443;
         for (int i = 0; i < patterns.size(); i++) {
-            if (patterns.get(i).matches(h)) {
+            if (patterns.get(i).matches(h, port)) {
                 return policy.domains().get(i).verdict() == Verdict.ALLOW;
             }
         }

@@ -76,7 +76,7 @@ class DecisionRulesTest {
 
     @Test
     void ipLiteralsMatchOnlyExactEntries() {
-        // IPv6 literals cannot be written as patterns (`:` is refused): only the default can reach them.
+        // Wildcards never match an IP literal: an IPv6 literal no entry names reaches the default only.
         DecisionProgram p = program(policy("p", allow("*"), allow("10.0.0.1")));
         assertThat(p.decideConnection(connection("10.0.0.1", null)).entryIndex()).isEqualTo(1);
         assertThat(p.decideConnection(connection("10.0.0.2", null)).reason()).isEqualTo(ReasonCode.DEFAULT_DENY);

@@ -40,7 +40,8 @@ import org.quicktheories.generators.Generate;
 class DifferentialTest {
     private static final long SEED = 0x5EED_0004L;
     private static final List<String> PATTERNS = List.of("a.com", "b.a.com", "c.b.a.com", "*.a.com", "*.b.a.com",
-            "x.org", "*.org", "*", "api-*.a.com", "a*.b.a.com", "*-v2.a.com", "10.0.0.1", "A.Com", "y.x.org", "*.0.0.1");
+            "x.org", "*.org", "*", "api-*.a.com", "a*.b.a.com", "*-v2.a.com", "10.0.0.1", "A.Com", "y.x.org", "*.0.0.1",
+            "a.com:8080", "*.a.com:443", "b.a.com:80", "*:8080", "x.org:443", "10.0.0.1:8080", "api-*.a.com:8080");
     private static final List<String> HOSTS = List.of("a.com", "b.a.com", "c.b.a.com", "d.c.b.a.com",
             "api-v2.a.com", "api-x.a.com", "ab.b.a.com", "x.org", "y.x.org", "z.net", "B.A.COM", "b.a.com.",
             "10.0.0.1", "10.0.0.2", "q.api-v2.a.com");

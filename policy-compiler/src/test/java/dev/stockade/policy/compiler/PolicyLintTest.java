@@ -72,4 +72,17 @@ class PolicyLintTest {
                 List.of(new Rule("POST", "/graphql", g), Rule.of("POST", "/repos/**"), Rule.of("GET", "/**")), null);
         assertThat(PolicyLint.analyse(policy("p", narrow))).isEmpty();
     }
+
+    @Test
+    void aPortThatContradictsTheSchemeAndPortsInTheUnreachableCheck() {
+        Policy p = policy("p", Policies.scheme("a.example.com:443", "http"), Policies.scheme("b.example.com:80", "wss"),
+                Policies.scheme("c.example.com:8443", "https"), Policies.scheme("d.example.com:443", "https"),
+                allow("e.example.com"), allow("e.example.com:8443"), allow("f.example.com:8443"),
+                allow("f.example.com"), allow("f.example.com:9000"));
+        assertThat(PolicyLint.analyse(p)).extracting(Problem::code, Problem::pointer).containsExactly(
+                org.assertj.core.groups.Tuple.tuple("port-contradicts-scheme", "/allowedDomains/0/pattern"),
+                org.assertj.core.groups.Tuple.tuple("port-contradicts-scheme", "/allowedDomains/1/pattern"),
+                org.assertj.core.groups.Tuple.tuple("entry-unreachable", "/allowedDomains/5/pattern"),
+                org.assertj.core.groups.Tuple.tuple("entry-unreachable", "/allowedDomains/8/pattern"));
+    }
 }

@@ -48,7 +48,7 @@ final class ReferenceEvaluator {
             // refused forms (five parts, leading zeros), so this oracle need not canonicalise
             return Outcome.DENY;
         }
-        List<DomainEntry> grantPicks = picks(grants, host, ip);
+        List<DomainEntry> grantPicks = picks(grants, host, ip, request.port());
         boolean upstream = false;
         if (grantPicks.isEmpty()) {
             boolean defaultAllows = !grants.isEmpty()
@@ -63,7 +63,7 @@ final class ReferenceEvaluator {
         }
         List<DomainEntry> all = new ArrayList<>(grantPicks);
         if (!ceiling.isEmpty()) {
-            List<DomainEntry> ceilingPicks = picks(ceiling, host, ip);
+            List<DomainEntry> ceilingPicks = picks(ceiling, host, ip, request.port());
             if (ceilingPicks.isEmpty()) {
                 if (!ceiling.stream().allMatch(p -> p.effectiveDefaultVerdict() == Verdict.ALLOW)) {
                     return Outcome.DENY;
@@ -80,8 +80,8 @@ final class ReferenceEvaluator {
             if (e.scheme() != null && !e.scheme().equalsIgnoreCase(String.valueOf(scheme))) {
                 return Outcome.DENY;
             }
-            // a scheme means its default port (docs/semantics.md, "Ports")
-            String s = e.scheme() == null ? "" : e.scheme().toLowerCase(Locale.ROOT);
+            // a scheme means its default port unless the pattern names one (docs/semantics.md, "Ports")
+            String s = e.scheme() == null || portOf(e.pattern()) > 0 ? "" : e.scheme().toLowerCase(Locale.ROOT);
             int port = s.equals("https") || s.equals("wss") ? 443 : s.equals("http") || s.equals("ws") ? 80 : -1;
             if (port > 0 && request.port() != port) {
                 return Outcome.DENY;
@@ -101,18 +101,30 @@ final class ReferenceEvaluator {
         return new Outcome(Verdict.ALLOW, upstream ? Transport.UPSTREAM : Transport.DIRECT);
     }
 
-    /** For each policy, its first entry matching the host (silent policies contribute nothing). */
-    private static List<DomainEntry> picks(List<Policy> policies, String host, boolean ip) {
+    /** For each policy, its first entry matching the host on the port (silent policies contribute nothing). */
+    private static List<DomainEntry> picks(List<Policy> policies, String host, boolean ip, int port) {
         List<DomainEntry> out = new ArrayList<>();
         for (Policy p : policies) {
             for (DomainEntry e : p.domains()) {
-                if (hostMatches(e.pattern(), host, ip)) {
+                int named = portOf(e.pattern());
+                if ((named < 0 || named == port) && hostMatches(hostOf(e.pattern()), host, ip)) {
                     out.add(e);
                     break;
                 }
             }
         }
         return out;
+    }
+
+    /** The port a generated pattern names after its one colon, -1 when none (no IPv6 patterns are generated). */
+    private static int portOf(String pattern) {
+        int colon = pattern.indexOf(':');
+        return colon < 0 ? -1 : Integer.parseInt(pattern.substring(colon + 1));
+    }
+
+    private static String hostOf(String pattern) {
+        int colon = pattern.indexOf(':');
+        return colon < 0 ? pattern : pattern.substring(0, colon);
     }
 
     private static boolean hostMatches(String pattern, String host, boolean ip) {

@@ -1,5 +1,7 @@
 package dev.stockade.policy.eval;
 
+import dev.stockade.policy.glob.IpLiteral;
+
 /**
  * The address forms {@link HostName} canonicalises: IPv4 in every {@code inet_aton} form, the IPv6
  * forms that carry an IPv4 address, and RFC 5952 text for the rest.
@@ -75,52 +77,13 @@ final class Ipv4Forms {
         return v > 0xffffffffL ? -1 : v;
     }
 
-    /** Whether 16 address bytes are IPv4-mapped, IPv4-compatible (not :: or ::1) or NAT64 (64:ff9b::/96). */
+    /** Whether 16 address bytes carry an IPv4 address ({@link IpLiteral#carriesIpv4}). */
     static boolean carriesIpv4(byte[] b) {
-        boolean zero80 = true;
-        for (int i = 0; i < 10; i++) {
-            zero80 &= b[i] == 0;
-        }
-        boolean mapped = zero80 && b[10] == (byte) 0xff && b[11] == (byte) 0xff;
-        boolean compatible = zero80 && b[10] == 0 && b[11] == 0 && !(b[12] == 0 && b[13] == 0 && b[14] == 0);
-        boolean nat64 = b[0] == 0 && b[1] == 0x64 && b[2] == (byte) 0xff && b[3] == (byte) 0x9b;
-        for (int i = 4; nat64 && i < 12; i++) {
-            nat64 = b[i] == 0;
-        }
-        return mapped || compatible || nat64;
+        return IpLiteral.carriesIpv4(b);
     }
 
-    /** RFC 5952 text: lower-case hex, no leading zeros, the longest run of two or more zero groups as {@code ::}. */
+    /** RFC 5952 text ({@link IpLiteral#rfc5952}). */
     static String rfc5952(byte[] b) {
-        int[] g = new int[8];
-        for (int i = 0; i < 8; i++) {
-            g[i] = (b[2 * i] & 0xff) << 8 | (b[2 * i + 1] & 0xff);
-        }
-        int bestStart = -1;
-        int bestLen = 1;
-        for (int i = 0; i < 8; ) {
-            int j = i;
-            while (j < 8 && g[j] == 0) {
-                j++;
-            }
-            if (j - i > bestLen) {
-                bestStart = i;
-                bestLen = j - i;
-            }
-            i = j == i ? i + 1 : j;
-        }
-        StringBuilder out = new StringBuilder();
-        for (int i = 0; i < 8; i++) {
-            if (i == bestStart) {
-                out.append("::");
-                i += bestLen - 1;
-                continue;
-            }
-            if (out.length() > 0 && out.charAt(out.length() - 1) != ':') {
-                out.append(':');
-            }
-            out.append(Integer.toHexString(g[i]));
-        }
-        return out.toString();
+        return IpLiteral.rfc5952(b);
     }
 }

@@ -20,6 +20,11 @@ public enum ReasonCode {
     CEILING_CLIPPED("ceiling-clipped"),
     /** The entry's scheme does not match the request's scheme. */
     SCHEME_MISMATCH("scheme-mismatch"),
+    /**
+     * No entry matched the host on the request's port, the default denies, and an entry names the host on
+     * another port ({@code api.example.com:8443} asked on 443).
+     */
+    PORT_NOT_ALLOWED("port-not-allowed"),
     /** A GraphQL fence covered the request and denied its operation type. */
     GRAPHQL_OPERATION_DENIED("graphql-operation-denied"),
     /** A GraphQL fence denied the operation name. */

@@ -177,6 +177,36 @@ class ValidationTest {
     }
 
     @Test
+    void anInvalidPortIsAnErrorAtThePort() {
+        ReadResult r = read("name: p\nallowedDomains:\n  - {pattern: \"api.example.com:08443\", verdict: allow}\n");
+        assertThat(r.problems()).singleElement().satisfies(q -> {
+            assertThat(q.code()).isEqualTo("invalid-port");
+            assertThat(q.pointer()).isEqualTo("/allowedDomains/0/pattern");
+            assertThat(q.message()).isEqualTo("port `08443` has a leading zero");
+            assertThat(q.line()).isEqualTo(3);
+            assertThat(q.column()).isEqualTo(16 + 16); // `api.example.com:` is 16 chars
+        });
+        ReadResult plain = read("name: p\nallowedDomains:\n  - pattern: x.com:65536\n    verdict: allow\n");
+        assertThat(plain.problems()).extracting(Problem::code, Problem::column)
+                .containsExactly(org.assertj.core.groups.Tuple.tuple("invalid-port", 14 + 6));
+    }
+
+    @Test
+    void portsAndIpv6LiteralsInPatterns() {
+        for (String ok : List.of("api.example.com:8443", "*.example.com:8080", "[2001:db8::1]:8443", "[2001:db8::1]",
+                "2001:db8::1", "10.0.0.1:8080")) {
+            assertThat(read(pattern(ok)).problems()).as(ok).isEmpty();
+        }
+        assertThat(read(pattern("2001:db8::g")).problems()).extracting(Problem::code).containsExactly("glob-syntax");
+        assertThat(read(pattern("a.*.com:0")).problems()).extracting(Problem::code)
+                .containsExactlyInAnyOrder("invalid-port", "glob-syntax");
+    }
+
+    private static String pattern(String text) {
+        return "{name: p, allowedDomains: [{pattern: '" + text + "', verdict: allow}]}";
+    }
+
+    @Test
     void globErrorColumnPointsInsideTheString() {
         ReadResult quoted = read("name: p\nallowedDomains:\n  - {pattern: \"api.*.com\", verdict: allow}\n");
         Problem q = quoted.problems().get(0);

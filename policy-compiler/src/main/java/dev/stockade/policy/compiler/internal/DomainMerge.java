@@ -7,6 +7,7 @@ import dev.stockade.policy.eval.EffectivePolicy;
 import dev.stockade.policy.eval.EntryRef;
 import dev.stockade.policy.eval.ReasonCode;
 import dev.stockade.policy.glob.DomainPattern;
+import dev.stockade.policy.glob.HostPort;
 import dev.stockade.policy.model.DomainEntry;
 import dev.stockade.policy.model.Policy;
 import dev.stockade.policy.model.Transport;
@@ -145,9 +146,10 @@ public final class DomainMerge {
 
     private void descend(int layer, List<DomainPattern> cur, List<Pick> chosen, boolean ceilingOnly) {
         Layer l = layers.get(layer);
-        if (cur != null && cur.size() == 1 && cur.get(0).kind() == DomainPattern.Kind.EXACT) {
-            // One host: only the layer's first match can speak for it.
-            int first = l.firstMatch(cur.get(0).literal());
+        if (cur != null && cur.size() == 1 && cur.get(0).kind() == DomainPattern.Kind.EXACT
+                && (cur.get(0).port() != HostPort.ANY || !l.hasPorts)) {
+            // One host (on one port, or in a layer naming none): only the layer's first match can speak for it.
+            int first = l.firstMatch(cur.get(0).literal(), cur.get(0).port());
             if (first >= 0) {
                 chosen.add(new Pick(l, first));
             }
@@ -188,19 +190,22 @@ public final class DomainMerge {
     }
 
     /**
-     * A row for one host is reachable only if every layer's pick is that layer's first match for the host;
-     * other single-host rows are shadowed by an earlier row and are left out (they change no decision).
+     * A row for one host is reachable only if every layer's pick is that layer's first match for the host
+     * (on the row's port; a row on every port is reached by the ports no entry names, whose first match
+     * leaves out the entries naming a port); other single-host rows are shadowed by an earlier row and are
+     * left out (they change no decision).
      */
     private boolean unreachable(List<DomainPattern> cur, List<Pick> chosen, int depth) {
         if (cur.size() != 1 || cur.get(0).kind() != DomainPattern.Kind.EXACT) {
             return false;
         }
         String host = cur.get(0).literal();
+        int port = cur.get(0).port();
         int k = 0;
         for (int l = 0; l < depth; l++) {
             Layer layer = layers.get(l);
             int picked = k < chosen.size() && chosen.get(k).layer == layer ? chosen.get(k++).index : -1;
-            if (layer.firstMatch(host) != picked) {
+            if (layer.firstMatch(host, port) != picked) {
                 return true;
             }
         }

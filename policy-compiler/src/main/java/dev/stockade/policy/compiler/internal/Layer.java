@@ -2,6 +2,7 @@ package dev.stockade.policy.compiler.internal;
 
 import dev.stockade.policy.eval.EntryRef;
 import dev.stockade.policy.glob.DomainPattern;
+import dev.stockade.policy.glob.HostPort;
 import dev.stockade.policy.model.DomainEntry;
 import dev.stockade.policy.model.Policy;
 import java.util.ArrayList;
@@ -9,12 +10,17 @@ import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 
-/** One policy's domain entries, parsed once, with a first-match lookup for a single host. */
+/**
+ * One policy's domain entries, parsed once, with a first-match lookup for a single host on a port. Entries
+ * naming a port are keyed by host and port, the others by host alone.
+ */
 final class Layer {
     final Policy policy;
     final boolean ceiling;
     final List<DomainEntry> entries;
     final List<DomainPattern> patterns;
+    /** Whether some entry names a port: then a host on every port has no single first match. */
+    final boolean hasPorts;
     private final Map<String, Integer> exactFirst = new HashMap<>();
     /** {@code *.suffix} entries: suffix to the lowest index ({@code ""} for a bare {@code *}). */
     private final Map<String, Integer> suffixFirst = new HashMap<>();
@@ -26,47 +32,61 @@ final class Layer {
         this.ceiling = ceiling;
         this.entries = policy.domains();
         this.patterns = new ArrayList<>(entries.size());
+        boolean ports = false;
         for (int i = 0; i < entries.size(); i++) {
             DomainPattern p = DomainPattern.parse(entries.get(i).pattern());
             patterns.add(p);
+            ports |= p.port() != HostPort.ANY;
             if (p.kind() == DomainPattern.Kind.EXACT) {
-                exactFirst.putIfAbsent(p.literal(), i);
+                exactFirst.putIfAbsent(key(p.literal(), p.port()), i);
             } else if (p.kind() == DomainPattern.Kind.SUFFIX) {
-                suffixFirst.putIfAbsent(p.literal(), i);
+                suffixFirst.putIfAbsent(key(p.literal(), p.port()), i);
             } else if (p.kind() == DomainPattern.Kind.GENERAL) {
                 general.add(i);
             }
         }
+        hasPorts = ports;
     }
 
-    private int suffixCandidate(String suffix) {
-        Integer i = suffixFirst.get(suffix);
-        return i == null ? Integer.MAX_VALUE : i;
+    private static String key(String text, int port) {
+        // a space, which no host holds: `[2001:db8::1]:8443` must not meet the bare address `2001:db8::1:8443`
+        return port == HostPort.ANY ? text : text + " " + port;
+    }
+
+    /** The lowest entry keyed by {@code text} on every port or on {@code port}. */
+    private static int lowest(Map<String, Integer> map, String text, int port) {
+        Integer any = map.get(text);
+        Integer on = port == HostPort.ANY ? null : map.get(key(text, port));
+        return Math.min(any == null ? Integer.MAX_VALUE : any, on == null ? Integer.MAX_VALUE : on);
     }
 
     EntryRef ref(int index) {
         return new EntryRef(policy.name(), index, ceiling);
     }
 
-    /** Index of the first entry matching the normalised host, or -1. */
-    int firstMatch(String host) {
-        Integer exact = exactFirst.get(host);
-        int best = exact == null ? Integer.MAX_VALUE : exact;
+    /**
+     * Index of the first entry matching the normalised host on {@code port}, or -1. With
+     * {@link HostPort#ANY}, entries naming a port are left out: the answer is the first match on every port
+     * that no entry names.
+     */
+    int firstMatch(String host, int port) {
+        int exact = lowest(exactFirst, host, port);
+        int best = exact;
         if (!suffixFirst.isEmpty() && patterns.size() > 0) {
             // Every proper suffix of the host (and "" for a bare *) may name a wildcard entry.
-            best = Math.min(best, suffixCandidate(""));
+            best = Math.min(best, lowest(suffixFirst, "", port));
             for (int dot = host.indexOf('.'); dot >= 0; dot = host.indexOf('.', dot + 1)) {
-                best = Math.min(best, suffixCandidate(host.substring(dot + 1)));
+                best = Math.min(best, lowest(suffixFirst, host.substring(dot + 1), port));
             }
             if (best != Integer.MAX_VALUE && !patterns.get(best).matches(host)) {
-                best = exact == null ? Integer.MAX_VALUE : exact; // e.g. an IP literal: wildcards never match
+                best = exact; // e.g. an IP literal: wildcards never match
             }
         }
         for (int i : general) {
             if (i >= best) {
                 break;
             }
-            if (patterns.get(i).matches(host)) {
+            if (patterns.get(i).matches(host, port)) {
                 best = i;
                 break;
             }

@@ -1,6 +1,7 @@
 package dev.stockade.policy.compiler.internal;
 
 import dev.stockade.policy.glob.DomainPattern;
+import dev.stockade.policy.glob.HostPort;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
@@ -50,29 +51,35 @@ public final class UnreachableEntries {
         if (p.kind() == DomainPattern.Kind.INVALID) {
             return;
         }
-        byText.putIfAbsent(p.text(), i);
+        byText.putIfAbsent(key(p.hostText(), p.port()), i);
         switch (p.kind()) {
-            case EXACT -> exact.putIfAbsent(p.literal(), i);
-            case SUFFIX -> suffix.putIfAbsent(p.literal(), i);
+            case EXACT -> exact.putIfAbsent(key(p.literal(), p.port()), i);
+            case SUFFIX -> suffix.putIfAbsent(key(p.literal(), p.port()), i);
             default -> generalBySuffix.computeIfAbsent(String.join(".", p.literalSuffix()), k -> new ArrayList<>())
                     .add(i);
         }
     }
 
+    /** Entries naming a port are keyed by text and port, so only those on the later entry's port are found. */
+    private static String key(String text, int port) {
+        // a space, which no host holds: `[2001:db8::1]:8443` must not meet the bare address `2001:db8::1:8443`
+        return port == HostPort.ANY ? text : text + " " + port;
+    }
+
     private int firstCovering(DomainPattern later) {
-        int best = candidate(Integer.MAX_VALUE, byText.get(later.text()), later);
-        best = candidate(best, suffix.get(""), later);
+        int best = candidate(Integer.MAX_VALUE, byText, later.hostText(), later);
+        best = candidate(best, suffix, "", later);
         if (later.kind() == DomainPattern.Kind.GENERAL) {
             return best == Integer.MAX_VALUE ? -1 : best;
         }
         String name = later.literal();
         if (later.kind() == DomainPattern.Kind.EXACT) {
-            best = candidate(best, exact.get(name), later);
+            best = candidate(best, exact, name, later);
         }
         for (String tail = name; ; ) {
             // *.tail covers an exact name below tail, and a *.suffix at or below tail.
             if (later.kind() == DomainPattern.Kind.SUFFIX || !tail.equals(name)) {
-                best = candidate(best, suffix.get(tail), later);
+                best = candidate(best, suffix, tail, later);
             }
             if (later.kind() == DomainPattern.Kind.EXACT) {
                 best = general(best, generalBySuffix.get(tail), later);
@@ -87,6 +94,12 @@ public final class UnreachableEntries {
             best = general(best, generalBySuffix.get(""), later);
         }
         return best == Integer.MAX_VALUE ? -1 : best;
+    }
+
+    /** The earlier entry keyed by {@code text} on every port or on the later entry's port, if it covers. */
+    private int candidate(int best, Map<String, Integer> map, String text, DomainPattern later) {
+        best = candidate(best, map.get(text), later);
+        return later.port() == HostPort.ANY ? best : candidate(best, map.get(key(text, later.port())), later);
     }
 
     private int candidate(int best, Integer j, DomainPattern later) {

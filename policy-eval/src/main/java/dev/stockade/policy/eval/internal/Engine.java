@@ -16,23 +16,20 @@ public final class Engine {
             Decision.deny(ReasonCode.INTERNAL_ERROR, "internal error while deciding: denied");
 
     private final Row[] rows;
-    private final DomainIndex index;
+    private final PortIndex index;
     private final Decision defaultDecision;
     private final boolean inferScheme;
-    /** Recent hosts the index placed; null when the options turn it off. */
-    private final HostMemo memo;
 
-    Engine(Row[] rows, DomainIndex index, Decision defaultDecision, boolean inferScheme, HostMemo memo) {
+    Engine(Row[] rows, PortIndex index, Decision defaultDecision, boolean inferScheme) {
         this.rows = rows;
         this.index = index;
         this.defaultDecision = defaultDecision;
         this.inferScheme = inferScheme;
-        this.memo = memo;
     }
 
     /** An engine that denies everything with one decision. */
     public static Engine denyAll(Decision decision) {
-        return new Engine(new Row[0], new DomainIndex(java.util.List.of()), decision, true, null);
+        return new Engine(new Row[0], new PortIndex(java.util.List.of(), new int[0], false, 0), decision, true);
     }
 
     /** Number of rows, for diagnostics. */
@@ -53,12 +50,15 @@ public final class Engine {
         if (request == null) {
             return NO_REQUEST;
         }
-        int found = find(request.host());
+        int found = index.find(request.host(), request.port());
         if (found == HostName.INVALID) {
             return INVALID_HOST;
         }
         if (found == DomainIndex.NONE) {
             return defaultDecision;
+        }
+        if (found < 0) {
+            return rows[PortIndex.otherPortRow(found)].portDeny; // the default denies; the host is listed on another port
         }
         Row row = rows[found];
         if (row.deny != null) {
@@ -161,67 +161,8 @@ public final class Engine {
     }
 
     private Row rowOf(EgressRequest request) {
-        int found = find(request.host());
-        return found == HostName.INVALID || found == DomainIndex.NONE ? null : rows[found];
-    }
-
-    /**
-     * The first row for {@code host}, {@link DomainIndex#NONE}, or {@link HostName#INVALID}: from the memo
-     * when the host was placed recently, through the index otherwise.
-     */
-    private int find(String host) {
-        if (host == null) {
-            return HostName.INVALID;
-        }
-        if (memo == null) {
-            return place(host);
-        }
-        int found = memo.get(host, DomainIndex.ABSENT);
-        if (found == DomainIndex.ABSENT) {
-            found = place(host);
-            memo.put(host, found);
-        }
-        return found;
-    }
-
-    /** {@link #find} through the index alone. */
-    private int place(String host) {
-        if (HostName.endsInNumber(host) && !HostName.isCanonicalIpv4(host)) {
-            return placeParsed(host); // 2130706433, 127.1, 0x7f.1, 0177.0.0.1: an address, never a name
-        }
-        int hit = index.exact(host);
-        if (hit != DomainIndex.ABSENT) {
-            return hit; // a name some exact row holds is valid and normal by construction
-        }
-        int found = index.scan(host);
-        if (found == DomainIndex.IPV4) {
-            return index.ip(host);
-        }
-        if (found == DomainIndex.NOT_NORMAL || found == DomainIndex.INVALID) {
-            return placeParsed(host);
-        }
-        return found;
-    }
-
-    /**
-     * Upper case, a trailing dot, a non-ASCII name, an address in another form than a canonical dotted
-     * quad, or something invalid: parsed once by the host grammar (this path allocates).
-     */
-    private int placeParsed(String text) {
-        dev.stockade.policy.eval.HostName parsed = HostName.parse(text);
-        if (parsed == null) {
-            return HostName.INVALID;
-        }
-        if (parsed.isAddress()) {
-            return index.ip(parsed.value());
-        }
-        String host = parsed.value();
-        int hit = index.exact(host);
-        if (hit != DomainIndex.ABSENT) {
-            return hit;
-        }
-        int found = index.scan(host);
-        return found < 0 ? HostName.INVALID : found;
+        int found = index.find(request.host(), request.port());
+        return found < 0 || found == DomainIndex.NONE ? null : rows[found];
     }
 
     private String scheme(EgressRequest request) {

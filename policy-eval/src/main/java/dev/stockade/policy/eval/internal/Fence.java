@@ -31,7 +31,10 @@ final class Fence {
     final boolean primary;
 
     final Decision schemeDeny;
-    /** The one port the entry's scheme admits (443 for https and wss, 80 for http and ws), -1 for any. */
+    /**
+     * The one port the entry's scheme admits (443 for https and wss, 80 for http and ws), -1 for any: also -1
+     * when the entry's pattern names a port, which wins (the row matched only on that port).
+     */
     final int port;
     /** A request on the entry's scheme but another port: {@code scheme-mismatch} too, saying which port. */
     final Decision portDeny;
@@ -40,7 +43,7 @@ final class Fence {
     final Decision[] ruleAllow;
     final Decision[] graphqlUnsupported;
 
-    Fence(String scheme, Set<String> callers, String[] methods, Glob[] paths, boolean[] broken, boolean[] graphql,
+    Fence(String scheme, boolean patternNamesPort, Set<String> callers, String[] methods, Glob[] paths, boolean[] broken, boolean[] graphql,
             GraphqlFenceSet[] graphqlFences, boolean primary, Decision schemeDeny, Decision callerDeny, Decision noRuleDeny, Decision[] ruleAllow,
             Decision[] graphqlUnsupported) {
         this.scheme = scheme;
@@ -52,7 +55,7 @@ final class Fence {
         this.graphqlFences = graphqlFences;
         this.primary = primary;
         this.schemeDeny = schemeDeny;
-        this.port = scheme == null ? -1 : switch (scheme) {
+        this.port = scheme == null || patternNamesPort ? -1 : switch (scheme) {
             case "https", "wss" -> 443;
             case "http", "ws" -> 80;
             default -> -1;

@@ -12,6 +12,7 @@ import dev.stockade.policy.eval.ReasonCode;
 import dev.stockade.policy.glob.Glob;
 import dev.stockade.policy.glob.GlobKind;
 import dev.stockade.policy.glob.GlobResult;
+import dev.stockade.policy.glob.HostPort;
 import dev.stockade.policy.graphql.GraphqlFenceSet;
 import dev.stockade.policy.model.DomainEntry;
 import dev.stockade.policy.model.Rule;
@@ -40,6 +41,7 @@ public final class ProgramBuilder {
         List<EffectiveEntry> entries = effective.entries();
         Row[] rows = new Row[entries.size()];
         List<List<DomainPattern>> patterns = new ArrayList<>(entries.size());
+        int[] ports = new int[entries.size()];
         // Rows repeat patterns (a row per pair of crossing wildcards): each distinct text is parsed once.
         Map<String, DomainPattern> parsedTexts = new HashMap<>();
         for (int i = 0; i < rows.length; i++) {
@@ -48,16 +50,17 @@ public final class ProgramBuilder {
             for (String p : entry.patterns()) {
                 parsed.add(p == null ? DomainPattern.parse(null) : parsedTexts.computeIfAbsent(p, DomainPattern::parse));
             }
-            if (parsed.isEmpty()) {
-                parsed.add(DomainPattern.parse(null));
+            int port = DomainPattern.portOf(parsed);
+            ports[i] = port;
+            if (parsed.isEmpty() || parsed.stream().anyMatch(p -> !p.admitsPort(port))) {
+                parsed = List.of(DomainPattern.parse(null)); // no pattern, or two ports: the row matches nothing
             }
             patterns.add(parsed);
-            rows[i] = row(entry, options);
+            rows[i] = row(entry, ports[i], options);
         }
         Decision fallback = defaultDecision(effective);
-        Engine engine = new Engine(rows, new DomainIndex(patterns), fallback, options.inferSchemeFromConnection(),
-                options.hostMemoSlots() == 0 ? null : new HostMemo(options.hostMemoSlots()));
-        return engine;
+        return new Engine(rows, new PortIndex(patterns, ports, !fallback.allowed(), options.hostMemoSlots()), fallback,
+                options.inferSchemeFromConnection());
     }
 
     private static Decision defaultDecision(EffectivePolicy effective) {
@@ -73,17 +76,20 @@ public final class ProgramBuilder {
         return Decision.deny(reason, detail);
     }
 
-    private static Row row(EffectiveEntry entry, CompileOptions options) {
+    private static Row row(EffectiveEntry entry, int port, CompileOptions options) {
         EntryRef by = entry.decidedBy();
         String policy = by == null ? null : by.policy();
         int index = by == null ? -1 : by.entryIndex();
+        Decision portDeny = port == HostPort.ANY ? null : new Decision(Verdict.DENY, null, false,
+                ReasonCode.PORT_NOT_ALLOWED, policy, index, -1, "no entry admits the request's port; entry" + where(by)
+                + " names the host on port " + port + " only (docs/semantics.md, \"Ports\")");
         if (entry.verdict() != Verdict.ALLOW) {
             ReasonCode reason = entry.reason() == null ? ReasonCode.ENTRY_DENY : entry.reason();
             String detail = reason == ReasonCode.CEILING_CLIPPED
                     ? "the organization ceiling does not allow the host" + where(by)
                     : "denied by entry" + where(by);
             return new Row(new Decision(Verdict.DENY, null, false, reason, policy, index, -1, detail), null, null,
-                    new Fence[0]);
+                    new Fence[0], portDeny);
         }
         Transport transport = entry.transport() == null ? Transport.UPSTREAM : entry.transport();
         boolean intercept = transport == Transport.UPSTREAM;
@@ -104,7 +110,7 @@ public final class ProgramBuilder {
                 fences.add(fence(c, primary, transport, intercept, options));
             }
         }
-        return new Row(null, allow, allow, fences.toArray(new Fence[0]));
+        return new Row(null, allow, allow, fences.toArray(new Fence[0]), portDeny);
     }
 
     private static Fence fence(EffectiveComponent c, boolean primary, Transport transport, boolean intercept,
@@ -113,6 +119,8 @@ public final class ProgramBuilder {
         EntryRef src = c.source();
         String where = where(src);
         String scheme = e.scheme() == null ? null : e.scheme().toLowerCase(Locale.ROOT);
+        // the port an entry's pattern names wins over its scheme's default port (docs/semantics.md, "Ports")
+        boolean namesPort = e.pattern() != null && HostPort.split(e.pattern()).hasPort();
         Decision schemeDeny = scheme == null ? null : deny(ReasonCode.SCHEME_MISMATCH, src, -1,
                 "the request scheme is not `" + scheme + "` required by entry" + where);
         Decision callerDeny = e.binaries() == null ? null : deny(ReasonCode.CALLER_NOT_LISTED, src, -1,
@@ -121,8 +129,8 @@ public final class ProgramBuilder {
                 + where + " admits the request");
         List<Rule> rules = e.hasRules() ? e.rules() : null;
         if (rules == null) {
-            return new Fence(scheme, e.binaries() == null ? null : new HashSet<>(e.binaries()), null, null, null,
-                    null, null, primary, schemeDeny, callerDeny, noRule, new Decision[0], new Decision[0]);
+            return new Fence(scheme, namesPort, e.binaries() == null ? null : new HashSet<>(e.binaries()), null, null,
+                    null, null, null, primary, schemeDeny, callerDeny, noRule, new Decision[0], new Decision[0]);
         }
         int n = rules.size();
         String[] methods = new String[n];
@@ -149,8 +157,8 @@ public final class ProgramBuilder {
             unsupported[i] = deny(ReasonCode.GRAPHQL_UNSUPPORTED, src, i, "the graphql fence of rule " + i
                     + " of entry" + where + " could not be compiled: denied");
         }
-        return new Fence(scheme, e.binaries() == null ? null : new HashSet<>(e.binaries()), methods, paths, broken,
-                graphql, graphqlFences, primary, schemeDeny, callerDeny, noRule, allow, unsupported);
+        return new Fence(scheme, namesPort, e.binaries() == null ? null : new HashSet<>(e.binaries()), methods, paths,
+                broken, graphql, graphqlFences, primary, schemeDeny, callerDeny, noRule, allow, unsupported);
     }
 
     /** The rule's fence compiled, or null when it cannot be (the rule then denies: fail closed). */

@@ -11,13 +11,16 @@ final class Row {
     /** The allow of a request-level decision when the primary component has no rules. */
     final Decision requestAllow;
     final Fence[] fences;
+    /** For a row on one port: the deny of a host it names asked on another port, when nothing else matched. */
+    final Decision portDeny;
     final boolean anySchemeFence;
     final boolean anyCallerFence;
     final boolean anyRules;
     final boolean anyGraphql;
 
-    Row(Decision deny, Decision connectionAllow, Decision requestAllow, Fence[] fences) {
+    Row(Decision deny, Decision connectionAllow, Decision requestAllow, Fence[] fences, Decision portDeny) {
         this.deny = deny;
+        this.portDeny = portDeny;
         this.connectionAllow = connectionAllow;
         this.requestAllow = requestAllow;
         this.fences = fences;

@@ -15,27 +15,39 @@ import org.junit.jupiter.api.Timeout;
 /** The host memo: answers only what was put for the same text, keeps two hosts per pair, never tears. */
 class HostMemoTest {
     private static final int MISS = -4;
+    private static final int ANY = dev.stockade.policy.glob.HostPort.ANY;
 
     @Test
     void answersOnlyWhatWasPutForTheSameText() {
         HostMemo memo = new HostMemo(64);
-        assertThat(memo.get("a.example.com", MISS)).isEqualTo(MISS);
-        memo.put("a.example.com", 7);
-        assertThat(memo.get(new String("a.example.com".toCharArray()), MISS)).isEqualTo(7);
-        assertThat(memo.get("b.example.com", MISS)).isEqualTo(MISS);
-        memo.put("x".repeat(254), 3);
-        assertThat(memo.get("x".repeat(254), MISS)).as("longer than any name: not kept").isEqualTo(MISS);
+        assertThat(memo.get("a.example.com", ANY, MISS)).isEqualTo(MISS);
+        memo.put("a.example.com", ANY, 7);
+        assertThat(memo.get(new String("a.example.com".toCharArray()), ANY, MISS)).isEqualTo(7);
+        assertThat(memo.get("b.example.com", ANY, MISS)).isEqualTo(MISS);
+        memo.put("x".repeat(254), ANY, 3);
+        assertThat(memo.get("x".repeat(254), ANY, MISS)).as("longer than any name: not kept").isEqualTo(MISS);
+    }
+
+    @Test
+    void oneHostOnTwoPortsIsTwoKeys() {
+        HostMemo memo = new HostMemo(64);
+        memo.put("a.example.com", 443, 1);
+        memo.put("a.example.com", 8443, 2);
+        assertThat(memo.get("a.example.com", 443, MISS)).isEqualTo(1);
+        assertThat(memo.get("a.example.com", 8443, MISS)).isEqualTo(2);
+        assertThat(memo.get("a.example.com", 22, MISS)).isEqualTo(MISS);
+        assertThat(memo.get("a.example.com", ANY, MISS)).isEqualTo(MISS);
     }
 
     @Test
     void aPairKeepsItsFirstHostAndTheLatestOther() {
         HostMemo memo = new HostMemo(2); // one pair: every host competes for it
-        memo.put("first.example", 1);
-        memo.put("second.example", 2);
-        memo.put("third.example", 3);
-        assertThat(memo.get("first.example", MISS)).isEqualTo(1);
-        assertThat(memo.get("second.example", MISS)).isEqualTo(MISS);
-        assertThat(memo.get("third.example", MISS)).isEqualTo(3);
+        memo.put("first.example", ANY, 1);
+        memo.put("second.example", ANY, 2);
+        memo.put("third.example", ANY, 3);
+        assertThat(memo.get("first.example", ANY, MISS)).isEqualTo(1);
+        assertThat(memo.get("second.example", ANY, MISS)).isEqualTo(MISS);
+        assertThat(memo.get("third.example", ANY, MISS)).isEqualTo(3);
     }
 
     /**
@@ -62,9 +74,9 @@ class HostMemoTest {
                 for (int i = 0; i < 400_000; i++) {
                     int k = (i * 7 + offset) & 15;
                     String host = hosts.get(k);
-                    int found = memo.get(host, MISS);
+                    int found = memo.get(host, ANY, MISS);
                     if (found == MISS) {
-                        memo.put(host, k);
+                        memo.put(host, ANY, k);
                     } else if (found != k) {
                         throw new AssertionError(host + " answered " + found);
                     } else {

@@ -116,7 +116,7 @@ public final class SemanticChecks {
     private void domainEntry(String at, JsonNode e) {
         String pattern = text(e, "pattern");
         if (pattern != null) {
-            glob(GlobKind.DOMAIN, at + "/pattern", pattern);
+            DomainPatternCheck.check(at + "/pattern", pattern, locator, problems);
         }
         boolean deny = "deny".equals(text(e, "verdict"));
         if (deny && e.has("transport")) {
