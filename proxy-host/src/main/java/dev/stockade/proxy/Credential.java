@@ -1,6 +1,7 @@
 package dev.stockade.proxy;
 
 import dev.stockade.policy.glob.DomainPattern;
+import dev.stockade.policy.glob.HostPort;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Objects;
@@ -75,24 +76,15 @@ public final class Credential {
     private static List<Binding> bindings(String name, List<String> domains) {
         List<Binding> out = new ArrayList<>(domains.size());
         for (String d : domains) {
-            int colon = d.lastIndexOf(':');
-            int port = 443;
-            String pattern = d;
-            if (colon >= 0) {
-                String digits = d.substring(colon + 1);
-                if (digits.isEmpty() || digits.length() > 5 || !digits.chars().allMatch(c -> c >= '0' && c <= '9')
-                        || Integer.parseInt(digits) < 1 || Integer.parseInt(digits) > 65535) {
-                    throw new IllegalArgumentException("credential `" + name + "` has a bad port in domain `" + d + "`");
-                }
-                port = Integer.parseInt(digits);
-                pattern = d.substring(0, colon);
-            }
-            // the core's domain patterns: a wildcard never matches an IP address, so `*` is no key to every address
-            DomainPattern p = DomainPattern.parse(pattern);
+            // the core's domain patterns, port included (one grammar with policies: a bracketed IPv6 literal,
+            // no leading zero); a wildcard never matches an IP address, so `*` is no key to every address
+            DomainPattern p = DomainPattern.parse(d);
             if (p.kind() == DomainPattern.Kind.INVALID) {
+                String why = HostPort.split(d).error();
                 throw new IllegalArgumentException("credential `" + name + "` has a domain that is not a domain pattern: `"
-                        + d + "`");
+                        + d + "`" + (why == null ? "" : " (" + why + ")"));
             }
+            int port = p.port() == HostPort.ANY ? 443 : p.port();
             out.add(new Binding(p, port));
         }
         return List.copyOf(out);

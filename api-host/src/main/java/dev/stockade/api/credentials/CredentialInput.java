@@ -3,9 +3,11 @@ package dev.stockade.api.credentials;
 import dev.stockade.api.web.ApiProblem;
 import dev.stockade.api.web.FieldError;
 import dev.stockade.api.web.ProblemCode;
+import dev.stockade.policy.glob.DomainPattern;
 import dev.stockade.policy.glob.Glob;
 import dev.stockade.policy.glob.GlobKind;
 import dev.stockade.policy.glob.GlobResult;
+import dev.stockade.policy.glob.HostPort;
 import io.micronaut.core.annotation.Introspected;
 import io.micronaut.core.annotation.Nullable;
 import java.util.ArrayList;
@@ -98,23 +100,18 @@ public record CredentialInput(@Nullable String name, @Nullable String secret, @N
 
     /** The proxy's reading of a credential domain: a domain pattern, optionally {@code :port}. */
     private static String domainProblem(String d) {
-        String pattern = d;
-        int colon = d.lastIndexOf(':');
-        if (colon >= 0) {
-            String digits = d.substring(colon + 1);
-            if (!digits.matches("[0-9]{1,5}") || Integer.parseInt(digits) < 1 || Integer.parseInt(digits) > 65535) {
-                return "has a port that is not 1 to 65535";
-            }
-            pattern = d.substring(0, colon);
+        HostPort split = HostPort.split(d); // the policies' own host:port grammar
+        if (split.error() != null) {
+            return "has a bad port: " + split.error();
         }
-        if (pattern.equals("*")) {
+        if (split.host().equals("*")) {
             return "would send the secret to every host; name the hosts";
         }
-        GlobResult g = Glob.compile(GlobKind.DOMAIN, pattern);
-        if (!g.ok() || g.glob() == null) {
-            return "is not a domain pattern: " + (g.errors().isEmpty() ? "invalid" : g.errors().get(0).message());
+        if (DomainPattern.parse(d).kind() != DomainPattern.Kind.INVALID) {
+            return null; // exactly what the proxy's Credential accepts
         }
-        return null;
+        GlobResult g = Glob.compile(GlobKind.DOMAIN, split.host());
+        return "is not a domain pattern: " + (g.ok() || g.errors().isEmpty() ? "invalid" : g.errors().get(0).message());
     }
 
     private void checkHeader(List<FieldError> errors) {

@@ -63,11 +63,15 @@ class CredentialApiTest extends PlatformTest {
                 "headerFormat", "Bearer " + secret)));
         responses.add(http.post(base, owner, Map.of("name", "w", "secret", secret, "domains", List.of("a.b"),
                 "unknown", secret)));
+        // the policies' host:port grammar: no leading zero; a bracketed IPv6 literal with a port is a domain
+        responses.add(http.post(base, owner, Map.of("name", "p", "secret", secret, "domains", List.of("a.b:0443"))));
+        responses.add(http.post(base, owner, Map.of("name", "v6", "secret", secret, "domains",
+                List.of("[2001:db8::1]:8443"))));
         responses.add(http.patch(base + "/" + id, owner, Map.of("secret", rotated)));
         responses.add(http.patch(base + "/" + id, owner, Map.of("name", "renamed", "secret", secret)));
 
         assertThat(responses.stream().map(Http.Response::status).toList())
-                .containsExactly(201, 200, 200, 409, 400, 400, 400, 400, 200, 400);
+                .containsExactly(201, 200, 200, 409, 400, 400, 400, 400, 400, 201, 200, 400);
         assertThat(responses.get(2).body().path("domains").toString()).contains("uploads.github.com:8443");
         for (Http.Response r : responses) {
             assertThat(r.raw()).doesNotContain(secret).doesNotContain(rotated).doesNotContain("r0tat3d");
