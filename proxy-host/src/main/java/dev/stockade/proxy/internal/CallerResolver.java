@@ -1,8 +1,6 @@
 package dev.stockade.proxy.internal;
 
-import java.io.BufferedReader;
 import java.io.IOException;
-import java.net.Inet4Address;
 import java.net.InetAddress;
 import java.net.InetSocketAddress;
 import java.nio.charset.StandardCharsets;
@@ -111,119 +109,8 @@ public final class CallerResolver {
                 // fall through to the tables
             }
         }
-        long inode = inode("tcp", client, proxy);
-        return inode > 0 ? inode : inode("tcp6", client, proxy);
-    }
-
-    private long inode(String table, InetSocketAddress client, InetSocketAddress proxy) throws IOException {
-        Path file = proc.resolve("net").resolve(table);
-        if (!Files.isReadable(file)) {
-            return -1;
-        }
-        InetAddress clientAddress = DialGuard.unwrap(client.getAddress());
-        InetAddress proxyAddress = DialGuard.unwrap(proxy.getAddress());
-        try (BufferedReader r = Files.newBufferedReader(file, StandardCharsets.US_ASCII)) {
-            r.readLine();
-            for (String line = r.readLine(); line != null; line = r.readLine()) {
-                long inode = match(line, clientAddress, client.getPort(), proxyAddress, proxy.getPort());
-                if (inode > 0) {
-                    return inode; // stop at the match
-                }
-            }
-        }
-        return -1;
-    }
-
-    /**
-     * The inode of a {@code /proc/net/tcp} line whose local end is the client and remote end the
-     * proxy, else -1. Fields are split by hand (no regex) and the ports, which almost never match,
-     * are compared before any address is decoded.
-     */
-    static long match(String line, InetAddress client, int clientPort, InetAddress proxy, int proxyPort) {
-        int[] start = new int[10];
-        int[] end = new int[10];
-        int n = 0;
-        int i = 0;
-        int len = line.length();
-        while (n < 10) {
-            while (i < len && line.charAt(i) == ' ') {
-                i++;
-            }
-            if (i >= len) {
-                return -1;
-            }
-            start[n] = i;
-            while (i < len && line.charAt(i) != ' ') {
-                i++;
-            }
-            end[n++] = i;
-        }
-        int localColon = line.lastIndexOf(':', end[1] - 1);
-        int remoteColon = line.lastIndexOf(':', end[2] - 1);
-        if (localColon < start[1] || remoteColon < start[2]
-                || hex(line, localColon + 1, end[1]) != clientPort || hex(line, remoteColon + 1, end[2]) != proxyPort) {
-            return -1;
-        }
-        if (!sameAddress(line.substring(start[1], localColon), client)
-                || !sameAddress(line.substring(start[2], remoteColon), proxy)) {
-            return -1;
-        }
-        long inode = 0;
-        for (int k = start[9]; k < end[9]; k++) {
-            char c = line.charAt(k);
-            if (c < '0' || c > '9') {
-                return -1;
-            }
-            inode = inode * 10 + (c - '0');
-        }
-        return inode;
-    }
-
-    private static int hex(String s, int from, int to) {
-        if (to - from > 8 || to == from) {
-            return -1;
-        }
-        int v = 0;
-        for (int k = from; k < to; k++) {
-            int d = Character.digit(s.charAt(k), 16);
-            if (d < 0) {
-                return -1;
-            }
-            v = v << 4 | d;
-        }
-        return v;
-    }
-
-    private static boolean sameAddress(String hex, InetAddress want) {
-        if (hex.length() != 8 && hex.length() != 32) {
-            return false;
-        }
-        InetAddress got = DialGuard.unwrap(Cidr.toAddress(kernelAddress(hex)));
-        return got.equals(want);
-    }
-
-    /** Compares a {@code /proc/net/tcp} address ({@code HEXIP:HEXPORT}, host byte order words) with a socket address. */
-    static boolean matches(String field, InetSocketAddress want) {
-        int colon = field.indexOf(':');
-        int port = Integer.parseInt(field.substring(colon + 1), 16);
-        if (port != want.getPort()) {
-            return false;
-        }
-        byte[] bytes = kernelAddress(field.substring(0, colon));
-        InetAddress got = DialGuard.unwrap(Cidr.toAddress(bytes));
-        return got.equals(DialGuard.unwrap(want.getAddress()));
-    }
-
-    /** The kernel prints each 32-bit word of the address in host (little-endian here) order. */
-    static byte[] kernelAddress(String hex) {
-        byte[] out = new byte[hex.length() / 2];
-        for (int word = 0; word < out.length / 4; word++) {
-            for (int i = 0; i < 4; i++) {
-                int at = (word * 4 + i) * 2;
-                out[word * 4 + (3 - i)] = (byte) Integer.parseInt(hex.substring(at, at + 2), 16);
-            }
-        }
-        return out;
+        long inode = ProcNetTcp.inode(proc, "tcp", client, proxy);
+        return inode > 0 ? inode : ProcNetTcp.inode(proc, "tcp6", client, proxy);
     }
 
     private String owner(long inode, InetAddress client) throws IOException {

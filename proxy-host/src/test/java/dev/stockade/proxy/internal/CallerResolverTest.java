@@ -167,10 +167,10 @@ class CallerResolverTest {
     @Test
     void matchSplitsFieldsByHandAndChecksPortsAndAddresses() {
         String line = "   3: 0100007F:9C41 0100007F:0C38 01 00000000:00000000 00:00000000 00000000  1000        0 1001 1 0";
-        assertThat(CallerResolver.match(line, loopback(), 40001, loopback(), 3128)).isEqualTo(1001);
-        assertThat(CallerResolver.match(line, loopback(), 40002, loopback(), 3128)).isEqualTo(-1);
-        assertThat(CallerResolver.match(line, loopback(), 40001, loopback(), 3129)).isEqualTo(-1);
-        assertThat(CallerResolver.match("   3: 0100007F:9C41", loopback(), 40001, loopback(), 3128)).isEqualTo(-1);
+        assertThat(ProcNetTcp.match(line, loopback(), 40001, loopback(), 3128)).isEqualTo(1001);
+        assertThat(ProcNetTcp.match(line, loopback(), 40002, loopback(), 3128)).isEqualTo(-1);
+        assertThat(ProcNetTcp.match(line, loopback(), 40001, loopback(), 3129)).isEqualTo(-1);
+        assertThat(ProcNetTcp.match("   3: 0100007F:9C41", loopback(), 40001, loopback(), 3128)).isEqualTo(-1);
         assertThat(CallerResolver.socketInode("socket:[12]")).isEqualTo(12);
         assertThat(CallerResolver.socketInode("pipe:[12]")).isEqualTo(-1);
         assertThat(CallerResolver.socketInode("socket:[1x]")).isEqualTo(-1);

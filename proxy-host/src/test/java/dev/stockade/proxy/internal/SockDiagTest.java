@@ -88,7 +88,7 @@ class SockDiagTest {
     private static long fromProcTables(InetSocketAddress local, InetSocketAddress remote) throws IOException {
         for (String table : new String[] {"/proc/net/tcp", "/proc/net/tcp6"}) {
             for (String line : Files.readAllLines(Path.of(table))) {
-                long inode = CallerResolver.match(line, DialGuard.unwrap(local.getAddress()), local.getPort(),
+                long inode = ProcNetTcp.match(line, DialGuard.unwrap(local.getAddress()), local.getPort(),
                         DialGuard.unwrap(remote.getAddress()), remote.getPort());
                 if (inode > 0) {
                     return inode;
