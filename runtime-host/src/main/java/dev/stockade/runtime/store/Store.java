@@ -61,6 +61,7 @@ public final class Store implements AutoCloseable {
             st.execute("PRAGMA foreign_keys=ON");
             st.execute("PRAGMA busy_timeout=5000");
             st.execute("PRAGMA wal_autocheckpoint=0"); // the Checkpointer's thread does it, off the commit path
+            st.execute("PRAGMA journal_size_limit=8388608"); // a burst's WAL is cut back to 8 MiB once reused
         }
         Store store = new Store(file, c);
         store.migrate();
