@@ -122,6 +122,26 @@ class ChatStreamTest {
     }
 
     @Test
+    void aClientThatGoesAwayMidTurnDoesNotStopTheTurnItsStepsAreStored() throws Exception {
+        provider.holdChats().enqueue(ProviderDouble.Reply.tool(null, "memory_search", "{\"query\":\"tea\"}"),
+                ProviderDouble.Reply.text("Stored anyway."));
+        provider.release(1);
+        HttpResponse<Stream<String>> r = open("What do I drink?");
+        Iterator<String> it = r.body().iterator();
+        assertThat(next(it).name()).isEqualTo("tool");
+        r.body().close(); // the client leaves while the second model call is held
+        TestRuntime.await(() -> provider.chats().size() == 2);
+        provider.release(1);
+        TestRuntime.await(() -> {
+            try {
+                return rt.get("/agents/threads/" + thread + "/messages").body().contains("Stored anyway.");
+            } catch (Exception e) {
+                throw new IllegalStateException(e);
+            }
+        });
+    }
+
+    @Test
     void aFailedTurnEndsTheStreamWithAProblemAndANoticeInTheThread() throws Exception {
         provider.enqueue(ProviderDouble.Reply.status(400));
         List<Event> events = all("hello");
