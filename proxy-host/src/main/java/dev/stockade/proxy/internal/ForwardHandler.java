@@ -152,16 +152,7 @@ public final class ForwardHandler extends ChannelInboundHandlerAdapter {
         String scheme = tunnel == null ? "http" : "https";
         RequestTarget t = RequestTarget.of(req, listenerKind(), tunnel == null ? null : tunnel.host(),
                 tunnel == null ? 0 : tunnel.port(), sni, px.config().passthroughHttpOriginPort());
-        if (t.problem() != null) {
-            Decision d = Decision.deny(ReasonCode.INVALID_REQUEST, t.problem());
-            denyAndClose(ctx, listener(), t.host() == null ? "-" : t.host(), t.port(), req.method().name(), t.path(), d,
-                    d.reason().code(), t.problem(), start);
-            return;
-        }
-        if (px.isHalted()) {
-            Decision d = Decision.deny(ReasonCode.HALTED, "the organization is halted");
-            denyAndClose(ctx, listener(), t.host(), t.port(), req.method().name(), t.path(), d, d.reason().code(),
-                    d.detail(), start);
+        if (refusedUpFront(ctx, req, t, start)) {
             return;
         }
         EgressRequest er = Headers.egressRequest(req, scheme, t.host(), t.port(), tunnel == null ? null : sni,
@@ -195,6 +186,21 @@ public final class ForwardHandler extends ChannelInboundHandlerAdapter {
             out.remove(HttpHeaderNames.SEC_WEBSOCKET_EXTENSIONS);
         }
         forward(ctx, req, t, d, out, address, upgrade, police ? er : null, start);
+    }
+
+    /** An invalid target or a halted organization: refused (and the connection closed) before any decision. */
+    private boolean refusedUpFront(ChannelHandlerContext ctx, FullHttpRequest req, RequestTarget t, long start) {
+        Decision d;
+        if (t.problem() != null) {
+            d = Decision.deny(ReasonCode.INVALID_REQUEST, t.problem());
+        } else if (px.isHalted()) {
+            d = Decision.deny(ReasonCode.HALTED, "the organization is halted");
+        } else {
+            return false;
+        }
+        denyAndClose(ctx, listener(), t.host() == null ? "-" : t.host(), t.port(), req.method().name(), t.path(), d,
+                d.reason().code(), d.detail(), start);
+        return true;
     }
 
     private boolean graphqlFenced(EgressRequest er) {
