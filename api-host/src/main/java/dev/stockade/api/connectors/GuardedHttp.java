@@ -3,62 +3,98 @@ package dev.stockade.api.connectors;
 import dev.stockade.api.connectors.UpstreamClient.UpstreamException;
 import dev.stockade.proxy.internal.DialGuard;
 import jakarta.annotation.PreDestroy;
+import jakarta.inject.Inject;
 import jakarta.inject.Singleton;
+import java.io.ByteArrayOutputStream;
 import java.io.FilterInputStream;
 import java.io.IOException;
 import java.io.InputStream;
+import java.net.SocketTimeoutException;
 import java.net.URI;
-import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
-import java.net.http.HttpResponse;
-import java.util.concurrent.CancellationException;
-import java.util.concurrent.ExecutionException;
+import java.nio.ByteBuffer;
+import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.Executors;
+import java.util.concurrent.Flow;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.ScheduledFuture;
 import java.util.concurrent.TimeUnit;
-import java.util.concurrent.TimeoutException;
+import java.util.concurrent.atomic.AtomicBoolean;
+import org.apache.hc.client5.http.classic.methods.HttpUriRequestBase;
+import org.apache.hc.client5.http.config.ConnectionConfig;
+import org.apache.hc.client5.http.config.RequestConfig;
+import org.apache.hc.client5.http.impl.classic.CloseableHttpClient;
+import org.apache.hc.client5.http.impl.classic.HttpClients;
+import org.apache.hc.client5.http.impl.io.PoolingHttpClientConnectionManagerBuilder;
+import org.apache.hc.core5.http.ClassicHttpResponse;
+import org.apache.hc.core5.http.Header;
+import org.apache.hc.core5.http.HttpEntity;
+import org.apache.hc.core5.http.io.entity.ByteArrayEntity;
+import org.apache.hc.core5.util.TimeValue;
+import org.apache.hc.core5.util.Timeout;
 
 /**
  * Every outbound request to a connector (MCP upstreams, HTTP APIs, OpenAPI documents) goes through here: the
- * connector's host passes the egress proxy's dial guard before each request, redirects are never followed, the
- * answer's headers must arrive within the call timeout and its body is cut at the same deadline and at the size
- * bound, and a {@link Cancellation} (a halt) aborts both. Failures are {@link UpstreamException}s whose messages are
- * safe to show (no header, no credential).
+ * connector's host is resolved by the egress proxy's dial guard and the connection goes to the address it checked
+ * ({@link GuardedResolver}), redirects are never followed, one deadline from the request's start bounds the whole
+ * answer (headers and body), the body is cut at the size bound, and a {@link Cancellation} (a halt) aborts it.
+ * Failures are {@link UpstreamException}s whose messages are safe to show (no header, no credential).
  */
 @Singleton
 public class GuardedHttp {
     private final ConnectorSettings settings;
-    private final DialGuard guard;
-    private final HttpClient http;
+    private final CloseableHttpClient http;
     private final ScheduledExecutorService deadlines = Executors.newSingleThreadScheduledExecutor(r -> {
         Thread t = new Thread(r, "connector-deadlines");
         t.setDaemon(true);
         return t;
     });
 
+    @Inject
     public GuardedHttp(ConnectorSettings settings) {
+        this(settings, settings.guard());
+    }
+
+    GuardedHttp(ConnectorSettings settings, DialGuard guard) {
         this.settings = settings;
-        this.guard = settings.guard();
-        this.http = HttpClient.newBuilder().connectTimeout(settings.connectTimeout())
-                .followRedirects(HttpClient.Redirect.NEVER).version(HttpClient.Version.HTTP_1_1).build();
+        Timeout call = Timeout.of(settings.callTimeout());
+        this.http = HttpClients.custom()
+                .setConnectionManager(PoolingHttpClientConnectionManagerBuilder.create()
+                        .setDnsResolver(new GuardedResolver(guard))
+                        .setDefaultConnectionConfig(ConnectionConfig.custom()
+                                .setConnectTimeout(Timeout.of(settings.connectTimeout())).setSocketTimeout(call)
+                                // a kept-alive connection the upstream closed while idle is checked before reuse,
+                                // never sent a request that would fail (POSTs are not retried)
+                                .setValidateAfterInactivity(TimeValue.ofMilliseconds(100))
+                                .setTimeToLive(TimeValue.ofMinutes(5)).build())
+                        .setMaxConnTotal(256).setMaxConnPerRoute(32).build())
+                .evictIdleConnections(TimeValue.ofSeconds(30)).evictExpiredConnections()
+                .setDefaultRequestConfig(RequestConfig.custom().setResponseTimeout(call).build())
+                .disableRedirectHandling().disableAutomaticRetries().disableCookieManagement()
+                .disableContentCompression().disableAuthCaching().build();
     }
 
     /** An answer whose body is being read under the deadline and the bound; close it when done. */
-    public record Opened(HttpResponse<InputStream> response, InputStream body, ScheduledFuture<?> deadline)
+    public record Opened(ClassicHttpResponse response, InputStream body, ScheduledFuture<?> deadline)
             implements AutoCloseable {
         public int status() {
-            return response.statusCode();
+            return response.getCode();
         }
 
         public String header(String name) {
-            return response.headers().firstValue(name).orElse(null);
+            Header h = response.getFirstHeader(name);
+            return h == null ? null : h.getValue();
         }
 
         @Override
         public void close() {
             deadline.cancel(false);
             quietly(body);
+            try {
+                response.close(); // an answer not read to its end is not put back in the pool
+            } catch (IOException ignored) {
+                // the connection is discarded either way
+            }
         }
     }
 
@@ -66,32 +102,86 @@ public class GuardedHttp {
         return settings;
     }
 
-    /** Sends the request (after the dial guard) and returns once the answer's headers arrived. */
+    /** Sends the request (its host resolved by the dial guard) and returns once the answer's headers arrived. */
     public Opened open(HttpRequest request, Cancellation cancel) throws UpstreamException {
-        checkDial(request.uri());
-        var pending = http.sendAsync(request, HttpResponse.BodyHandlers.ofInputStream());
-        cancel.onCancel(() -> pending.cancel(true));
-        HttpResponse<InputStream> response;
-        try {
-            response = pending.get(settings.callTimeout().toMillis(), TimeUnit.MILLISECONDS);
-        } catch (TimeoutException e) {
-            pending.cancel(true);
-            throw new UpstreamException("the upstream did not answer within " + settings.callTimeout().toSeconds()
-                    + " s");
-        } catch (CancellationException e) {
-            throw halted();
-        } catch (ExecutionException e) {
-            throw cancel.cancelled() ? halted() : new UpstreamException("the upstream could not be reached ("
-                    + e.getCause().getClass().getSimpleName() + ")");
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
-            throw new UpstreamException("the call was interrupted");
+        checkHost(request.uri());
+        HttpUriRequestBase out = new HttpUriRequestBase(request.method(), request.uri());
+        request.headers().map().forEach((name, values) -> values.forEach(v -> out.addHeader(name, v)));
+        byte[] body = request.bodyPublisher().map(GuardedHttp::bytes).orElse(null);
+        if (body != null && body.length > 0) {
+            out.setEntity(new ByteArrayEntity(body, null));
         }
-        InputStream body = new Bounded(response.body(), settings.maxResponseBytes());
-        ScheduledFuture<?> deadline = deadlines.schedule(() -> quietly(body), settings.callTimeout().toMillis(),
-                TimeUnit.MILLISECONDS);
-        cancel.onCancel(() -> quietly(body));
-        return new Opened(response, body, deadline);
+        AtomicBoolean expired = new AtomicBoolean();
+        ScheduledFuture<?> deadline = deadlines.schedule(() -> {
+            expired.set(true);
+            out.cancel();
+        }, settings.callTimeout().toMillis(), TimeUnit.MILLISECONDS);
+        cancel.onCancel(out::cancel);
+        ClassicHttpResponse response;
+        try {
+            response = http.executeOpen(null, out, null);
+        } catch (IOException e) {
+            deadline.cancel(false);
+            throw openFailure(e, expired.get(), cancel);
+        }
+        HttpEntity entity = response.getEntity();
+        InputStream raw;
+        try {
+            raw = entity == null ? InputStream.nullInputStream() : entity.getContent();
+        } catch (IOException e) {
+            deadline.cancel(false);
+            throw openFailure(e, expired.get(), cancel);
+        }
+        return new Opened(response, new Bounded(raw, settings.maxResponseBytes()), deadline);
+    }
+
+    private UpstreamException openFailure(IOException e, boolean expired, Cancellation cancel) {
+        if (cancel.cancelled()) {
+            return halted();
+        }
+        if (expired || e instanceof SocketTimeoutException) {
+            return new UpstreamException("the upstream did not answer within " + settings.callTimeout().toSeconds()
+                    + " s");
+        }
+        for (Throwable t = e; t != null; t = t.getCause()) {
+            if (t instanceof GuardedResolver.Refused r) {
+                return new UpstreamException("the connector is not dialed: " + r.getMessage());
+            }
+        }
+        return new UpstreamException("the upstream could not be reached (" + e.getClass().getSimpleName() + ")");
+    }
+
+    /** The request body as bytes (connector request bodies are small JSON documents). */
+    private static byte[] bytes(HttpRequest.BodyPublisher publisher) {
+        if (publisher.contentLength() == 0) {
+            return null;
+        }
+        ByteArrayOutputStream buffer = new ByteArrayOutputStream();
+        CompletableFuture<byte[]> done = new CompletableFuture<>();
+        publisher.subscribe(new Flow.Subscriber<ByteBuffer>() {
+            @Override
+            public void onSubscribe(Flow.Subscription s) {
+                s.request(Long.MAX_VALUE);
+            }
+
+            @Override
+            public void onNext(ByteBuffer b) {
+                byte[] chunk = new byte[b.remaining()];
+                b.get(chunk);
+                buffer.writeBytes(chunk);
+            }
+
+            @Override
+            public void onError(Throwable t) {
+                done.completeExceptionally(t);
+            }
+
+            @Override
+            public void onComplete() {
+                done.complete(buffer.toByteArray());
+            }
+        });
+        return done.join();
     }
 
     /** GETs a document (an OpenAPI description) under the same guard and bounds; a status other than 200 fails. */
@@ -123,14 +213,9 @@ public class GuardedHttp {
         return new UpstreamException("the call was cancelled: the organization is halted");
     }
 
-    void checkDial(URI url) throws UpstreamException {
-        String host = url.getHost();
-        if (host == null) {
+    private static void checkHost(URI url) throws UpstreamException {
+        if (url.getHost() == null) {
             throw new UpstreamException("the connector URL names no host");
-        }
-        host = host.startsWith("[") ? host.substring(1, host.length() - 1) : host;
-        if (guard.check(host) instanceof DialGuard.Refused r) {
-            throw new UpstreamException("the connector is not dialed: " + r.why());
         }
     }
 
@@ -145,6 +230,11 @@ public class GuardedHttp {
     @PreDestroy
     void shutdown() {
         deadlines.shutdownNow();
+        try {
+            http.close();
+        } catch (IOException ignored) {
+            // stopping: open connections are dropped either way
+        }
     }
 
     /** Counts what is read and fails past the bound. */

@@ -221,13 +221,14 @@ public final class ControlPlaneSource implements AutoCloseable {
 
     private void lost(String why, Duration retry) {
         Status was = status;
-        status = new Status(false, was.synced(), version, applier.size(), was.connected() ? Instant.now()
-                : was.since(), why);
+        // the line goes out before the status says so: whoever sees "disconnected" finds the line logged
         if (was.connected() || was.lastError() == null || !was.lastError().equals(why)) {
             log.accept("control plane unreachable (" + why + "); keeping the last good set of " + applier.size()
                     + " sandbox(es) at version " + version + "; retrying" + (retry.isZero() ? "" : " in "
                     + retry.toMillis() + " ms"));
         }
+        status = new Status(false, was.synced(), version, applier.size(), was.connected() ? Instant.now()
+                : was.since(), why);
     }
 
     private void cutIfSilent() {

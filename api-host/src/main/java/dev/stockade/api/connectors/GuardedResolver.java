@@ -1,0 +1,43 @@
+package dev.stockade.api.connectors;
+
+import dev.stockade.proxy.internal.DialGuard;
+import java.net.InetAddress;
+import java.net.UnknownHostException;
+import org.apache.hc.client5.http.DnsResolver;
+
+/**
+ * The connector client's only name resolution: the egress proxy's dial guard resolves the host and checks every
+ * address, and the connection goes to the address it returned. There is no second lookup between the check and
+ * the dial for a DNS answer to change (rebinding to loopback, link-local or metadata addresses).
+ */
+final class GuardedResolver implements DnsResolver {
+    /** The guard refused the host; the message says why (no credential, no header). */
+    static final class Refused extends UnknownHostException {
+        private static final long serialVersionUID = 1L;
+
+        Refused(String why) {
+            super(why);
+        }
+    }
+
+    private final DialGuard guard;
+
+    GuardedResolver(DialGuard guard) {
+        this.guard = guard;
+    }
+
+    @Override
+    public InetAddress[] resolve(String host) throws UnknownHostException {
+        String h = host.startsWith("[") && host.endsWith("]") ? host.substring(1, host.length() - 1) : host;
+        DialGuard.Outcome outcome = guard.check(h);
+        if (outcome instanceof DialGuard.Refused r) {
+            throw new Refused(r.why());
+        }
+        return new InetAddress[] {((DialGuard.Allowed) outcome).address()};
+    }
+
+    @Override
+    public String resolveCanonicalHostname(String host) {
+        return host;
+    }
+}
