@@ -1,6 +1,5 @@
 package dev.stockade.proxy;
 
-import com.sun.net.httpserver.HttpExchange;
 import com.sun.net.httpserver.HttpServer;
 import dev.stockade.proxy.internal.CallerResolver;
 import dev.stockade.proxy.internal.CertificateAuthority;
@@ -20,31 +19,18 @@ import io.netty.channel.group.DefaultChannelGroup;
 import io.netty.channel.nio.NioIoHandler;
 import io.netty.channel.socket.SocketChannel;
 import io.netty.handler.ssl.SslContext;
-import io.netty.handler.ssl.SslContextBuilder;
-import io.netty.handler.ssl.SslProvider;
 import io.netty.handler.timeout.IdleStateHandler;
 import io.netty.util.concurrent.DefaultEventExecutorGroup;
 import io.netty.util.concurrent.GlobalEventExecutor;
 import io.netty.util.concurrent.ScheduledFuture;
 import java.io.IOException;
-import java.io.InputStream;
-import java.io.OutputStream;
-import java.net.InetAddress;
 import java.net.InetSocketAddress;
-import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.security.GeneralSecurityException;
-import java.security.KeyStore;
-import java.security.cert.CertificateFactory;
-import java.security.cert.X509Certificate;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.concurrent.Executors;
 import java.util.concurrent.TimeUnit;
 import java.util.function.Supplier;
-import javax.net.ssl.TrustManagerFactory;
-import javax.net.ssl.X509TrustManager;
 
 /**
  * The running egress proxy: the forward-proxy listener (plain HTTP and CONNECT with TLS interception),
@@ -104,7 +90,7 @@ public final class ProxyServer implements AutoCloseable {
         CertificateAuthority ca = CertificateAuthority.loadOrCreate(config.dataDir(), config.leafCacheSize());
         DialGuard guard = new DialGuard(config.allowLoopbackOriginsUnsafe(), config.allowPrivateRanges(),
                 config.allowPrivateHosts(), config.extraDenyCidrs(), config.resolveOverrides());
-        SslContext originTls = originTls(config.extraTrustPem());
+        SslContext originTls = OriginTrust.context(config.extraTrustPem());
         EventLoopGroup boss = new MultiThreadIoEventLoopGroup(1, NioIoHandler.newFactory());
         EventLoopGroup workers = new MultiThreadIoEventLoopGroup(NioIoHandler.newFactory());
         // the forward port stays on NIO; the passthrough listener takes epoll where it loads (kernel splice)
@@ -114,20 +100,7 @@ public final class ProxyServer implements AutoCloseable {
         ChannelGroup channels = new DefaultChannelGroup("stockade-proxy", GlobalEventExecutor.INSTANCE);
         ProxyContext px = new ProxyContext(config, decider, audit, credentials, ca, guard, CallerResolver.linux(),
                 originTls, channels, blocking, sandboxes);
-        // reloads after start are counted wherever policies come from files (the sandboxes' too)
-        if (decider instanceof PolicySource source) {
-            source.onReload(load -> {
-                px.metrics().reload(load.valid());
-                // connections opened under the old program never serve the new one
-                px.originPool().clear();
-            });
-        }
-        if (sandboxes != null) {
-            sandboxes.policySources().forEach(source -> source.onReload(load -> {
-                px.metrics().reload(load.valid());
-                px.originPool().clear();
-            }));
-        }
+        countReloads(px, decider, sandboxes);
         List<Channel> bound = new ArrayList<>();
         try {
             Channel forward = bind(px, boss, workers, Transports.NIO, config.port(), false);
@@ -144,21 +117,9 @@ public final class ProxyServer implements AutoCloseable {
             for (Channel c : bound) {
                 ports.add(((InetSocketAddress) c.localAddress()).getPort());
             }
-            ScheduledFuture<?> watch = null;
-            if (config.haltFile() != null) {
-                // the file flag halts as the admin switch does: open tunnels close at once
-                boolean[] was = {false};
-                watch = workers.next().scheduleAtFixedRate(() -> {
-                    boolean now = Files.exists(config.haltFile());
-                    if (now && !was[0]) {
-                        px.originPool().clear();
-                        channels.close().addListener(f -> px.haltApplied());
-                    }
-                    was[0] = now;
-                }, 200, 200, TimeUnit.MILLISECONDS);
-            }
+            ScheduledFuture<?> watch = config.haltFile() == null ? null : watchHaltFile(px, workers, config.haltFile());
             ProxyServer[] self = new ProxyServer[1];
-            HttpServer adminServer = config.adminPort() >= 0 ? admin(config.adminPort(), self) : null;
+            HttpServer adminServer = config.adminPort() >= 0 ? AdminEndpoint.start(config.adminPort(), () -> self[0]) : null;
             if (adminServer != null) {
                 ports.add(adminServer.getAddress().getPort());
             }
@@ -177,6 +138,35 @@ public final class ProxyServer implements AutoCloseable {
             px.callerLookups().shutdownGracefully(0, 1, TimeUnit.SECONDS);
             throw e instanceof IOException io ? io : new IOException("cannot start the proxy: " + e.getMessage(), e);
         }
+    }
+
+    /** Reloads after start are counted wherever policies come from files (the sandboxes' too). */
+    private static void countReloads(ProxyContext px, Supplier<Decider> decider, SandboxRegistry sandboxes) {
+        List<PolicySource> sources = new ArrayList<>();
+        if (decider instanceof PolicySource source) {
+            sources.add(source);
+        }
+        if (sandboxes != null) {
+            sources.addAll(sandboxes.policySources());
+        }
+        sources.forEach(source -> source.onReload(load -> {
+            px.metrics().reload(load.valid());
+            // connections opened under the old program never serve the new one
+            px.originPool().clear();
+        }));
+    }
+
+    /** The file flag halts as the admin switch does: open tunnels close at once. */
+    private static ScheduledFuture<?> watchHaltFile(ProxyContext px, EventLoopGroup loops, Path haltFile) {
+        boolean[] was = {false};
+        return loops.next().scheduleAtFixedRate(() -> {
+            boolean now = Files.exists(haltFile);
+            if (now && !was[0]) {
+                px.originPool().clear();
+                px.channels().close().addListener(f -> px.haltApplied());
+            }
+            was[0] = now;
+        }, 200, 200, TimeUnit.MILLISECONDS);
     }
 
     private static Channel bind(ProxyContext px, EventLoopGroup boss, EventLoopGroup workers, Transports io, int port,
@@ -216,84 +206,6 @@ public final class ProxyServer implements AutoCloseable {
         } catch (RuntimeException e) {
             throw new IOException("cannot bind " + px.config().bindAddress().getHostAddress() + ":" + port + ": "
                     + e.getMessage(), e);
-        }
-    }
-
-    private static SslContext originTls(Path extraTrust) throws IOException {
-        try {
-            TrustManagerFactory defaults = TrustManagerFactory.getInstance(TrustManagerFactory.getDefaultAlgorithm());
-            defaults.init((KeyStore) null);
-            KeyStore ks = KeyStore.getInstance(KeyStore.getDefaultType());
-            ks.load(null, null);
-            int i = 0;
-            for (var tm : defaults.getTrustManagers()) {
-                if (tm instanceof X509TrustManager x) {
-                    for (X509Certificate c : x.getAcceptedIssuers()) {
-                        ks.setCertificateEntry("system-" + i++, c);
-                    }
-                }
-            }
-            if (extraTrust != null) {
-                try (InputStream in = Files.newInputStream(extraTrust)) {
-                    for (var c : CertificateFactory.getInstance("X.509").generateCertificates(in)) {
-                        ks.setCertificateEntry("extra-" + i++, c);
-                    }
-                }
-            }
-            TrustManagerFactory tmf = TrustManagerFactory.getInstance(TrustManagerFactory.getDefaultAlgorithm());
-            tmf.init(ks);
-            return SslContextBuilder.forClient().sslProvider(SslProvider.JDK).trustManager(tmf)
-                    .protocols("TLSv1.3", "TLSv1.2").build();
-        } catch (GeneralSecurityException e) {
-            throw new IOException("cannot build the origin trust store: " + e.getMessage(), e);
-        }
-    }
-
-    // ---- admin endpoint -------------------------------------------------------------------------------
-
-    private static HttpServer admin(int port, ProxyServer[] self) throws IOException {
-        HttpServer s = HttpServer.create(new InetSocketAddress(InetAddress.getLoopbackAddress(), port), 16);
-        s.setExecutor(Executors.newSingleThreadExecutor(r -> {
-            Thread t = new Thread(r, "stockade-proxy-admin");
-            t.setDaemon(true);
-            return t;
-        }));
-        s.createContext("/halt", ex -> {
-            ProxyServer p = self[0];
-            switch (ex.getRequestMethod()) {
-                case "POST" -> p.halt();
-                case "DELETE" -> p.resume();
-                case "GET" -> { }
-                default -> {
-                    reply(ex, 405, "method not allowed\n");
-                    return;
-                }
-            }
-            reply(ex, 200, "{\"halted\":" + p.halted() + "}\n");
-        });
-        s.createContext("/health", ex -> reply(ex, 200, "{\"status\":\"up\",\"halted\":" + self[0].halted() + "}\n"));
-        s.createContext("/metrics", ex -> {
-            if (!"GET".equals(ex.getRequestMethod())) {
-                reply(ex, 405, "method not allowed\n");
-                return;
-            }
-            byte[] b = self[0].px.metrics().scrape().getBytes(StandardCharsets.UTF_8);
-            ex.getResponseHeaders().set("Content-Type", "text/plain; version=0.0.4; charset=utf-8");
-            ex.sendResponseHeaders(200, b.length);
-            try (OutputStream out = ex.getResponseBody()) {
-                out.write(b);
-            }
-        });
-        s.start();
-        return s;
-    }
-
-    private static void reply(HttpExchange ex, int status, String body) throws IOException {
-        byte[] b = body.getBytes(StandardCharsets.UTF_8);
-        ex.getResponseHeaders().set("Content-Type", body.startsWith("{") ? "application/json" : "text/plain");
-        ex.sendResponseHeaders(status, b.length);
-        try (OutputStream out = ex.getResponseBody()) {
-            out.write(b);
         }
     }
 
@@ -362,6 +274,11 @@ public final class ProxyServer implements AutoCloseable {
     /** The admin port, -1 when disabled. */
     public int adminPort() {
         return admin == null ? -1 : admin.getAddress().getPort();
+    }
+
+    /** The metrics in Prometheus text format, as the admin endpoint serves them. */
+    String metricsText() {
+        return px.metrics().scrape();
     }
 
     /** Path of the exported interception CA certificate (PEM). */

@@ -1,33 +1,21 @@
 package dev.stockade.proxy.internal;
 
-import dev.stockade.proxy.HostRefusal;
 import io.netty.bootstrap.Bootstrap;
 import io.netty.channel.Channel;
 import io.netty.channel.ChannelFuture;
 import io.netty.channel.ChannelFutureListener;
-import io.netty.channel.ChannelHandlerContext;
-import io.netty.channel.ChannelInboundHandlerAdapter;
 import io.netty.channel.ChannelInitializer;
 import io.netty.channel.ChannelOption;
 import io.netty.channel.socket.SocketChannel;
 import io.netty.handler.codec.http.FullHttpRequest;
 import io.netty.handler.codec.http.HttpClientCodec;
-import io.netty.handler.codec.http.HttpContent;
-import io.netty.handler.codec.http.HttpHeaderNames;
-import io.netty.handler.codec.http.HttpHeaderValues;
-import io.netty.handler.codec.http.HttpResponse;
-import io.netty.handler.codec.http.HttpUtil;
-import io.netty.handler.codec.http.LastHttpContent;
-import io.netty.handler.codec.http.websocketx.WebSocket08FrameEncoder;
 import io.netty.handler.ssl.SslHandler;
-import io.netty.handler.timeout.IdleStateEvent;
 import io.netty.handler.timeout.IdleStateHandler;
 import io.netty.util.AttributeKey;
 import io.netty.util.ReferenceCountUtil;
 import java.net.InetAddress;
 import java.net.InetSocketAddress;
 import java.util.concurrent.TimeUnit;
-import java.util.concurrent.atomic.AtomicLong;
 import javax.net.ssl.SSLEngine;
 import javax.net.ssl.SSLParameters;
 
@@ -53,9 +41,9 @@ public final class Upstream {
     }
 
     /** The client channel that currently owns an origin channel (lent from the pool or dialed for it). */
-    private static final AttributeKey<Channel> OWNER = AttributeKey.valueOf("stockade.origin.owner");
+    static final AttributeKey<Channel> OWNER = AttributeKey.valueOf("stockade.origin.owner");
     /** The origin channel serving a client channel's current request. */
-    private static final AttributeKey<Channel> CURRENT = AttributeKey.valueOf("stockade.origin.current");
+    static final AttributeKey<Channel> CURRENT = AttributeKey.valueOf("stockade.origin.current");
 
     private Upstream() {
     }
@@ -80,25 +68,25 @@ public final class Upstream {
         boolean poolable = !upgrade && px.originPool().enabled();
         boolean head = request.method().name().equals("HEAD");
         if (!poolable) {
-            return dial(px, client, request, key, tls, new Relay(px, client, keepClient, upgrade, frames, head,
+            return dial(px, client, request, key, tls, new OriginRelay(px, client, keepClient, upgrade, frames, head,
                     completion, key, false, null));
         }
         Channel pooled = px.originPool().acquire(key, client.eventLoop());
         if (pooled == null) {
-            return dial(px, client, request, key, tls, new Relay(px, client, keepClient, false, false, head,
+            return dial(px, client, request, key, tls, new OriginRelay(px, client, keepClient, false, false, head,
                     completion, key, true, null));
         }
         // a kept-alive connection may have been closed by the origin just as it is reused: an idempotent
         // request that got no answer byte is sent once more, on a fresh connection
         String m = request.method().name();
         boolean idempotent = m.equals("GET") || m.equals("HEAD") || m.equals("OPTIONS");
-        Retry retry = null;
+        OriginRelay.Retry retry = null;
         if (idempotent && request.content().readableBytes() == 0) {
             request.retain(); // the encoder releases one reference per send
-            retry = new Retry(request, () -> dial(px, client, request, key, tls, new Relay(px, client, keepClient,
+            retry = new OriginRelay.Retry(request, () -> dial(px, client, request, key, tls, new OriginRelay(px, client, keepClient,
                     false, false, head, completion, key, true, null)));
         }
-        Relay relay = new Relay(px, client, keepClient, false, false, head, completion, key, true, retry);
+        OriginRelay relay = new OriginRelay(px, client, keepClient, false, false, head, completion, key, true, retry);
         pooled.eventLoop().execute(() -> {
             own(client, pooled);
             pooled.pipeline().replace("relay", "relay", relay);
@@ -120,13 +108,13 @@ public final class Upstream {
         });
     }
 
-    private static void own(Channel client, Channel origin) {
+    static void own(Channel client, Channel origin) {
         origin.attr(OWNER).set(client);
         client.attr(CURRENT).set(origin);
     }
 
     private static ChannelFuture dial(ProxyContext px, Channel client, FullHttpRequest request, OriginPool.Key key,
-                                      boolean tls, Relay relay) {
+                                      boolean tls, OriginRelay relay) {
         String host = key.host();
         int port = key.port();
         Bootstrap b = new Bootstrap().group(client.eventLoop()).channel(Transports.socketChannelLike(client))
@@ -168,26 +156,7 @@ public final class Upstream {
         return f;
     }
 
-    /** A second send of a bodiless idempotent request, holding one reference to it until used or dropped. */
-    private static final class Retry {
-        private final FullHttpRequest request;
-        private final Runnable action;
-
-        Retry(FullHttpRequest request, Runnable action) {
-            this.request = request;
-            this.action = action;
-        }
-
-        void run() {
-            action.run();
-        }
-
-        void drop() {
-            ReferenceCountUtil.release(request);
-        }
-    }
-
-    private static void send(Channel origin, FullHttpRequest request, Relay relay) {
+    private static void send(Channel origin, FullHttpRequest request, OriginRelay relay) {
         origin.writeAndFlush(request).addListener((ChannelFutureListener) wf -> {
             if (wf.isSuccess()) {
                 origin.read();
@@ -196,198 +165,5 @@ public final class Upstream {
                 origin.close();
             }
         });
-    }
-
-    private static final class Relay extends ChannelInboundHandlerAdapter {
-        private final ProxyContext px;
-        private final Channel client;
-        private final boolean keepClient;
-        private final boolean upgrade;
-        private final boolean frames;
-        private final boolean head;
-        private final Completion completion;
-        private final OriginPool.Key key;
-        /** Whether the connection may go back to the pool once this response was read to its end. */
-        volatile boolean reusable;
-        private Retry retry;
-        private boolean originKeepAlive;
-        private boolean released;
-        private boolean started;
-        private boolean finished;
-        private boolean closeClient;
-        private int status;
-        private final AtomicLong bytesOut = new AtomicLong();
-        private java.util.List<Object> early;
-        // INVARIANT: touched only on the client's event loop, which the origin channel shares
-        private int pendingWrites;
-
-        @Override
-        public void channelReadComplete(ChannelHandlerContext ctx) {
-            client.flush();
-            // a read that yielded nothing for the client (a TLS record, a partial head) needs another
-            // read; otherwise the next read waits for the client to drain what was written
-            if (pendingWrites == 0 && !finished) {
-                ctx.read();
-            }
-        }
-
-        Relay(ProxyContext px, Channel client, boolean keepClient, boolean upgrade, boolean frames, boolean head,
-              Completion completion, OriginPool.Key key, boolean reusable, Retry retry) {
-            this.px = px;
-            this.key = key;
-            this.reusable = reusable;
-            this.retry = retry;
-            this.frames = frames;
-            this.client = client;
-            this.keepClient = keepClient;
-            this.upgrade = upgrade;
-            this.head = head;
-            this.completion = completion;
-            this.closeClient = !keepClient;
-        }
-
-        void failBeforeAnswer() {
-            if (finished) {
-                return;
-            }
-            finished = true;
-            if (retry != null) {
-                Retry r = retry;
-                retry = null;
-                r.run();
-                return;
-            }
-            client.writeAndFlush(Responses.text(io.netty.handler.codec.http.HttpResponseStatus.BAD_GATEWAY,
-                    "stockade: origin unreachable or failed verification\n"));
-            completion.done(502, 0, true, false, null, null);
-        }
-
-        @Override
-        public void channelRead(ChannelHandlerContext ctx, Object msg) {
-            if (early != null && msg instanceof io.netty.buffer.ByteBuf raw) {
-                early.add(raw); // origin bytes that followed the 101 in the same read
-                return;
-            }
-            if (finished) {
-                ReferenceCountUtil.release(msg);
-                return;
-            }
-            if (msg instanceof HttpResponse r) {
-                started = true;
-                if (retry != null) {
-                    retry.drop();
-                    retry = null;
-                }
-                status = r.status().code();
-                // HTTP/1.0 without keep-alive, or Connection: close, ends the connection after this response
-                originKeepAlive = HttpUtil.isKeepAlive(r) && status >= 200;
-                if (status == 101 && upgrade) {
-                    switchProtocols(ctx, r);
-                    return;
-                }
-                sanitise(r);
-            }
-            if (msg instanceof HttpContent c) {
-                bytesOut.addAndGet(c.content().readableBytes());
-                px.metrics().bytesOut(c.content().readableBytes());
-            }
-            boolean last = msg instanceof LastHttpContent;
-            pendingWrites++;
-            client.write(msg).addListener((ChannelFutureListener) f -> {
-                pendingWrites--;
-                if (!f.isSuccess()) {
-                    if (!released) {
-                        ctx.channel().close();
-                    }
-                } else if (pendingWrites == 0 && !finished) {
-                    ctx.read();
-                }
-            });
-            if (last) {
-                finished = true;
-                client.flush();
-                Channel origin = ctx.channel();
-                boolean reuse = reusable && originKeepAlive && origin.isActive();
-                completion.done(status, bytesOut.get(), closeClient, false, null, null);
-                if (reuse) {
-                    released = true;
-                    origin.attr(OWNER).set(null);
-                    if (client.attr(CURRENT).get() == origin) {
-                        client.attr(CURRENT).set(null);
-                    }
-                    px.originPool().release(key, origin);
-                } else {
-                    origin.close();
-                }
-            }
-        }
-
-        private void sanitise(HttpResponse r) {
-            r.headers().remove(HttpHeaderNames.CONNECTION).remove(HttpHeaderNames.KEEP_ALIVE)
-                    .remove(HttpHeaderNames.PROXY_AUTHENTICATE).remove("Proxy-Connection");
-            boolean bodiless = head || status == 204 || status == 304 || status < 200;
-            if (!bodiless && !HttpUtil.isContentLengthSet(r) && !HttpUtil.isTransferEncodingChunked(r)) {
-                // a close-delimited origin body: frame it for the client so the connection can be reused
-                HttpUtil.setTransferEncodingChunked(r, true);
-            }
-            if (closeClient) {
-                r.headers().set(HttpHeaderNames.CONNECTION, HttpHeaderValues.CLOSE);
-            }
-        }
-
-        private void switchProtocols(ChannelHandlerContext ctx, HttpResponse r) {
-            finished = true;
-            early = new java.util.ArrayList<>();
-            Channel origin = ctx.channel();
-            String subprotocol = r.headers().get(HttpHeaderNames.SEC_WEBSOCKET_PROTOCOL);
-            client.writeAndFlush(r).addListener((ChannelFutureListener) f -> {
-                if (!f.isSuccess()) {
-                    origin.close();
-                    return;
-                }
-                // the origin side is swapped here, before done() swaps the client side, so that no client
-                // frame can reach the origin pipeline while it still speaks HTTP
-                origin.pipeline().replace(this, "splice", new Splice(client, bytesOut, px.metrics()::bytesOut, null));
-                origin.pipeline().remove("http");
-                if (frames) {
-                    origin.pipeline().addBefore("splice", "ws-encoder", new WebSocket08FrameEncoder(true));
-                }
-                completion.done(101, 0, false, true, subprotocol, null);
-                for (Object o : early) {
-                    client.write(o);
-                }
-                client.flush();
-                early = null;
-            });
-        }
-
-        @Override
-        public void channelInactive(ChannelHandlerContext ctx) {
-            if (!finished) {
-                if (!started) {
-                    failBeforeAnswer();
-                } else {
-                    // a stream cut short fails the response: the client must not take it as complete
-                    finished = true;
-                    client.close();
-                    completion.done(status, bytesOut.get(), true, false, null, HostRefusal.ORIGIN_CUT_SHORT.code());
-                }
-            }
-        }
-
-        @Override
-        public void userEventTriggered(ChannelHandlerContext ctx, Object evt) {
-            if (evt instanceof IdleStateEvent) {
-                ctx.close();
-            } else {
-                ctx.fireUserEventTriggered(evt);
-            }
-        }
-
-        @Override
-        public void exceptionCaught(ChannelHandlerContext ctx, Throwable cause) {
-            ctx.close();
-        }
-
     }
 }
