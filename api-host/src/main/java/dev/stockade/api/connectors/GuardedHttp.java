@@ -75,7 +75,7 @@ public class GuardedHttp {
     }
 
     /** An answer whose body is being read under the deadline and the bound; close it when done. */
-    public record Opened(ClassicHttpResponse response, InputStream body, ScheduledFuture<?> deadline)
+    public record Opened(ClassicHttpResponse response, Bounded body, Runnable abort, ScheduledFuture<?> deadline)
             implements AutoCloseable {
         public int status() {
             return response.getCode();
@@ -89,9 +89,14 @@ public class GuardedHttp {
         @Override
         public void close() {
             deadline.cancel(false);
+            if (!body.ended()) {
+                // closing an unfinished body would read it to its end (HttpClient drains it for reuse): a huge or
+                // never-ending answer is aborted instead, and its connection discarded
+                abort.run();
+            }
             quietly(body);
             try {
-                response.close(); // an answer not read to its end is not put back in the pool
+                response.close();
             } catch (IOException ignored) {
                 // the connection is discarded either way
             }
@@ -132,7 +137,7 @@ public class GuardedHttp {
             deadline.cancel(false);
             throw openFailure(e, expired.get(), cancel);
         }
-        return new Opened(response, new Bounded(raw, settings.maxResponseBytes()), deadline);
+        return new Opened(response, new Bounded(raw, settings.maxResponseBytes()), out::cancel, deadline);
     }
 
     private UpstreamException openFailure(IOException e, boolean expired, Cancellation cancel) {
@@ -244,6 +249,7 @@ public class GuardedHttp {
 
         private final long max;
         private long read;
+        private volatile boolean ended;
 
         Bounded(InputStream in, long max) {
             super(in);
@@ -253,6 +259,7 @@ public class GuardedHttp {
         @Override
         public int read() throws IOException {
             int b = super.read();
+            ended |= b < 0;
             if (b >= 0 && ++read > max) {
                 throw new TooLarge();
             }
@@ -262,10 +269,16 @@ public class GuardedHttp {
         @Override
         public int read(byte[] b, int off, int len) throws IOException {
             int n = super.read(b, off, len);
+            ended |= n < 0;
             if (n > 0 && (read += n) > max) {
                 throw new TooLarge();
             }
             return n;
+        }
+
+        /** Whether the body was read to its end. */
+        boolean ended() {
+            return ended;
         }
     }
 }

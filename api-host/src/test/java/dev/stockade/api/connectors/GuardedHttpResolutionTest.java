@@ -6,6 +6,7 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import com.sun.net.httpserver.HttpServer;
 import dev.stockade.api.connectors.UpstreamClient.UpstreamException;
 import dev.stockade.proxy.internal.DialGuard;
+import java.io.IOException;
 import java.net.InetSocketAddress;
 import java.net.URI;
 import java.net.http.HttpRequest;
@@ -13,6 +14,9 @@ import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.List;
 import java.util.Map;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.Executors;
+import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
@@ -27,6 +31,7 @@ import org.junit.jupiter.api.Test;
 class GuardedHttpResolutionTest {
     private HttpServer upstream;
     private final AtomicInteger hits = new AtomicInteger();
+    private final CountDownLatch abandoned = new CountDownLatch(1);
 
     @BeforeEach
     void start() throws Exception {
@@ -40,6 +45,21 @@ class GuardedHttpResolutionTest {
             ex.getResponseBody().write(b);
             ex.close();
         });
+        upstream.createContext("/endless", ex -> {
+            ex.sendResponseHeaders(200, 0); // chunked, never ending
+            try {
+                for (int i = 0; i < 100_000; i++) {
+                    ex.getResponseBody().write(new byte[1024]);
+                    ex.getResponseBody().flush();
+                    Thread.sleep(2);
+                }
+            } catch (IOException | InterruptedException e) {
+                abandoned.countDown(); // the client went away
+            } finally {
+                ex.close();
+            }
+        });
+        upstream.setExecutor(Executors.newCachedThreadPool());
         upstream.start();
     }
 
@@ -49,8 +69,12 @@ class GuardedHttpResolutionTest {
     }
 
     private static GuardedHttp client(boolean loopbackAllowed, Map<String, String> names) {
+        return client(loopbackAllowed, names, Duration.ofSeconds(3));
+    }
+
+    private static GuardedHttp client(boolean loopbackAllowed, Map<String, String> names, Duration callTimeout) {
         ConnectorSettings s = new ConnectorSettings(loopbackAllowed, false, List.of(), Duration.ofSeconds(2),
-                Duration.ofSeconds(3), 1 << 20, 100);
+                callTimeout, 1 << 20, 100);
         return new GuardedHttp(s, new DialGuard(loopbackAllowed, false, List.of(), List.of(), names));
     }
 
@@ -79,5 +103,20 @@ class GuardedHttpResolutionTest {
                     .hasMessageStartingWith("the connector is not dialed");
         }
         assertThat(hits).hasValue(0);
+    }
+
+    @Test
+    void closingAnAnswerReadOnlyInPartAbortsItInsteadOfDrainingIt() throws Exception {
+        // HttpClient reads an unfinished body to its end when it is closed, to reuse the connection: for an answer
+        // that never ends that would hold the caller until the call timeout (10 minutes here)
+        GuardedHttp http = client(true, Map.of("upstream.test", "127.0.0.1"), Duration.ofMinutes(10));
+        GuardedHttp.Opened answer = http.open(HttpRequest.newBuilder(URI.create("http://upstream.test:"
+                + upstream.getAddress().getPort() + "/endless")).build(), Cancellation.none());
+        assertThat(answer.body().readNBytes(4096)).hasSize(4096);
+        Thread closer = new Thread(answer::close);
+        closer.start();
+        assertThat(abandoned.await(60, TimeUnit.SECONDS)).as("the upstream saw the connection go").isTrue();
+        closer.join(60_000);
+        assertThat(closer.isAlive()).as("close() returned").isFalse();
     }
 }
