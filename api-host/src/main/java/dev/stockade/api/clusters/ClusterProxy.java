@@ -6,19 +6,20 @@ import dev.stockade.api.audit.AuditEvent;
 import dev.stockade.api.halt.HaltService;
 import dev.stockade.api.identity.ClusterTokens;
 import dev.stockade.api.identity.Identity;
+import dev.stockade.api.net.GuardedClients;
+import dev.stockade.api.net.GuardedResolver;
 import dev.stockade.api.web.ApiProblem;
 import dev.stockade.api.web.ProblemCode;
 import jakarta.inject.Singleton;
 import java.io.IOException;
 import java.io.InputStream;
 import java.net.URI;
-import java.net.http.HttpRequest;
-import java.net.http.HttpResponse;
 import java.security.MessageDigest;
 import java.security.NoSuchAlgorithmException;
 import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
+import java.util.ArrayList;
 import java.util.Base64;
 import java.util.Date;
 import java.util.HashMap;
@@ -26,6 +27,12 @@ import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import java.util.UUID;
+import java.util.concurrent.ScheduledFuture;
+import java.util.concurrent.atomic.AtomicBoolean;
+import org.apache.hc.client5.http.classic.methods.HttpUriRequestBase;
+import org.apache.hc.core5.http.ClassicHttpResponse;
+import org.apache.hc.core5.http.Header;
+import org.apache.hc.core5.http.io.entity.ByteArrayEntity;
 
 /**
  * The cluster proxy: forwards a sandbox's Kubernetes API request to its project's cluster. The caller's cluster JWT
@@ -84,30 +91,53 @@ public class ClusterProxy {
             return throughRelay(caller, cluster, method, path, rawQuery, headers, body);
         }
         URI target = URI.create(cluster.apiServerUrl() + path + (rawQuery == null ? "" : "?" + rawQuery));
-        targets.checkDial(target);
-        HttpRequest.Builder out = HttpRequest.newBuilder(target).timeout(targets.settings().responseTimeout())
-                .method(method, body.length == 0 ? HttpRequest.BodyPublishers.noBody()
-                        : HttpRequest.BodyPublishers.ofByteArray(body));
+        HttpUriRequestBase out = new HttpUriRequestBase(method, target);
         headers.forEach((name, values) -> {
             if (REQUEST_HEADERS.contains(name.toLowerCase(java.util.Locale.ROOT))) {
-                values.forEach(v -> out.header(name, v));
+                values.forEach(v -> out.addHeader(name, v));
             }
         });
-        out.header("Authorization", "Bearer " + requestToken(caller, cluster, method, path, rawQuery, body));
-        HttpResponse<InputStream> answer;
+        out.setHeader("Authorization", "Bearer " + requestToken(caller, cluster, method, path, rawQuery, body));
+        if (body.length > 0) {
+            out.setEntity(new ByteArrayEntity(body, null));
+        }
+        ClassicHttpResponse answer;
+        InputStream stream;
+        AtomicBoolean expired = new AtomicBoolean();
+        ScheduledFuture<?> deadline = targets.headersDeadline(out, expired);
         try {
-            answer = targets.client(cluster.caCertificate()).send(out.build(), HttpResponse.BodyHandlers.ofInputStream());
+            answer = targets.client(cluster.caCertificate()).executeOpen(null, out, null);
+            stream = GuardedClients.body(answer, out);
         } catch (IOException e) {
             record(caller, cluster, method, path, 502);
-            throw new ApiProblem(ProblemCode.CLUSTER_UNREACHABLE, "the cluster's API server did not answer ("
-                    + e.getClass().getSimpleName() + ")");
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
-            throw new ApiProblem(ProblemCode.CLUSTER_UNREACHABLE, "the request to the cluster was interrupted");
+            throw unreachable(e, expired.get());
+        } finally {
+            deadline.cancel(false);
         }
-        record(caller, cluster, method, path, answer.statusCode());
-        return new Answer(answer.statusCode(), allowedResponseHeaders(answer.headers().map()),
-                streams.track(caller.orgId(), answer.body()));
+        record(caller, cluster, method, path, answer.getCode());
+        return new Answer(answer.getCode(), allowedResponseHeaders(headerMap(answer)),
+                streams.track(caller.orgId(), stream));
+    }
+
+    private ApiProblem unreachable(IOException e, boolean expired) {
+        for (Throwable t = e; t != null; t = t.getCause()) {
+            if (t instanceof GuardedResolver.Refused r) {
+                return new ApiProblem(ProblemCode.CLUSTER_UNREACHABLE, "the cluster's API server is not dialed: "
+                        + r.getMessage());
+            }
+        }
+        return new ApiProblem(ProblemCode.CLUSTER_UNREACHABLE, expired
+                ? "the cluster's API server did not answer within " + targets.settings().responseTimeout().toSeconds()
+                        + " s"
+                : "the cluster's API server did not answer (" + e.getClass().getSimpleName() + ")");
+    }
+
+    private static Map<String, List<String>> headerMap(ClassicHttpResponse answer) {
+        Map<String, List<String>> map = new HashMap<>();
+        for (Header h : answer.getHeaders()) {
+            map.computeIfAbsent(h.getName(), k -> new ArrayList<>()).add(h.getValue());
+        }
+        return map;
     }
 
     /**

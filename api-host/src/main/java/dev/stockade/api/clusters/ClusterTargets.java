@@ -2,34 +2,60 @@ package dev.stockade.api.clusters;
 
 import com.github.benmanes.caffeine.cache.Cache;
 import com.github.benmanes.caffeine.cache.Caffeine;
+import com.github.benmanes.caffeine.cache.RemovalCause;
+import dev.stockade.api.net.GuardedClients;
 import dev.stockade.api.web.ApiProblem;
-import dev.stockade.api.web.ProblemCode;
 import dev.stockade.proxy.internal.DialGuard;
+import jakarta.annotation.PreDestroy;
+import jakarta.inject.Inject;
 import jakarta.inject.Singleton;
 import java.net.URI;
 import java.net.URISyntaxException;
-import java.net.http.HttpClient;
 import java.security.GeneralSecurityException;
 import java.security.cert.CertificateException;
 import java.time.Duration;
 import java.util.Locale;
+import java.util.concurrent.Executors;
+import java.util.concurrent.ScheduledExecutorService;
+import java.util.concurrent.ScheduledFuture;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicBoolean;
 import javax.net.ssl.SSLContext;
+import org.apache.hc.client5.http.impl.classic.CloseableHttpClient;
+import org.apache.hc.core5.concurrent.Cancellable;
+import org.apache.hc.core5.io.CloseMode;
 
 /**
  * Where the cluster proxy dials: checks an API server URL when it is written (shape, scheme, an address literal the
- * guard refuses) and again at every dial (the name's current addresses through {@link DialGuard}), and keeps one
- * HTTP client per trust configuration (the JVM's trust store, or a cluster's own CA certificates).
+ * guard refuses) and again at every dial: the client resolves names only through the {@link DialGuard} and connects to
+ * the address it checked, so a DNS answer cannot change in between. Keeps one HTTP client per trust configuration
+ * (the JVM's trust store, or a cluster's own CA certificates).
  */
 @Singleton
 public class ClusterTargets {
     private final ClusterSettings settings;
     private final DialGuard guard;
-    private final Cache<String, HttpClient> clients = Caffeine.newBuilder().maximumSize(1_000)
-            .expireAfterAccess(Duration.ofMinutes(30)).build();
+    private final Cache<String, CloseableHttpClient> clients = Caffeine.newBuilder().maximumSize(1_000)
+            .expireAfterAccess(Duration.ofMinutes(30))
+            .removalListener((String key, CloseableHttpClient client, RemovalCause cause) -> {
+                if (client != null) {
+                    client.close(CloseMode.GRACEFUL);
+                }
+            }).build();
+    private final ScheduledExecutorService deadlines = Executors.newSingleThreadScheduledExecutor(r -> {
+        Thread t = new Thread(r, "cluster-deadlines");
+        t.setDaemon(true);
+        return t;
+    });
 
+    @Inject
     public ClusterTargets(ClusterSettings settings) {
+        this(settings, settings.guard());
+    }
+
+    ClusterTargets(ClusterSettings settings, DialGuard guard) {
         this.settings = settings;
-        this.guard = settings.guard();
+        this.guard = guard;
     }
 
     /** The normalised URL, or {@code null} for none; a 400 when it cannot be an API server URL. */
@@ -78,25 +104,26 @@ public class ClusterTargets {
         }
     }
 
-    /** Refuses the dial (502 {@code cluster-unreachable}) when the API server's host resolves where it must not. */
-    void checkDial(URI target) {
-        String host = target.getHost().startsWith("[") ? target.getHost().substring(1, target.getHost().length() - 1)
-                : target.getHost();
-        if (guard.check(host) instanceof DialGuard.Refused r) {
-            throw new ApiProblem(ProblemCode.CLUSTER_UNREACHABLE, "the cluster's API server is not dialed: " + r.why());
-        }
+    /** The client for a cluster trusting {@code caPem} ({@code null}: the JVM's trust store). */
+    CloseableHttpClient client(String caPem) {
+        // reads have no timeout: a watch may stay quiet for minutes; the proxy bounds the wait for the headers
+        return clients.get(caPem == null ? "" : caPem, key -> GuardedClients.build(guard, settings.connectTimeout(),
+                Duration.ZERO, key.isEmpty() ? null : trusting(key)));
     }
 
-    /** The client for a cluster trusting {@code caPem} ({@code null}: the JVM's trust store). */
-    HttpClient client(String caPem) {
-        return clients.get(caPem == null ? "" : caPem, key -> {
-            HttpClient.Builder b = HttpClient.newBuilder().connectTimeout(settings.connectTimeout())
-                    .followRedirects(HttpClient.Redirect.NEVER).version(HttpClient.Version.HTTP_1_1);
-            if (!key.isEmpty()) {
-                b.sslContext(trusting(key));
-            }
-            return b.build();
-        });
+    /** Aborts {@code exchange} unless it is disarmed (its headers arrived) within the response timeout. */
+    ScheduledFuture<?> headersDeadline(Cancellable exchange, AtomicBoolean expired) {
+        return deadlines.schedule(() -> {
+            expired.set(true);
+            exchange.cancel();
+        }, settings.responseTimeout().toMillis(), TimeUnit.MILLISECONDS);
+    }
+
+    @PreDestroy
+    void shutdown() {
+        deadlines.shutdownNow();
+        clients.invalidateAll();
+        clients.cleanUp();
     }
 
     ClusterSettings settings() {

@@ -1,6 +1,8 @@
 package dev.stockade.api.connectors;
 
 import dev.stockade.api.connectors.UpstreamClient.UpstreamException;
+import dev.stockade.api.net.GuardedClients;
+import dev.stockade.api.net.GuardedResolver;
 import dev.stockade.proxy.internal.DialGuard;
 import jakarta.annotation.PreDestroy;
 import jakarta.inject.Inject;
@@ -21,17 +23,10 @@ import java.util.concurrent.ScheduledFuture;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
 import org.apache.hc.client5.http.classic.methods.HttpUriRequestBase;
-import org.apache.hc.client5.http.config.ConnectionConfig;
-import org.apache.hc.client5.http.config.RequestConfig;
 import org.apache.hc.client5.http.impl.classic.CloseableHttpClient;
-import org.apache.hc.client5.http.impl.classic.HttpClients;
-import org.apache.hc.client5.http.impl.io.PoolingHttpClientConnectionManagerBuilder;
 import org.apache.hc.core5.http.ClassicHttpResponse;
 import org.apache.hc.core5.http.Header;
-import org.apache.hc.core5.http.HttpEntity;
 import org.apache.hc.core5.http.io.entity.ByteArrayEntity;
-import org.apache.hc.core5.util.TimeValue;
-import org.apache.hc.core5.util.Timeout;
 
 /**
  * Every outbound request to a connector (MCP upstreams, HTTP APIs, OpenAPI documents) goes through here: the
@@ -57,25 +52,12 @@ public class GuardedHttp {
 
     GuardedHttp(ConnectorSettings settings, DialGuard guard) {
         this.settings = settings;
-        Timeout call = Timeout.of(settings.callTimeout());
-        this.http = HttpClients.custom()
-                .setConnectionManager(PoolingHttpClientConnectionManagerBuilder.create()
-                        .setDnsResolver(new GuardedResolver(guard))
-                        .setDefaultConnectionConfig(ConnectionConfig.custom()
-                                .setConnectTimeout(Timeout.of(settings.connectTimeout())).setSocketTimeout(call)
-                                // a kept-alive connection the upstream closed while idle is checked before reuse,
-                                // never sent a request that would fail (POSTs are not retried)
-                                .setValidateAfterInactivity(TimeValue.ofMilliseconds(100))
-                                .setTimeToLive(TimeValue.ofMinutes(5)).build())
-                        .setMaxConnTotal(256).setMaxConnPerRoute(32).build())
-                .evictIdleConnections(TimeValue.ofSeconds(30)).evictExpiredConnections()
-                .setDefaultRequestConfig(RequestConfig.custom().setResponseTimeout(call).build())
-                .disableRedirectHandling().disableAutomaticRetries().disableCookieManagement()
-                .disableContentCompression().disableAuthCaching().build();
+        // a read never waits past the call timeout; the call's deadline (below) bounds the whole answer
+        this.http = GuardedClients.build(guard, settings.connectTimeout(), settings.callTimeout(), null);
     }
 
     /** An answer whose body is being read under the deadline and the bound; close it when done. */
-    public record Opened(ClassicHttpResponse response, Bounded body, Runnable abort, ScheduledFuture<?> deadline)
+    public record Opened(ClassicHttpResponse response, InputStream body, ScheduledFuture<?> deadline)
             implements AutoCloseable {
         public int status() {
             return response.getCode();
@@ -86,20 +68,11 @@ public class GuardedHttp {
             return h == null ? null : h.getValue();
         }
 
+        /** Releases the answer: aborted unless its body was read to the end ({@link GuardedClients#body}). */
         @Override
         public void close() {
             deadline.cancel(false);
-            if (!body.ended()) {
-                // closing an unfinished body would read it to its end (HttpClient drains it for reuse): a huge or
-                // never-ending answer is aborted instead, and its connection discarded
-                abort.run();
-            }
             quietly(body);
-            try {
-                response.close();
-            } catch (IOException ignored) {
-                // the connection is discarded either way
-            }
         }
     }
 
@@ -129,15 +102,14 @@ public class GuardedHttp {
             deadline.cancel(false);
             throw openFailure(e, expired.get(), cancel);
         }
-        HttpEntity entity = response.getEntity();
         InputStream raw;
         try {
-            raw = entity == null ? InputStream.nullInputStream() : entity.getContent();
+            raw = GuardedClients.body(response, out);
         } catch (IOException e) {
             deadline.cancel(false);
             throw openFailure(e, expired.get(), cancel);
         }
-        return new Opened(response, new Bounded(raw, settings.maxResponseBytes()), out::cancel, deadline);
+        return new Opened(response, new Bounded(raw, settings.maxResponseBytes()), deadline);
     }
 
     private UpstreamException openFailure(IOException e, boolean expired, Cancellation cancel) {
@@ -249,7 +221,6 @@ public class GuardedHttp {
 
         private final long max;
         private long read;
-        private volatile boolean ended;
 
         Bounded(InputStream in, long max) {
             super(in);
@@ -259,7 +230,6 @@ public class GuardedHttp {
         @Override
         public int read() throws IOException {
             int b = super.read();
-            ended |= b < 0;
             if (b >= 0 && ++read > max) {
                 throw new TooLarge();
             }
@@ -269,16 +239,10 @@ public class GuardedHttp {
         @Override
         public int read(byte[] b, int off, int len) throws IOException {
             int n = super.read(b, off, len);
-            ended |= n < 0;
             if (n > 0 && (read += n) > max) {
                 throw new TooLarge();
             }
             return n;
-        }
-
-        /** Whether the body was read to its end. */
-        boolean ended() {
-            return ended;
         }
     }
 }

@@ -1,4 +1,4 @@
-package dev.stockade.api.connectors;
+package dev.stockade.api.net;
 
 import dev.stockade.proxy.internal.DialGuard;
 import java.net.InetAddress;
@@ -6,13 +6,13 @@ import java.net.UnknownHostException;
 import org.apache.hc.client5.http.DnsResolver;
 
 /**
- * The connector client's only name resolution: the egress proxy's dial guard resolves the host and checks every
+ * The only name resolution of the platform's guarded outbound clients (connectors, the cluster proxy): the egress proxy's dial guard resolves the host and checks every
  * address, and the connection goes to the address it returned. There is no second lookup between the check and
  * the dial for a DNS answer to change (rebinding to loopback, link-local or metadata addresses).
  */
-final class GuardedResolver implements DnsResolver {
+public final class GuardedResolver implements DnsResolver {
     /** The guard refused the host; the message says why (no credential, no header). */
-    static final class Refused extends UnknownHostException {
+    public static final class Refused extends UnknownHostException {
         private static final long serialVersionUID = 1L;
 
         Refused(String why) {
@@ -22,7 +22,7 @@ final class GuardedResolver implements DnsResolver {
 
     private final DialGuard guard;
 
-    GuardedResolver(DialGuard guard) {
+    public GuardedResolver(DialGuard guard) {
         this.guard = guard;
     }
 
