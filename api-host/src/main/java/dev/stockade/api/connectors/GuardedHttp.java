@@ -95,21 +95,14 @@ public class GuardedHttp {
             out.cancel();
         }, settings.callTimeout().toMillis(), TimeUnit.MILLISECONDS);
         cancel.onCancel(out::cancel);
-        ClassicHttpResponse response;
         try {
-            response = http.executeOpen(null, out, null);
+            ClassicHttpResponse response = http.executeOpen(null, out, null);
+            InputStream raw = GuardedClients.body(response, out);
+            return new Opened(response, new Bounded(raw, settings.maxResponseBytes()), deadline);
         } catch (IOException e) {
             deadline.cancel(false);
             throw openFailure(e, expired.get(), cancel);
         }
-        InputStream raw;
-        try {
-            raw = GuardedClients.body(response, out);
-        } catch (IOException e) {
-            deadline.cancel(false);
-            throw openFailure(e, expired.get(), cancel);
-        }
-        return new Opened(response, new Bounded(raw, settings.maxResponseBytes()), deadline);
     }
 
     private UpstreamException openFailure(IOException e, boolean expired, Cancellation cancel) {

@@ -62,7 +62,14 @@ public final class GuardedClients {
      */
     public static InputStream body(ClassicHttpResponse response, Cancellable exchange) throws IOException {
         HttpEntity entity = response.getEntity();
-        InputStream raw = entity == null ? InputStream.nullInputStream() : entity.getContent();
+        InputStream raw;
+        try {
+            raw = entity == null ? InputStream.nullInputStream() : entity.getContent();
+        } catch (IOException | RuntimeException e) {
+            exchange.cancel();
+            response.close();
+            throw e;
+        }
         return new FilterInputStream(raw) {
             private volatile boolean ended;
             private boolean closed;
