@@ -22,8 +22,8 @@ public record LimitTarget(String scope, @Nullable UUID projectId, @Nullable UUID
         return sandboxId != null ? sandboxId : projectId != null ? projectId : orgId;
     }
 
-    /** How the API names it in messages and the audit trail. */
+    /** How messages name it: {@code the organization}, {@code project `<id>`} or {@code sandbox `<id>`}. */
     String describe(UUID orgId) {
-        return scope + " `" + id(orgId) + "`";
+        return scope.equals("org") ? "the organization" : scope + " `" + id(orgId) + "`";
     }
 }

@@ -67,7 +67,7 @@ public class SpendingLimits {
                 target.id(orgId), target.projectId(), target.sandboxId(), amountMicros, period.wire(),
                 caller.type() + ":" + caller.actorId()));
         audit.record(AuditEvent.write(caller, orgId, target.projectId(), "spending-limit", "set",
-                target.describe(orgId), Map.of("scope", target.scope(), "amountUsd", Money.usd(amountMicros),
+                target.id(orgId).toString(), Map.of("scope", target.scope(), "amountUsd", Money.usd(amountMicros),
                         "period", period.wire())));
         return find(orgId, target, clock.instant());
     }
@@ -82,7 +82,7 @@ public class SpendingLimits {
             throw ApiProblem.notFound("spending limit of " + target.describe(orgId));
         }
         audit.record(AuditEvent.write(caller, orgId, target.projectId(), "spending-limit", "delete",
-                target.describe(orgId), Map.of("scope", target.scope())));
+                target.id(orgId).toString(), Map.of("scope", target.scope())));
     }
 
     /** The limit on {@code target} with its spend at {@code now}; 404 when there is none. */
