@@ -3,7 +3,6 @@ package dev.stockade.api.spend;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
-import dev.stockade.api.support.PlatformTest;
 import io.micronaut.context.ApplicationContext;
 import io.micronaut.test.extensions.junit5.annotation.MicronautTest;
 import jakarta.inject.Inject;
@@ -13,34 +12,18 @@ import java.sql.PreparedStatement;
 import java.sql.ResultSet;
 import java.time.Instant;
 import java.util.List;
-import java.util.Map;
 import java.util.UUID;
-import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 
 /** The ledger's write and the admission verdict over it, across organization, project and sandbox limits. */
 @MicronautTest(transactional = false)
-class SpendAdmissionTest extends PlatformTest {
-    @Inject
-    UsageLedger ledger;
+class SpendAdmissionTest extends SpendPlatformTest {
     @Inject
     SpendAdmission admission;
     @Inject
     SpendingLimits limits;
     @Inject
     ApplicationContext context;
-
-    private SpendWorld world;
-
-    @Override
-    protected Map<String, String> extraProperties() {
-        return SpendWorld.PROPERTIES;
-    }
-
-    @BeforeEach
-    void world() {
-        world = new SpendWorld(http, ownerToken(), ledger);
-    }
 
     private UUID id(String s) {
         return UUID.fromString(s);

@@ -4,33 +4,16 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import dev.stockade.api.support.Http;
-import dev.stockade.api.support.PlatformTest;
 import io.micronaut.test.extensions.junit5.annotation.MicronautTest;
-import jakarta.inject.Inject;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
-import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 
 /** {@code /v1/orgs/{orgId}/spending-limits}: set, list, status, delete, validation, tenancy and who may do what. */
 @MicronautTest(transactional = false)
-class SpendingLimitsApiTest extends PlatformTest {
-    @Inject
-    UsageLedger ledger;
-
-    private SpendWorld world;
-
-    @Override
-    protected Map<String, String> extraProperties() {
-        return SpendWorld.PROPERTIES;
-    }
-
-    @BeforeEach
-    void world() {
-        world = new SpendWorld(http, ownerToken(), ledger);
-    }
+class SpendingLimitsApiTest extends SpendPlatformTest {
 
     @Test
     void limitsAreSetReplacedListedWithTheirStatusAndDeleted() {

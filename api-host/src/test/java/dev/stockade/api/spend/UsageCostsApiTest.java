@@ -3,36 +3,24 @@ package dev.stockade.api.spend;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import com.fasterxml.jackson.databind.JsonNode;
-import dev.stockade.api.support.PlatformTest;
 import io.micronaut.test.extensions.junit5.annotation.MicronautTest;
-import jakarta.inject.Inject;
 import java.time.Instant;
-import java.util.Map;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 
 /** {@code /v1/orgs/{orgId}/usage-costs} and {@code .../timeseries} over ledger rows written by the ledger itself. */
 @MicronautTest(transactional = false)
-class UsageCostsApiTest extends PlatformTest {
+class UsageCostsApiTest extends SpendPlatformTest {
     private static final Instant T0 = Instant.parse("2026-02-10T08:30:00Z");
 
-    @Inject
-    UsageLedger ledger;
 
-    private SpendWorld world;
     private String org;
     private String p1;
     private String p2;
     private String sandbox;
 
-    @Override
-    protected Map<String, String> extraProperties() {
-        return SpendWorld.PROPERTIES;
-    }
-
     @BeforeEach
     void usage() {
-        world = new SpendWorld(http, ownerToken(), ledger);
         org = world.org();
         p1 = world.project(org, "p1");
         p2 = world.project(org, "p2");
