@@ -160,4 +160,22 @@ class SpendAdmissionTest extends SpendPlatformTest {
         assertThat(reached(org, project, null, Instant.now())).containsExactly("project");
         assertThat(SpendAdmission.judge(List.of()).allowed()).isTrue();
     }
+
+    @Test
+    void deletingAProjectKeepsItsSpendInTheOrganizationsLimitAndUsage() {
+        String org = world.org();
+        String gone = world.project(org, "gone");
+        String stays = world.project(org, "stays");
+        String owner = ownerToken();
+        world.limit(org, "/org", "2", null, owner);
+        world.limit(org, "/projects/" + gone, "5", null, owner);
+        Instant now = Instant.now();
+        world.spend(org, gone, null, "2", now);
+        assertThat(http.delete("/v1/projects/" + gone, owner).status()).isEqualTo(204);
+        assertThat(reached(org, stays, null, now)).containsExactly("org");
+        assertThat(http.get("/v1/orgs/" + org + "/spending-limits", owner).body().path("items")).hasSize(1);
+        var usage = http.get("/v1/orgs/" + org + "/usage-costs?groupBy=project", owner).body();
+        assertThat(usage.path("groups").get(0).path("projectId").asText()).isEqualTo(gone);
+        assertThat(usage.path("total").path("costUsd").asText()).isEqualTo("2.000000");
+    }
 }
