@@ -8,6 +8,7 @@ import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.function.BiConsumer;
 import picocli.CommandLine.ArgGroup;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
@@ -89,14 +90,7 @@ public final class SpendCommand extends Group {
               @Option(names = "--group-by", paramLabel = "DIMENSIONS", description = "Comma list of project, sandbox,"
                       + " provider, model (default: all).") String groupBy,
               @ArgGroup(exclusive = false) Range range, @Mixin ApiOptions api) {
-        Map<String, String> q = range == null ? new LinkedHashMap<>() : range.query();
-        put(q, "groupBy", groupBy);
-        return api.call((client, out) -> {
-            JsonNode report = client.get("/v1/orgs/" + seg(org) + "/usage-costs" + ApiClient.query(q));
-            if (out.format() != Output.Format.table) {
-                out.json(report);
-                return;
-            }
+        return read(api, "/v1/orgs/" + seg(org) + "/usage-costs", range, "groupBy", groupBy, (out, report) -> {
             out.table(items(report.path("groups")), GROUP, true);
             JsonNode total = report.path("total");
             out.done("total " + total.path("costUsd").asText() + " USD, " + total.path("calls").asText() + " calls ("
@@ -113,15 +107,22 @@ public final class SpendCommand extends Group {
     int timeseries(@Option(names = "--org", paramLabel = "ORG_ID", required = true) String org,
                    @Option(names = "--interval", description = "hour or day (default: day).") String interval,
                    @ArgGroup(exclusive = false) Range range, @Mixin ApiOptions api) {
-        Map<String, String> q = range == null ? new LinkedHashMap<>() : range.query();
-        put(q, "interval", interval);
+        return read(api, "/v1/orgs/" + seg(org) + "/usage-costs/timeseries", range, "interval", interval,
+                (out, series) -> out.table(items(series.path("buckets")), BUCKET, true));
+    }
+
+    /** GETs a usage read with the range, filters and one more parameter; JSON as sent, or {@code table} for people. */
+    private static int read(ApiOptions api, String path, Range range, String name, String value,
+                            BiConsumer<Output, JsonNode> table) {
         return api.call((client, out) -> {
-            JsonNode series = client.get("/v1/orgs/" + seg(org) + "/usage-costs/timeseries" + ApiClient.query(q));
-            if (out.format() != Output.Format.table) {
-                out.json(series);
-                return;
+            Map<String, String> q = range == null ? new LinkedHashMap<>() : range.query();
+            put(q, name, value);
+            JsonNode answer = client.get(path + ApiClient.query(q));
+            if (out.format() == Output.Format.table) {
+                table.accept(out, answer);
+            } else {
+                out.json(answer);
             }
-            out.table(items(series.path("buckets")), BUCKET, true);
         });
     }
 
