@@ -50,7 +50,8 @@ class SpendTools implements PlatformTool.Provider {
                                 args.hasNonNull("interval") ? text(args, "interval") : "day")),
                 new PlatformTool("list_spending_limits", "List an organization's spending limits with the spend"
                         + " counted in each one's current period.", ToolFamily.SPENDING_LIMITS,
-                        Action.SPENDING_LIMITS_READ, Schema.object().uuid("orgId", "The organization").required("orgId"),
+                        Action.SPENDING_LIMITS_READ,
+                        Schema.object().uuid("orgId", "The organization").required("orgId"),
                         (caller, grant, args) -> new SpendViews.Items<>(limits.all(grant.orgId(), clock.instant())
                                 .stream().map(SpendViews.StatusView::of).toList())),
                 new PlatformTool("set_spending_limit", "Set (or replace) the spending limit of an organization or,"

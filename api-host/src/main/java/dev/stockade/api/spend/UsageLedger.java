@@ -56,7 +56,10 @@ public class UsageLedger {
         this.clock = clock;
     }
 
-    /** Records one call durably and returns its ledger id; the project must belong to the organization. */
+    /**
+     * Records one call durably and returns its ledger id; the project must belong to the organization. Called inside
+     * a transaction of the caller's, it joins it (and is durable when that commits).
+     */
     @Transactional
     public long record(Usage u) {
         Instant at = u.occurredAt() == null ? clock.instant() : u.occurredAt();

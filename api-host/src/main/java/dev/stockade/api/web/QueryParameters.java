@@ -18,7 +18,8 @@ public final class QueryParameters {
         Map<String, String> q = new HashMap<>();
         for (String name : request.getParameters().names()) {
             if (!known.contains(name)) {
-                throw new ApiProblem(ProblemCode.INVALID_PARAMETER, "unknown query parameter `" + Text.clip(name) + "`");
+                throw new ApiProblem(ProblemCode.INVALID_PARAMETER, "unknown query parameter `" + Text.clip(name)
+                        + "`");
             }
             List<String> all = request.getParameters().getAll(name);
             if (all.size() != 1) {
@@ -51,6 +52,7 @@ public final class QueryParameters {
 
     /** A 400 {@code invalid-parameter} pointing at the parameter. */
     public static ApiProblem invalid(String name, String detail) {
-        return new ApiProblem(ProblemCode.INVALID_PARAMETER, detail, List.of(new FieldError("/" + name, "invalid", detail)));
+        return new ApiProblem(ProblemCode.INVALID_PARAMETER, detail,
+                List.of(new FieldError("/" + name, "invalid", detail)));
     }
 }

@@ -45,7 +45,8 @@ class SpendAdmissionTest extends SpendPlatformTest {
                 .orElseThrow(), context.getProperty("datasources.default.username", String.class).orElse(""),
                 context.getProperty("datasources.default.password", String.class).orElse(""));
              PreparedStatement ps = c.prepareStatement("SELECT org_id, project_id, sandbox_id, provider, model,"
-                     + " input_tokens, output_tokens, cost_micros, metered, occurred_at FROM usage_ledger WHERE id = ?")) {
+                     + " input_tokens, output_tokens, cost_micros, metered, occurred_at FROM usage_ledger"
+                     + " WHERE id = ?")) {
             ps.setLong(1, id);
             try (ResultSet rs = ps.executeQuery()) {
                 assertThat(rs.next()).isTrue();

@@ -42,7 +42,8 @@ public final class McpCalls {
     private HttpResponse<String> post(String path, String token, String session, String body) throws Exception {
         HttpRequest.Builder b = HttpRequest.newBuilder(base.resolve(path))
                 .header("Authorization", "Bearer " + token).header("Content-Type", "application/json")
-                .header("Accept", "application/json, text/event-stream").POST(HttpRequest.BodyPublishers.ofString(body));
+                .header("Accept", "application/json, text/event-stream")
+                .POST(HttpRequest.BodyPublishers.ofString(body));
         if (session != null) {
             b.header("Mcp-Session-Id", session);
         }

@@ -26,8 +26,8 @@ public final class SpendCommand extends Group {
             Output.Column.of("SANDBOX", "sandboxId"), Output.Column.of("PROVIDER", "provider"),
             Output.Column.of("MODEL", "model"), usage("COST_USD", "costUsd"), usage("CALLS", "calls"),
             usage("INPUT", "inputTokens"), usage("OUTPUT", "outputTokens"));
-    static final List<Output.Column> BUCKET = List.of(Output.Column.time("START", "start"), usage("COST_USD", "costUsd"),
-            usage("CALLS", "calls"), usage("INPUT", "inputTokens"), usage("OUTPUT", "outputTokens"));
+    static final List<Output.Column> BUCKET = List.of(Output.Column.time("START", "start"),
+            usage("COST_USD", "costUsd"), usage("CALLS", "calls"), usage("INPUT", "inputTokens"), usage("OUTPUT", "outputTokens"));
     static final List<Output.Column> LIMIT = List.of(Output.Column.of("SCOPE", "scope"),
             Output.Column.of("PROJECT", "projectId"), Output.Column.of("SANDBOX", "sandboxId"),
             Output.Column.of("PERIOD", "period"), Output.Column.of("LIMIT_USD", "limitUsd"),
@@ -95,7 +95,8 @@ public final class SpendCommand extends Group {
             JsonNode total = report.path("total");
             out.done("total " + total.path("costUsd").asText() + " USD, " + total.path("calls").asText() + " calls ("
                     + total.path("unpricedCalls").asText() + " without a price, " + total.path("unmeteredCalls")
-                    .asText() + " unmetered) from " + report.path("from").asText() + " to " + report.path("to").asText());
+                    .asText() + " unmetered) from " + report.path("from").asText() + " to "
+                    + report.path("to").asText());
             if (report.path("truncated").asBoolean()) {
                 out.note("more groups than shown: narrow the range or the filters");
             }
