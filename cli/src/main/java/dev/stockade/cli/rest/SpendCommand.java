@@ -27,7 +27,8 @@ public final class SpendCommand extends Group {
             Output.Column.of("MODEL", "model"), usage("COST_USD", "costUsd"), usage("CALLS", "calls"),
             usage("INPUT", "inputTokens"), usage("OUTPUT", "outputTokens"));
     static final List<Output.Column> BUCKET = List.of(Output.Column.time("START", "start"),
-            usage("COST_USD", "costUsd"), usage("CALLS", "calls"), usage("INPUT", "inputTokens"), usage("OUTPUT", "outputTokens"));
+            usage("COST_USD", "costUsd"), usage("CALLS", "calls"), usage("INPUT", "inputTokens"),
+            usage("OUTPUT", "outputTokens"));
     static final List<Output.Column> LIMIT = List.of(Output.Column.of("SCOPE", "scope"),
             Output.Column.of("PROJECT", "projectId"), Output.Column.of("SANDBOX", "sandboxId"),
             Output.Column.of("PERIOD", "period"), Output.Column.of("LIMIT_USD", "limitUsd"),
