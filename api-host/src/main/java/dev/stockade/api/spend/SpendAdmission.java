@@ -1,5 +1,7 @@
 package dev.stockade.api.spend;
 
+import dev.stockade.api.web.ApiProblem;
+import dev.stockade.api.web.ProblemCode;
 import io.micronaut.core.annotation.Nullable;
 import jakarta.inject.Singleton;
 import java.time.Clock;
@@ -22,6 +24,18 @@ public class SpendAdmission {
      * @param reached    the limits that refuse the call (empty: allowed)
      */
     public record Admission(boolean allowed, List<LimitState> applicable, List<LimitState> reached) {
+        /** Returns quietly when allowed; otherwise the 429 the {@code /llm/*} routes answer, naming each limit. */
+        public void require() {
+            if (allowed) {
+                return;
+            }
+            String each = reached.stream().map(l -> "the " + (l.scope().equals("org") ? "organization" : l.scope())
+                    + "'s " + (l.period() == SpendPeriod.DAY ? "daily" : "monthly") + " limit of "
+                    + Money.usd(l.limitMicros()) + " USD (spent " + Money.usd(l.spentMicros()) + " USD; the period"
+                    + " ends " + l.periodEnd() + ")").collect(java.util.stream.Collectors.joining(", "));
+            throw new ApiProblem(ProblemCode.SPENDING_LIMIT_REACHED, "spending limit reached: " + each
+                    + "; model access stops until then, the sandbox keeps running");
+        }
     }
 
     private final SpendingLimits limits;

@@ -3,6 +3,8 @@ package dev.stockade.api.spend;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import dev.stockade.api.web.ApiProblem;
+import dev.stockade.api.web.ProblemCode;
 import io.micronaut.context.ApplicationContext;
 import io.micronaut.test.extensions.junit5.annotation.MicronautTest;
 import jakarta.inject.Inject;
@@ -160,6 +162,13 @@ class SpendAdmissionTest extends SpendPlatformTest {
         world.limit(org, "/projects/" + project, "0", null, ownerToken());
         assertThat(reached(org, project, null, Instant.now())).containsExactly("project");
         assertThat(SpendAdmission.judge(List.of()).allowed()).isTrue();
+        SpendAdmission.judge(List.of()).require(); // allowed: no refusal
+        assertThatThrownBy(() -> admission.check(id(org), id(project), null).require())
+                .isInstanceOfSatisfying(ApiProblem.class, p -> {
+                    assertThat(p.code()).isEqualTo(ProblemCode.SPENDING_LIMIT_REACHED);
+                    assertThat(p.code().status().getCode()).isEqualTo(429);
+                    assertThat(p.detail()).contains("the project's monthly limit of 0.000000 USD");
+                });
     }
 
     @Test
