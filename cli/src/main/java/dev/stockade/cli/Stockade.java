@@ -14,6 +14,7 @@ import dev.stockade.cli.rest.LoginCommands;
 import dev.stockade.cli.rest.OrgsCommand;
 import dev.stockade.cli.rest.ProjectsCommand;
 import dev.stockade.cli.rest.SandboxTokensCommand;
+import dev.stockade.cli.rest.SpendCommand;
 import dev.stockade.cli.rest.ConnectorsCommand;
 import dev.stockade.cli.rest.McpCommand;
 import dev.stockade.cli.rest.ProxyTokensCommand;
@@ -34,7 +35,7 @@ import picocli.CommandLine.Command;
                 SandboxTokensCommand.class, InvitationsCommand.class, HaltCommand.class, AuditCommand.class,
                 PoliciesCommand.class, BindingsCommand.class, CredentialsCommand.class, SandboxCommand.class,
                 InstallationCommand.class, ClusterCommand.class, ProxyTokensCommand.class, McpCommand.class,
-                ConnectorsCommand.class,
+                ConnectorsCommand.class, SpendCommand.class,
                 CommandLine.HelpCommand.class})
 public final class Stockade {
     private final Map<String, String> env;

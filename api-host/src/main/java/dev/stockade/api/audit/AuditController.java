@@ -5,6 +5,7 @@ import dev.stockade.api.web.Action;
 import dev.stockade.api.web.ApiProblem;
 import dev.stockade.api.web.Caller;
 import dev.stockade.api.web.ProblemCode;
+import dev.stockade.api.web.QueryParameters;
 import io.micronaut.http.HttpRequest;
 import io.micronaut.http.annotation.Controller;
 import io.micronaut.http.annotation.Get;
@@ -56,18 +57,6 @@ class AuditController {
     }
 
     private static AuditQuery query(HttpRequest<?> request) {
-        Map<String, String> q = new java.util.HashMap<>();
-        for (String name : request.getParameters().names()) {
-            if (!PARAMS.contains(name)) {
-                throw new ApiProblem(ProblemCode.INVALID_PARAMETER, "unknown query parameter `"
-                        + dev.stockade.api.web.Text.clip(name) + "`");
-            }
-            List<String> all = request.getParameters().getAll(name);
-            if (all.size() != 1) {
-                throw new ApiProblem(ProblemCode.INVALID_PARAMETER, "`" + name + "` given more than once");
-            }
-            q.put(name, all.get(0));
-        }
-        return AuditQuery.parse(q);
+        return AuditQuery.parse(QueryParameters.single(request, PARAMS));
     }
 }

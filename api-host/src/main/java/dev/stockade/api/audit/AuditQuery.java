@@ -2,10 +2,9 @@ package dev.stockade.api.audit;
 
 import dev.stockade.api.web.ApiProblem;
 import dev.stockade.api.web.Authorizer;
-import dev.stockade.api.web.ProblemCode;
+import dev.stockade.api.web.QueryParameters;
 import io.micronaut.core.annotation.Nullable;
 import java.time.Instant;
-import java.time.format.DateTimeParseException;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
@@ -69,27 +68,15 @@ public record AuditQuery(@Nullable Instant cursor, @Nullable Long cursorId, @Nul
     }
 
     private static Instant instant(String name, String v) {
-        if (v == null) {
-            return null;
-        }
-        try {
-            return Instant.parse(v);
-        } catch (DateTimeParseException e) {
-            throw bad(name, "`" + name + "` must be an ISO 8601 instant such as `2026-11-23T10:00:00Z`");
-        }
+        return QueryParameters.instant(name, v);
     }
 
     private static int integer(String name, String v) {
-        try {
-            return Integer.parseInt(v);
-        } catch (NumberFormatException e) {
-            throw bad(name, "`" + name + "` must be an integer");
-        }
+        return QueryParameters.integer(name, v);
     }
 
     private static ApiProblem bad(String name, String detail) {
-        return new ApiProblem(ProblemCode.INVALID_PARAMETER, detail,
-                List.of(new dev.stockade.api.web.FieldError("/" + name, "invalid", detail)));
+        return QueryParameters.invalid(name, detail);
     }
 
     static List<Object> newArgs(UUID orgId) {

@@ -105,6 +105,17 @@ public enum Action {
     /** Where the authorization server sends a person back; the single-use state authenticates it. */
     CONNECTOR_OAUTH_CALLBACK(Scope.NONE, true, PUBLIC),
 
+    // spend: usage costs and spending limits (docs/spend.md); reading is observability, like the audit trail
+    USAGE_READ(Scope.ORG, true, ORG_ADMIN, Relation.ORG_API_TOKEN),
+    SPENDING_LIMITS_READ(Scope.ORG, true, ORG_ADMIN, Relation.ORG_API_TOKEN),
+    /** Organization and project limits: an org admin only (spec: Limits, "Spending limits"). */
+    SPENDING_LIMITS_WRITE(Scope.ORG, true, ORG_ADMIN),
+    /** A sandbox's own cap, which a project admin (and so an org admin) reads and sets (spec: Limits). */
+    SANDBOX_SPENDING_LIMIT_READ(Scope.PROJECT, true, PROJECT_ADMIN),
+    SANDBOX_SPENDING_LIMIT_WRITE(Scope.PROJECT, true, PROJECT_ADMIN),
+    /** A sandbox reads its own spend and usage (an MCP tool only: the sandbox its token was minted for). */
+    SPEND_SELF_READ(Scope.NONE, true, SANDBOX_IDENTITY),
+
     // separate egress proxy replicas: their tokens (installation owner) and the feed they read
     PROXY_TOKENS_MANAGE(Scope.NONE, true, INSTALLATION_OWNER),
     /** The proxy feed: only a proxy token reads it (it carries every sandbox's credentials). */

@@ -37,7 +37,10 @@ public enum ProblemCode {
 
     // the sandbox ingress (exposed ports)
     SANDBOX_NOT_RUNNING(HttpStatus.SERVICE_UNAVAILABLE, "sandbox-not-running", "Sandbox not running"),
-    PORT_UNREACHABLE(HttpStatus.BAD_GATEWAY, "port-unreachable", "Port unreachable");
+    PORT_UNREACHABLE(HttpStatus.BAD_GATEWAY, "port-unreachable", "Port unreachable"),
+
+    // spend: a metered model call refused by a spending limit (the /llm/* routes; spec: Errors, 429)
+    SPENDING_LIMIT_REACHED(HttpStatus.TOO_MANY_REQUESTS, "spending-limit-reached", "Spending limit reached");
 
     private final HttpStatus status;
     private final String slug;

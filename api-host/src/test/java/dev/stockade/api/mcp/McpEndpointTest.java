@@ -229,7 +229,7 @@ class McpEndpointTest extends OidcPlatformTest {
                 .text("token");
         try (Node.Client client = new Node.Client(url("/projects/" + w.project() + "/mcp"), sandbox,
                 "get_own_sandbox", "{}")) {
-            assertThat(names(client.next("tools"))).containsExactly("get_own_sandbox");
+            assertThat(names(client.next("tools"))).containsExactly("get_own_sandbox", "get_own_spend");
             JsonNode own = client.next("call").path("result");
             assertThat(own.path("isError").asBoolean()).isTrue(); // a project sandbox token minted for no sandbox
             assertThat(own.path("content").get(0).path("text").asText()).contains("not_found");

@@ -7,18 +7,14 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.stockade.api.support.Http;
+import dev.stockade.api.support.McpCalls;
 import dev.stockade.api.support.OidcPlatformTest;
 import dev.stockade.api.web.Relation;
 import dev.stockade.api.web.Scope;
 import io.micronaut.test.extensions.junit5.annotation.MicronautTest;
 import jakarta.inject.Inject;
-import java.net.URI;
-import java.net.http.HttpClient;
-import java.net.http.HttpRequest;
-import java.net.http.HttpResponse;
 import java.util.ArrayList;
 import java.util.EnumSet;
-import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
@@ -34,7 +30,6 @@ import org.junit.jupiter.api.Test;
 @MicronautTest(transactional = false)
 class McpToolMatrixTest extends OidcPlatformTest {
     private static final ObjectMapper JSON = new ObjectMapper();
-    private final HttpClient client = HttpClient.newHttpClient();
 
     @Inject
     ToolCatalog catalog;
@@ -185,26 +180,6 @@ class McpToolMatrixTest extends OidcPlatformTest {
     }
 
     private JsonNode call(String token, String tool, ObjectNode args) throws Exception {
-        HttpResponse<String> init = post(token, null, "{\"jsonrpc\":\"2.0\",\"id\":1,\"method\":\"initialize\","
-                + "\"params\":{\"protocolVersion\":\"2025-06-18\",\"capabilities\":{},\"clientInfo\":{\"name\":\"m\","
-                + "\"version\":\"1\"}}}");
-        String session = init.headers().firstValue("mcp-session-id").orElseThrow(() ->
-                new AssertionError("no session: " + init.statusCode() + " " + init.body()));
-        Map<String, Object> params = new HashMap<>();
-        params.put("name", tool);
-        params.put("arguments", args);
-        HttpResponse<String> r = post(token, session, JSON.writeValueAsString(Map.of("jsonrpc", "2.0", "id", 2,
-                "method", "tools/call", "params", params)));
-        return JSON.readTree(r.body());
-    }
-
-    private HttpResponse<String> post(String token, String session, String body) throws Exception {
-        HttpRequest.Builder b = HttpRequest.newBuilder(URI.create(server.getURI() + "/mcp"))
-                .header("Authorization", "Bearer " + token).header("Content-Type", "application/json")
-                .header("Accept", "application/json, text/event-stream").POST(HttpRequest.BodyPublishers.ofString(body));
-        if (session != null) {
-            b.header("Mcp-Session-Id", session);
-        }
-        return client.send(b.build(), HttpResponse.BodyHandlers.ofString());
+        return new McpCalls(server.getURI()).call(token, tool, args);
     }
 }

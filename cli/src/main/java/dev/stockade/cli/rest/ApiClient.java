@@ -77,6 +77,14 @@ public final class ApiClient {
         return out.toString();
     }
 
+    /** A query string ({@code ?a=1&b=2}, empty for no parameters), each value percent-encoded. */
+    public static String query(java.util.Map<String, String> parameters) {
+        java.util.StringJoiner s = new java.util.StringJoiner("&", "?", "").setEmptyValue("");
+        parameters.forEach((k, v) -> s.add(k + "=" + java.net.URLEncoder.encode(v, StandardCharsets.UTF_8)
+                .replace("+", "%20")));
+        return s.toString();
+    }
+
     public JsonNode get(String path) {
         return send("GET", path, null);
     }

@@ -5,14 +5,11 @@ import static dev.stockade.cli.rest.ApiClient.seg;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
-import java.net.URLEncoder;
-import java.nio.charset.StandardCharsets;
 import java.time.Instant;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
-import java.util.StringJoiner;
 import java.util.concurrent.Callable;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
@@ -117,9 +114,7 @@ public final class AuditCommand implements Callable<Integer> {
         Map<String, String> q = new LinkedHashMap<>(filters);
         put(q, "cursor", after);
         put(q, "cursorId", afterId == null ? null : afterId.toString());
-        StringJoiner s = new StringJoiner("&", "?", "").setEmptyValue("");
-        q.forEach((k, v) -> s.add(k + "=" + URLEncoder.encode(v, StandardCharsets.UTF_8).replace("+", "%20")));
-        return "/v1/orgs/" + seg(org) + "/audit-trail" + s;
+        return "/v1/orgs/" + seg(org) + "/audit-trail" + ApiClient.query(q);
     }
 
     private static void put(Map<String, String> q, String name, String value) {

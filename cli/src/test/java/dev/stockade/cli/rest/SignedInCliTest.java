@@ -3,12 +3,16 @@ package dev.stockade.cli.rest;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import com.fasterxml.jackson.databind.JsonNode;
+import java.io.IOException;
+import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.Comparator;
+import java.util.stream.Stream;
 import java.util.ArrayList;
 import java.util.List;
+import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.TestInstance;
-import org.junit.jupiter.api.io.TempDir;
 
 /**
  * Base of the REST commands' tests: a CLI with its own stored login (in a temp dir), signed in to the shared running
@@ -16,18 +20,29 @@ import org.junit.jupiter.api.io.TempDir;
  */
 @TestInstance(TestInstance.Lifecycle.PER_CLASS)
 abstract class SignedInCliTest {
-    @TempDir
-    static Path dir;
+    // one per test class, made here: test classes run concurrently, and a static @TempDir is one field shared by
+    // them all, so one class's cleanup deleted another's stored login mid-test
+    protected Path dir;
 
     protected Cli cli;
 
     @BeforeAll
     void signIn() throws Exception {
         Platform platform = Platform.shared();
+        dir = Files.createTempDirectory("stockade-cli-test");
         cli = new Cli(dir);
         Cli.Run login = cli.run("login", "--url", platform.url.toString(), "--token-file",
                 platform.ownerTokenFile().toString());
         assertThat(login.status()).as(login.toString()).isZero();
+    }
+
+    @AfterAll
+    void removeDir() throws IOException {
+        if (dir != null) {
+            try (Stream<Path> files = Files.walk(dir)) {
+                files.sorted(Comparator.reverseOrder()).forEach(f -> f.toFile().delete());
+            }
+        }
     }
 
     /** Runs a command with {@code --format json}; it must exit 0. Its JSON, or null for no output. */

@@ -1,0 +1,64 @@
+package dev.stockade.api.spend;
+
+import dev.stockade.api.web.ApiProblem;
+import dev.stockade.api.web.ProblemCode;
+import io.micronaut.core.annotation.Nullable;
+import jakarta.inject.Singleton;
+import java.time.Clock;
+import java.time.Instant;
+import java.util.List;
+import java.util.UUID;
+
+/**
+ * May this caller make a metered model call now? The hook of the {@code /llm/*} routes, which answer 429 when not.
+ * Every limit that applies counts: the organization's, the project's and the sandbox's own cap. The state comes from
+ * one indexed query (at most three limits joined to their period's counter, which {@link UsageLedger} moves in the
+ * ledger row's transaction), so there is no cache to go stale; the verdict is {@link #judge}, a pure function.
+ */
+@Singleton
+public class SpendAdmission {
+    /**
+     * The verdict and its reasons.
+     *
+     * @param applicable every limit that applies to the caller, organization first
+     * @param reached    the limits that refuse the call (empty: allowed)
+     */
+    public record Admission(boolean allowed, List<LimitState> applicable, List<LimitState> reached) {
+        /** Returns quietly when allowed; otherwise the 429 the {@code /llm/*} routes answer, naming each limit. */
+        public void require() {
+            if (allowed) {
+                return;
+            }
+            String each = reached.stream().map(l -> "the " + (l.scope().equals("org") ? "organization" : l.scope())
+                    + "'s " + (l.period() == SpendPeriod.DAY ? "daily" : "monthly") + " limit of "
+                    + Money.usd(l.limitMicros()) + " USD (spent " + Money.usd(l.spentMicros()) + " USD; the period"
+                    + " ends " + l.periodEnd() + ")").collect(java.util.stream.Collectors.joining(", "));
+            throw new ApiProblem(ProblemCode.SPENDING_LIMIT_REACHED, "spending limit reached: " + each
+                    + "; model access stops until then, the sandbox keeps running");
+        }
+    }
+
+    private final SpendingLimits limits;
+    private final Clock clock;
+
+    public SpendAdmission(SpendingLimits limits, Clock clock) {
+        this.limits = limits;
+        this.clock = clock;
+    }
+
+    /** The verdict for a call now by {@code sandboxId} (null: a caller that is not a sandbox) of the project. */
+    public Admission check(UUID orgId, UUID projectId, @Nullable UUID sandboxId) {
+        return check(orgId, projectId, sandboxId, clock.instant());
+    }
+
+    /** The verdict for a call at {@code now}. */
+    public Admission check(UUID orgId, UUID projectId, @Nullable UUID sandboxId, Instant now) {
+        return judge(limits.applicable(orgId, projectId, sandboxId, now));
+    }
+
+    /** Allowed unless a limit is reached; the refusal names every limit reached. */
+    public static Admission judge(List<LimitState> applicable) {
+        List<LimitState> reached = applicable.stream().filter(LimitState::exceeded).toList();
+        return new Admission(reached.isEmpty(), List.copyOf(applicable), reached);
+    }
+}

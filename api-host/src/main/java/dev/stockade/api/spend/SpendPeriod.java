@@ -1,0 +1,42 @@
+package dev.stockade.api.spend;
+
+import java.time.Instant;
+import java.time.ZoneOffset;
+import java.time.ZonedDateTime;
+import java.time.temporal.ChronoUnit;
+import java.util.Arrays;
+import java.util.Optional;
+
+/**
+ * The period a spending limit counts over: a calendar day or a calendar month in UTC, half open: a call at exactly
+ * midnight UTC counts toward the period that begins then.
+ */
+public enum SpendPeriod {
+    DAY("day"), MONTH("month");
+
+    private final String wire;
+
+    SpendPeriod(String wire) {
+        this.wire = wire;
+    }
+
+    public String wire() {
+        return wire;
+    }
+
+    public static Optional<SpendPeriod> of(String wire) {
+        return Arrays.stream(values()).filter(p -> p.wire.equals(wire)).findFirst();
+    }
+
+    /** The start of the period that holds {@code at} (inclusive). */
+    public Instant start(Instant at) {
+        ZonedDateTime day = at.atZone(ZoneOffset.UTC).truncatedTo(ChronoUnit.DAYS);
+        return (this == DAY ? day : day.withDayOfMonth(1)).toInstant();
+    }
+
+    /** The end of the period that holds {@code at} (exclusive): the start of the next. */
+    public Instant end(Instant at) {
+        ZonedDateTime start = start(at).atZone(ZoneOffset.UTC);
+        return (this == DAY ? start.plusDays(1) : start.plusMonths(1)).toInstant();
+    }
+}

@@ -1,0 +1,63 @@
+package dev.stockade.api.spend;
+
+import io.micronaut.core.annotation.Introspected;
+import io.micronaut.core.annotation.Nullable;
+import java.time.Instant;
+import java.util.List;
+import java.util.UUID;
+
+/** How the API shows limits and their status: amounts as USD decimal strings. */
+public final class SpendViews {
+    private SpendViews() {
+    }
+
+    /** A limit as set. */
+    @Introspected
+    public record LimitView(String scope, @Nullable UUID projectId, @Nullable UUID sandboxId, String amountUsd,
+                            String period, Instant updatedAt, String updatedBy) {
+        static LimitView of(LimitState s) {
+            return new LimitView(s.scope(), s.projectId(), s.sandboxId(), Money.usd(s.limitMicros()),
+                    s.period().wire(), s.updatedAt(), s.updatedBy());
+        }
+    }
+
+    /** A limit with the spend counted against it in its current period. */
+    @Introspected
+    public record StatusView(String scope, @Nullable UUID projectId, @Nullable UUID sandboxId, String period,
+                             Instant periodStart, Instant periodEnd, String limitUsd, String spentUsd,
+                             String remainingUsd, boolean exceeded) {
+        static StatusView of(LimitState s) {
+            return new StatusView(s.scope(), s.projectId(), s.sandboxId(), s.period().wire(), s.periodStart(),
+                    s.periodEnd(), Money.usd(s.limitMicros()), Money.usd(s.spentMicros()),
+                    Money.usd(s.remainingMicros()), s.exceeded());
+        }
+    }
+
+    @Introspected
+    public record Items<T>(List<T> items) {
+    }
+
+    @Introspected
+    public record Status(Instant at, List<StatusView> items) {
+    }
+
+    /**
+     * A limit as the capped sandbox sees it: the amount and spend only of its own cap; of its project's and
+     * organization's limits only what is left, which is all an agent needs and tells it nothing of others' spend.
+     */
+    @Introspected
+    public record OwnLimit(String scope, String period, Instant periodEnd, @Nullable String limitUsd,
+                           @Nullable String spentUsd, String remainingUsd, boolean exceeded) {
+        static OwnLimit of(LimitState s) {
+            boolean own = s.scope().equals("sandbox");
+            return new OwnLimit(s.scope(), s.period().wire(), s.periodEnd(), own ? Money.usd(s.limitMicros()) : null,
+                    own ? Money.usd(s.spentMicros()) : null, Money.usd(s.remainingMicros()), s.exceeded());
+        }
+    }
+
+    /** A sandbox's own spend and usage in the current calendar month (UTC), and the limits that apply to it. */
+    @Introspected
+    public record OwnSpend(UUID sandboxId, UUID projectId, Instant periodStart, Instant periodEnd, String spentUsd,
+                           UsageCosts.Totals usage, boolean mayCallModels, List<OwnLimit> limits) {
+    }
+}

@@ -1,0 +1,116 @@
+package dev.stockade.api.spend;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import io.micronaut.test.extensions.junit5.annotation.MicronautTest;
+import java.time.Instant;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+
+/** {@code /v1/orgs/{orgId}/usage-costs} and {@code .../timeseries} over ledger rows written by the ledger itself. */
+@MicronautTest(transactional = false)
+class UsageCostsApiTest extends SpendPlatformTest {
+    private static final Instant T0 = Instant.parse("2026-02-10T08:30:00Z");
+
+
+    private String org;
+    private String p1;
+    private String p2;
+    private String sandbox;
+
+    @BeforeEach
+    void usage() {
+        org = world.org();
+        p1 = world.project(org, "p1");
+        p2 = world.project(org, "p2");
+        sandbox = world.sandbox(p1, "s");
+        world.spend(org, p1, sandbox, "1.5", T0);
+        world.spend(org, p1, sandbox, "0.25", T0.plusSeconds(1800));
+        world.spend(org, p1, null, "2", T0.plusSeconds(3 * 3600));
+        ledger.record(SpendWorld.usage(org, p2, null, Provider.LITELLM, null, true, T0.plusSeconds(86_400)));
+        ledger.record(SpendWorld.usage(org, p2, null, Provider.OPENAI, SpendWorld.micros("0.1"), false,
+                T0.plusSeconds(86_400)));
+        world.spend(org, p1, sandbox, "7", T0.minusSeconds(40 * 86_400)); // before the range below
+    }
+
+    private JsonNode get(String query) {
+        var r = http.get("/v1/orgs/" + org + "/usage-costs" + query, ownerToken());
+        assertThat(r.status()).as(r.raw()).isEqualTo(200);
+        return r.body();
+    }
+
+    private static String range() {
+        return "from=2026-02-01T00:00:00Z&to=2026-03-01T00:00:00Z";
+    }
+
+    @Test
+    void totalsAreGroupedByProjectSandboxProviderAndModelMostCostlyFirst() {
+        JsonNode all = get("?" + range());
+        assertThat(all.path("total").path("costUsd").asText()).isEqualTo("3.850000");
+        assertThat(all.path("total").path("calls").asLong()).isEqualTo(5);
+        assertThat(all.path("total").path("inputTokens").asLong()).isEqualTo(5000);
+        assertThat(all.path("total").path("unpricedCalls").asLong()).isEqualTo(1);
+        assertThat(all.path("total").path("unmeteredCalls").asLong()).isEqualTo(1);
+        assertThat(all.path("groupBy")).hasSize(4);
+        JsonNode first = all.path("groups").get(0);
+        assertThat(first.path("projectId").asText()).isEqualTo(p1);
+        assertThat(first.path("sandboxId").isNull()).isTrue();
+        assertThat(first.path("usage").path("costUsd").asText()).isEqualTo("2.000000");
+        assertThat(all.path("groups").get(1).path("sandboxId").asText()).isEqualTo(sandbox);
+        assertThat(all.path("groups").get(1).path("usage").path("calls").asLong()).isEqualTo(2);
+
+        JsonNode byProject = get("?" + range() + "&groupBy=project");
+        assertThat(byProject.path("groups")).hasSize(2);
+        assertThat(byProject.path("groups").get(0).path("usage").path("costUsd").asText()).isEqualTo("3.750000");
+        assertThat(byProject.path("groups").get(0).path("provider").isNull()).isTrue();
+        JsonNode byProvider = get("?" + range() + "&groupBy=provider&projectId=" + p2);
+        assertThat(byProvider.path("groups")).hasSize(2);
+        assertThat(byProvider.path("groups").get(0).path("provider").asText()).isEqualTo("openai");
+        assertThat(get("?" + range() + "&groupBy=").path("groups")).isEmpty();
+        assertThat(get("?" + range() + "&sandboxId=" + sandbox + "&groupBy=").path("total").path("costUsd").asText())
+                .isEqualTo("1.750000");
+    }
+
+    @Test
+    void timeseriesBucketsAreUtcHoursOrDaysWithEmptyBucketsIncluded() {
+        JsonNode hours = get("/timeseries?interval=hour&from=2026-02-10T08:00:00Z&to=2026-02-10T12:00:00Z");
+        assertThat(hours.path("buckets")).hasSize(4);
+        assertThat(hours.path("buckets").get(0).path("start").asText()).isEqualTo("2026-02-10T08:00:00Z");
+        assertThat(hours.path("buckets").get(0).path("usage").path("costUsd").asText()).isEqualTo("1.500000");
+        assertThat(hours.path("buckets").get(1).path("usage").path("costUsd").asText()).isEqualTo("0.250000");
+        assertThat(hours.path("buckets").get(2).path("usage").path("calls").asLong()).isZero();
+        assertThat(hours.path("buckets").get(3).path("usage").path("costUsd").asText()).isEqualTo("2.000000");
+        JsonNode days = get("/timeseries?" + range());
+        assertThat(days.path("interval").asText()).isEqualTo("day");
+        assertThat(days.path("buckets")).hasSize(28);
+        assertThat(days.path("buckets").get(9).path("usage").path("calls").asLong()).isEqualTo(3);
+        assertThat(days.path("buckets").get(10).path("usage").path("calls").asLong()).isEqualTo(2);
+    }
+
+    @Test
+    void theDefaultRangeIsThisCalendarMonthInUtc() {
+        Instant now = Instant.now();
+        world.spend(org, p2, null, "0.5", now.minusSeconds(1));
+        world.spend(org, p2, null, "9", SpendPeriod.MONTH.start(now).minusSeconds(1));
+        JsonNode report = get("");
+        assertThat(report.path("from").asText()).isEqualTo(SpendPeriod.MONTH.start(now).toString());
+        assertThat(report.path("total").path("costUsd").asText()).isEqualTo("0.500000");
+    }
+
+    @Test
+    void unboundedOrMalformedQueriesAreRefused() {
+        String base = "/v1/orgs/" + org + "/usage-costs";
+        String owner = ownerToken();
+        for (String q : new String[] {"?from=2025-01-01T00:00:00Z&to=2026-02-01T00:00:00Z", "?from=yesterday",
+                "?from=2026-02-02T00:00:00Z&to=2026-02-01T00:00:00Z", "?groupBy=colour", "?groupBy=model,model",
+                "?provider=anthropic", "?projectId=nope", "?colour=red", "?from=2026-02-01T00:00:00Z&from=x"}) {
+            assertThat(problem(http.get(base + q, owner), 400)).as(q).isEqualTo("invalid_parameter");
+        }
+        assertThat(problem(http.get(base + "/timeseries?interval=minute", owner), 400)).isEqualTo("invalid_parameter");
+        assertThat(problem(http.get(base + "/timeseries?interval=hour&from=2026-01-01T00:00:00Z"
+                + "&to=2026-03-01T00:00:00Z", owner), 400)).isEqualTo("invalid_parameter");
+        String member = createApiToken(owner, org, "reader");
+        assertThat(http.get(base, member).status()).isEqualTo(200); // an org API token reads usage, like audit
+    }
+}
