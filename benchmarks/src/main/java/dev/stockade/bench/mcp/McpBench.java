@@ -88,6 +88,7 @@ public final class McpBench {
             }
             BenchPlatform.report("tools/list, 50 connectors x 100 tools, end to end", list.subList(list.size() / 5,
                     list.size()));
+            peer(upstream, s.raw("tools/list", "{}"), seconds);
             if (args.length > 1 && args[1].equals("list")) {
                 return;
             }
@@ -110,6 +111,32 @@ public final class McpBench {
             upstream.stop(0);
         }
         System.exit(0); // the upstream's and the callers' pools are not daemons
+    }
+
+    /**
+     * The peer of the tools/list phase, in the same run: the same answer bytes served by a bare JDK {@code HttpServer}
+     * (no platform code at all) and fetched by the same client the same way. What remains of the platform's tail
+     * beyond this one is the platform's; the rest is moving that many bytes over HTTP on this machine.
+     */
+    private static void peer(HttpServer server, byte[] answer, int seconds) throws Exception {
+        server.createContext("/peer", ex -> {
+            try (ex) {
+                ex.getRequestBody().readAllBytes();
+                ex.getResponseHeaders().add("Content-Type", "application/json");
+                ex.sendResponseHeaders(200, answer.length);
+                ex.getResponseBody().write(answer);
+            }
+        });
+        Session peer = new Session("http://127.0.0.1:" + server.getAddress().getPort() + "/peer", null, null);
+        List<Double> times = new ArrayList<>();
+        long until = System.nanoTime() + TimeUnit.SECONDS.toNanos(seconds);
+        while (System.nanoTime() < until) {
+            long t0 = System.nanoTime();
+            peer.raw("tools/list", "{}");
+            times.add((System.nanoTime() - t0) / 1e6);
+        }
+        BenchPlatform.report("peer: the same " + answer.length + " bytes from a bare JDK HttpServer",
+                times.subList(times.size() / 5, times.size()));
     }
 
     /** {@code callers} sessions calling one tool as fast as answers come, for {@code seconds}; prints percentiles. */
