@@ -104,6 +104,19 @@ class IngressTest extends OidcPlatformTest {
         }
     }
 
+    /** Both exposed ports listen (python starts its servers in the background; slow on a loaded machine). */
+    private void awaitPortsReady(String path, String owner) throws InterruptedException {
+        JsonNode ports = null;
+        for (int i = 0; i < 600; i++) {
+            ports = http.get(path + "/port-readiness", owner).body().path("ports");
+            if (ports.size() == 2 && ports.get(0).path("ready").asBoolean() && ports.get(1).path("ready").asBoolean()) {
+                return;
+            }
+            Thread.sleep(100); // bounded poll: at most a minute
+        }
+        assertThat(ports).as("port readiness").allSatisfy(p -> assertThat(p.path("ready").asBoolean()).isTrue());
+    }
+
     private JsonNode awaitState(String path, String token, String state) throws InterruptedException {
         JsonNode s = null;
         for (int i = 0; i < 600 && !(s = http.get(path, token).body()).path("state").asText().equals(state); i++) {
@@ -129,9 +142,7 @@ class IngressTest extends OidcPlatformTest {
         serve(id, 9090);
         String priv = slug + ".sandboxes.test";
         String pub = "9090-" + slug + ".sandboxes.test";
-        for (int i = 0; i < 100 && !http.get(path + "/port-readiness", owner).raw().contains("\"ready\":true,"); i++) {
-            Thread.sleep(100); // python starts its servers in the background
-        }
+        awaitPortsReady(path, owner);
 
         // a private port: no credential 401; a member's bearer token 200, and the sandbox learns who, not how
         assertThat(call(priv, "GET", "/").status()).isEqualTo(401);
