@@ -11,32 +11,10 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
-import org.junit.jupiter.api.AfterEach;
-import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.io.TempDir;
 
 /** The agent loop with tools over web chat, verbose delivery, and the lock across every tool. */
-class AgentLockTest {
-    @TempDir
-    Path home;
-    ProviderDouble provider;
-    TestRuntime rt;
-    String thread;
-
-    @BeforeEach
-    void start() throws Exception {
-        provider = new ProviderDouble();
-        rt = new TestRuntime(home, TestRuntime.azure(provider)).start();
-        thread = rt.post("/agents/threads", "{\"title\":\"t\"}").json().path("id").asText();
-    }
-
-    @AfterEach
-    void stop() {
-        rt.close();
-        provider.close();
-    }
-
+class AgentLockTest extends OneThreadTest {
     private JsonNode say(String text) throws Exception {
         TestRuntime.Answer a = rt.post("/agents/threads/" + thread + "/messages",
                 ProviderDouble.JSON.createObjectNode().put("text", text).toString());

@@ -6,39 +6,16 @@ import com.fasterxml.jackson.databind.JsonNode;
 import java.net.URI;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
-import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Iterator;
 import java.util.List;
 import java.util.Map;
 import java.util.stream.Stream;
-import org.junit.jupiter.api.AfterEach;
-import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.io.TempDir;
 
 /** A chat turn streamed as server-sent events: what verbose delivers, and that events leave as they happen. */
-class ChatStreamTest {
-    @TempDir
-    Path home;
-    ProviderDouble provider;
-    TestRuntime rt;
-    String thread;
-
-    @BeforeEach
-    void start() throws Exception {
-        provider = new ProviderDouble();
-        rt = new TestRuntime(home, TestRuntime.azure(provider)).start();
-        thread = rt.post("/agents/threads", "{\"title\":\"t\"}").json().path("id").asText();
-    }
-
-    @AfterEach
-    void stop() {
-        rt.close();
-        provider.close();
-    }
-
+class ChatStreamTest extends OneThreadTest {
     record Event(String name, JsonNode data) {
         @Override
         public String toString() {

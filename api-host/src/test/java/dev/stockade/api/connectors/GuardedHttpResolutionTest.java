@@ -51,7 +51,7 @@ class GuardedHttpResolutionTest {
                 for (int i = 0; i < 100_000; i++) {
                     ex.getResponseBody().write(new byte[1024]);
                     ex.getResponseBody().flush();
-                    Thread.sleep(2);
+                    Thread.sleep(2); // a slow drip: the body is still arriving when the client closes it
                 }
             } catch (IOException | InterruptedException e) {
                 abandoned.countDown(); // the client went away

@@ -6,6 +6,9 @@ import java.sql.Connection;
 import java.sql.DriverManager;
 import java.sql.SQLException;
 import java.sql.Statement;
+import java.util.concurrent.Executors;
+import java.util.concurrent.ScheduledExecutorService;
+import java.util.concurrent.TimeUnit;
 
 /**
  * Moves the WAL into the database file from a connection and a thread of its own, twice a second, so
@@ -16,7 +19,11 @@ import java.sql.Statement;
 final class Checkpointer implements AutoCloseable {
     static final long PERIOD_MS = 500;
     private final Connection connection;
-    private final Thread thread;
+    private final ScheduledExecutorService rounds = Executors.newSingleThreadScheduledExecutor(r -> {
+        Thread t = new Thread(r, "sqlite-checkpoint");
+        t.setDaemon(true);
+        return t;
+    });
     private volatile boolean closed;
 
     Checkpointer(Path file) throws SQLException {
@@ -24,20 +31,7 @@ final class Checkpointer implements AutoCloseable {
         try (Statement st = connection.createStatement()) {
             st.execute("PRAGMA busy_timeout=5000");
         }
-        thread = new Thread(this::loop, "sqlite-checkpoint");
-        thread.setDaemon(true);
-        thread.start();
-    }
-
-    private void loop() {
-        while (!closed) {
-            try {
-                Thread.sleep(PERIOD_MS);
-                checkpoint();
-            } catch (InterruptedException e) {
-                return;
-            }
-        }
+        rounds.scheduleWithFixedDelay(this::checkpoint, PERIOD_MS, PERIOD_MS, TimeUnit.MILLISECONDS);
     }
 
     synchronized void checkpoint() {
@@ -54,7 +48,7 @@ final class Checkpointer implements AutoCloseable {
     @Override
     public void close() throws SQLException {
         closed = true;
-        thread.interrupt();
+        rounds.shutdownNow();
         synchronized (this) {
             connection.close();
         }

@@ -37,7 +37,7 @@ public final class SemanticChecks {
         return c.problems;
     }
 
-    private void error(ProblemCode code, String pointer, String message, String help) {
+    void error(ProblemCode code, String pointer, String message, String help) {
         problems.add(Problem.error(code, pointer, message, help).at(locator.at(pointer)));
     }
 
@@ -45,12 +45,12 @@ public final class SemanticChecks {
         problems.add(Problem.warning(code, pointer, message, help).at(locator.at(pointer)));
     }
 
-    private static String text(JsonNode parent, String key) {
+    static String text(JsonNode parent, String key) {
         JsonNode n = parent.get(key);
         return n != null && n.isTextual() ? n.textValue() : null;
     }
 
-    private static JsonNode array(JsonNode parent, String key) {
+    static JsonNode array(JsonNode parent, String key) {
         JsonNode n = parent.get(key);
         return n != null && n.isArray() ? n : null;
     }
@@ -214,7 +214,7 @@ public final class SemanticChecks {
         }
         JsonNode graphql = object(r, "graphql");
         if (graphql != null) {
-            graphql(at + "/graphql", graphql);
+            new GraphqlChecks(this).fence(at + "/graphql", graphql);
         }
     }
 
@@ -229,103 +229,6 @@ public final class SemanticChecks {
             }
         }
         return true;
-    }
-
-    private void graphql(String at, JsonNode g) {
-        String operationName = text(g, "operationName");
-        if (operationName != null) {
-            glob(GlobKind.NAME, at + "/operationName", operationName);
-        }
-        JsonNode fields = array(g, "fields");
-        List<Glob> fieldGlobs = new ArrayList<>();
-        boolean allFieldsCompiled = true;
-        if (fields != null) {
-            if (fields.isEmpty()) {
-                error(ProblemCode.EMPTY_FIELDS, at + "/fields", "`fields` is empty",
-                        "omit `fields` to permit any root field, or list the fields");
-            }
-            for (int i = 0; i < fields.size(); i++) {
-                JsonNode f = fields.get(i);
-                Glob compiled = f.isTextual() ? glob(GlobKind.NAME, at + "/fields/" + i, f.textValue()) : null;
-                if (compiled == null) {
-                    allFieldsCompiled = false;
-                } else {
-                    fieldGlobs.add(compiled);
-                }
-            }
-        }
-        JsonNode arguments = array(g, "arguments");
-        if (arguments == null) {
-            return;
-        }
-        if (!g.has("fields")) {
-            error(ProblemCode.ARGUMENTS_WITHOUT_FIELDS, at + "/arguments", "`arguments` requires `fields` beside it",
-                    "add `fields` naming the root fields the conditions apply to");
-        }
-        if (arguments.isEmpty()) {
-            error(ProblemCode.EMPTY_ARGUMENTS, at + "/arguments", "`arguments` is empty", "omit it or add a condition");
-        }
-        for (int i = 0; i < arguments.size(); i++) {
-            JsonNode a = arguments.get(i);
-            if (a.isObject()) {
-                argument(at + "/arguments/" + i, a, fields != null && allFieldsCompiled ? fieldGlobs : null);
-            }
-        }
-    }
-
-    private void argument(String at, JsonNode a, List<Glob> fieldGlobs) {
-        String field = text(a, "field");
-        if (field != null) {
-            if (field.indexOf('*') >= 0) {
-                error(ProblemCode.ARGUMENT_FIELD_GLOB, at + "/field", "argument condition field `" + field
-                        + "` must be an exact root field name, not a glob", "write one condition per field");
-            } else if (!isGraphqlName(field)) {
-                error(ProblemCode.INVALID_FIELD_NAME, at + "/field", "`" + field + "` is not a graphql field name",
-                        "use the root field's name, never an alias");
-            } else if (fieldGlobs != null && fieldGlobs.stream().noneMatch(gl -> gl.matches(field))) {
-                error(ProblemCode.ARGUMENT_FIELD_DENIED, at + "/field",
-                        "argument condition names field `" + field + "` that `fields` does not admit",
-                        "add `" + field + "` to `fields` or fix the name");
-            }
-        }
-        String pointer = text(a, "pointer");
-        if (pointer != null) {
-            String problem = pointerProblem(pointer);
-            if (problem != null) {
-                error(ProblemCode.INVALID_POINTER, at + "/pointer", problem,
-                        "write an rfc 6901 pointer such as `/input/owner`; `~1` for `/` and `~0` for `~` inside a key");
-            }
-        }
-        String glob = text(a, "glob");
-        if (glob != null) {
-            glob(GlobKind.VALUE, at + "/glob", glob);
-        }
-    }
-
-    private static boolean isGraphqlName(String s) {
-        if (s.isEmpty() || TextRules.isDigit(s.charAt(0))) {
-            return false;
-        }
-        for (int i = 0; i < s.length(); i++) {
-            char c = s.charAt(i);
-            if (!(c == '_' || (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9'))) {
-                return false;
-            }
-        }
-        return true;
-    }
-
-    /** Why {@code p} is not an RFC 6901 pointer rooted at the arguments, or {@code null} when it is. */
-    static String pointerProblem(String p) {
-        if (!p.startsWith("/")) {
-            return "pointer `" + p + "` must start with `/`";
-        }
-        for (int i = 0; i < p.length(); i++) {
-            if (p.charAt(i) == '~' && (i + 1 >= p.length() || (p.charAt(i + 1) != '0' && p.charAt(i + 1) != '1'))) {
-                return "pointer `" + p + "` has `~` not followed by `0` or `1`";
-            }
-        }
-        return null;
     }
 
     // ---- connectors, inference, env -------------------------------------------------------------
@@ -433,7 +336,7 @@ public final class SemanticChecks {
 
     // ---- globs ----------------------------------------------------------------------------------
 
-    private Glob glob(GlobKind kind, String at, String text) {
+    Glob glob(GlobKind kind, String at, String text) {
         GlobResult r = Glob.compile(kind, text);
         for (GlobError e : r.errors()) {
             problems.add(Problem.error(ProblemCode.GLOB_SYNTAX, at, e.message(), null).at(locator.inside(at, e.offset())));
