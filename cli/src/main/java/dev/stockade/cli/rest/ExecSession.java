@@ -5,13 +5,23 @@ import java.io.InputStream;
 import java.io.OutputStream;
 import java.net.http.WebSocket;
 import java.nio.ByteBuffer;
+import java.nio.charset.StandardCharsets;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionStage;
+import java.util.concurrent.Executors;
+import java.util.concurrent.ScheduledExecutorService;
+import java.util.concurrent.TimeUnit;
+import java.util.function.Supplier;
 
 /**
  * The client side of the exec socket's frames (docs/platform.md, "Interactive exec"): stdout and stderr to this
  * process's, the remote exit status as the result, and, once the command started, this process's standard input
  * to the sandbox (or an immediate end of input).
+ *
+ * <p>The exit status frame alone decides the outcome. Standard input and resizes go out on threads of their own
+ * and one at a time (the JDK socket refuses a send while another is pending); the sandbox closes the socket right
+ * after the exit status, so a send that fails then is expected and changes nothing, and a command that ends while
+ * this process still waits for a keystroke returns at once instead of after the next one.
  */
 final class ExecSession implements WebSocket.Listener {
     private final OutputStream out;
@@ -25,38 +35,32 @@ final class ExecSession implements WebSocket.Listener {
         this.err = err;
     }
 
-    /** Waits for the start, forwards {@code stdin} (null: none) and returns the remote exit status. */
-    int run(WebSocket ws, InputStream stdin) throws Exception {
-        return run(ws, stdin, null, false);
-    }
-
     /**
-     * As {@link #run(WebSocket, InputStream)}, and while the command runs sends a resize frame whenever
-     * {@code size} ({@code [cols, rows]}, polled every half second; null: never) changes.
+     * Waits for the start, forwards {@code stdin} (null: none) and returns the remote exit status; while the
+     * command runs sends a resize frame whenever {@code size} ({@code [cols, rows]}, polled every half second;
+     * null: never) changes. A terminal without stdin gets no end of input (it would read it as a keystroke).
      */
-    int run(WebSocket ws, InputStream stdin, java.util.function.Supplier<int[]> size, boolean tty)
-            throws Exception {
+    int run(WebSocket ws, InputStream stdin, Supplier<int[]> size, boolean tty) throws Exception {
         started.get();
-        java.util.concurrent.ScheduledExecutorService poll = null;
-        if (size != null) {
-            poll = java.util.concurrent.Executors.newSingleThreadScheduledExecutor(r -> {
-                Thread t = new Thread(r, "terminal-size");
-                t.setDaemon(true);
-                return t;
-            });
+        Frames frames = new Frames(ws);
+        ScheduledExecutorService poll = size == null ? null : Executors.newSingleThreadScheduledExecutor(
+                r -> daemon(r, "terminal-size"));
+        if (poll != null) {
             int[][] last = {size.get()};
             poll.scheduleWithFixedDelay(() -> {
                 int[] now = size.get();
                 if (now[0] != last[0][0] || now[1] != last[0][1]) {
                     last[0] = now;
-                    byte[] json = ("{\"cols\":" + now[0] + ",\"rows\":" + now[1] + "}").getBytes(
-                            java.nio.charset.StandardCharsets.UTF_8);
-                    ws.sendBinary(ByteBuffer.allocate(json.length + 1).put((byte) 4).put(json).flip(), true);
+                    frames.send(4, ("{\"cols\":" + now[0] + ",\"rows\":" + now[1] + "}")
+                            .getBytes(StandardCharsets.UTF_8), 0, -1);
                 }
-            }, 500, 500, java.util.concurrent.TimeUnit.MILLISECONDS);
+            }, 500, 500, TimeUnit.MILLISECONDS);
+        }
+        if (stdin != null || !tty) {
+            daemon(() -> forward(frames, stdin), "exec-stdin").start();
         }
         try {
-            return forward(ws, stdin, tty);
+            return exit.get();
         } finally {
             if (poll != null) {
                 poll.shutdownNow();
@@ -64,20 +68,52 @@ final class ExecSession implements WebSocket.Listener {
         }
     }
 
-    /** Sends stdin, then its end; a terminal without stdin gets no end of input (it would read it as a keystroke). */
-    private int forward(WebSocket ws, InputStream stdin, boolean terminal) throws Exception {
-        if (stdin != null) {
-            byte[] buf = new byte[16 * 1024];
-            int n;
-            while ((n = stdin.read(buf)) > 0) {
-                ByteBuffer frame = ByteBuffer.allocate(n + 1).put((byte) 0).put(buf, 0, n).flip();
+    /** Sends {@code stdin} (null: nothing), then the end of input; stops at the first refused send. */
+    private static void forward(Frames frames, InputStream stdin) {
+        try {
+            if (stdin != null) {
+                byte[] buf = new byte[16 * 1024];
+                int n;
+                while ((n = stdin.read(buf)) > 0) {
+                    if (!frames.send(0, buf, 0, n)) {
+                        return;
+                    }
+                }
+            }
+        } catch (IOException e) {
+            // this process's input broke: the sandbox gets the end of input, as when it ends
+        }
+        frames.send(0, new byte[0], 0, 0);
+    }
+
+    private static Thread daemon(Runnable r, String name) {
+        Thread t = new Thread(r, name);
+        t.setDaemon(true);
+        return t;
+    }
+
+    /** Outgoing frames, one at a time. */
+    private static final class Frames {
+        private final WebSocket ws;
+
+        Frames(WebSocket ws) {
+            this.ws = ws;
+        }
+
+        /** False when the socket refused it (closed after the exit status, or broken: the listener reports it). */
+        synchronized boolean send(int channel, byte[] payload, int off, int len) {
+            int n = len < 0 ? payload.length : len;
+            ByteBuffer frame = ByteBuffer.allocate(n + 1).put((byte) channel).put(payload, off, n).flip();
+            try {
                 ws.sendBinary(frame, true).get();
+                return true;
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+                return false;
+            } catch (java.util.concurrent.ExecutionException | IllegalStateException e) {
+                return false;
             }
         }
-        if (stdin != null || !terminal) {
-            ws.sendBinary(ByteBuffer.wrap(new byte[] {0}), true).get();
-        }
-        return exit.get();
     }
 
     @Override

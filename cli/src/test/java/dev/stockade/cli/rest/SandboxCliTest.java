@@ -40,20 +40,21 @@ class SandboxCliTest extends SignedInCliTest {
         assertThat(exec.status()).as(exec.toString()).isEqualTo(7);
         assertThat(exec.out()).isEqualTo("hi from /workspace\n");
         assertThat(exec.err()).isEqualTo("warn\n");
+        try (java.io.PipedOutputStream typing = new java.io.PipedOutputStream()) {
+            // a keyboard nobody types on: the command's end, not this side's next keystroke, ends the exec
+            Cli.Run waiting = withStdin(new java.io.PipedInputStream(typing), () -> cli.run("sandbox", "exec",
+                    "--project", project, id, "-i", "--", "sh", "-c", "exit 3"));
+            assertThat(waiting.status()).as(waiting.toString()).isEqualTo(3);
+        }
         Cli.Run onTty = cli.run("sandbox", "exec", "--project", project, id, "-t", "--", "sh", "-c",
                 "test -t 1 && echo on-a-tty; stty size");
         assertThat(onTty.status()).as(onTty.toString()).isZero();
         assertThat(onTty.out()).isEqualTo("on-a-tty\r\n24 80\r\n"); // not a terminal here: 80x24
-        java.io.InputStream keyboard = System.in;
-        try {
-            System.setIn(new java.io.ByteArrayInputStream("test -t 0 && echo shell-on-a-tty; exit 5\n"
-                    .getBytes(java.nio.charset.StandardCharsets.UTF_8)));
-            Cli.Run shell = cli.run("sandbox", "shell", "--project", project, id);
-            assertThat(shell.status()).as(shell.toString()).isEqualTo(5);
-            assertThat(shell.out()).contains("shell-on-a-tty\r\n");
-        } finally {
-            System.setIn(keyboard);
-        }
+        Cli.Run shell = withStdin(new java.io.ByteArrayInputStream("test -t 0 && echo shell-on-a-tty; exit 5\n"
+                .getBytes(java.nio.charset.StandardCharsets.UTF_8)), () -> cli.run("sandbox", "shell", "--project",
+                project, id));
+        assertThat(shell.status()).as(shell.toString()).isEqualTo(5);
+        assertThat(shell.out()).contains("shell-on-a-tty\r\n");
         Path bad = Files.writeString(dir.resolve("bad.yaml"), "name: x\ncpu: 99\nmemory: 128Mi\n");
         Cli.Run refused = cli.run("sandbox", "create", "--project", project, "-f", bad.toString());
         assertThat(refused.status()).as(refused.toString()).isEqualTo(1);
@@ -70,5 +71,15 @@ class SandboxCliTest extends SignedInCliTest {
                 .isEqualTo(1);
         assertThat(cli.run("sandbox", "delete", "--project", project, id).status()).isZero();
         assertThat(cli.run("sandbox", "get", "--project", project, id).status()).isEqualTo(1);
+    }
+
+    private static Cli.Run withStdin(java.io.InputStream keyboard, java.util.function.Supplier<Cli.Run> run) {
+        java.io.InputStream was = System.in;
+        try {
+            System.setIn(keyboard);
+            return run.get();
+        } finally {
+            System.setIn(was);
+        }
     }
 }
