@@ -74,8 +74,8 @@ class ProjectKeysTest extends PlatformTest {
         long start = System.nanoTime();
         while (http.get("/v1/auth/me", token).status() == 200) {
             assertThat(Duration.ofNanos(System.nanoTime() - start)).as("revocation bound (1 s cache)")
-                    .isLessThan(Duration.ofSeconds(5));
-            Thread.sleep(100); // poll until the cache entry expires; the 5 s assertion above bounds it
+                    .isLessThan(Duration.ofSeconds(15));
+            Thread.sleep(100); // poll until the cache entry expires; the assertion above bounds it (wide: a loaded machine stalls)
         }
         assertThat(problem(http.get("/v1/auth/me", token), 401)).isEqualTo("unauthenticated");
     }
