@@ -63,7 +63,7 @@ class ClusterRelayTest extends PlatformTest {
         Http.Response c = http.post("/v1/projects/" + project + "/clusters", owner, Map.of("name", "behind-nat"));
         String sandbox = http.post("/v1/projects/" + project + "/sandbox-tokens", owner, Map.of("name", "s")).text("token");
         String clusterToken = http.post("/v1/auth/cluster-token", sandbox, null).text("token");
-        Path sa = Files.createTempFile("sa-token", "");
+        Path sa = dev.stockade.api.support.Scratch.directory("sa-token").resolve("token");
         Files.writeString(sa, "relay-service-account-token\n");
         apiServer.seen.clear();
         return new Setup(org, project, c.text("id"), c.text("tunnelToken"), clusterToken, sa);

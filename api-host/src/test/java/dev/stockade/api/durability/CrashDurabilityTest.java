@@ -30,7 +30,7 @@ class CrashDurabilityTest {
     @Test
     @Timeout(value = 240, unit = TimeUnit.SECONDS)
     void everythingAcknowledgedBeforeASigkillIsThereAfterARestart() throws Exception {
-        Path dir = Files.createTempDirectory("stockade-crash");
+        Path dir = dev.stockade.api.support.Scratch.directory("stockade-crash");
         int port = freePort();
         Process first = start(dir, port);
         Http http = new Http(URI.create("http://127.0.0.1:" + port));

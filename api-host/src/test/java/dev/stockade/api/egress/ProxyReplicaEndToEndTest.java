@@ -160,7 +160,7 @@ class ProxyReplicaEndToEndTest extends PlatformTest {
 
         Replica(String token) throws Exception {
             SandboxRegistry registry = SandboxRegistry.dynamic();
-            ProxyConfig config = ProxyConfig.builder(Files.createTempDirectory("replica"))
+            ProxyConfig config = ProxyConfig.builder(dev.stockade.api.support.Scratch.directory("replica"))
                     .bindAddress(InetAddress.getByName(egress.host())).port(0).allowLoopbackOriginsUnsafe(true)
                     .resolve("allowed.test", "127.0.0.1").resolve("other.test", "127.0.0.1").build();
             PlatformAuditSink trail = new PlatformAuditSink(http.base(), token, log::add);

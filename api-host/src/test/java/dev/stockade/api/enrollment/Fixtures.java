@@ -41,11 +41,7 @@ final class Fixtures {
     }
 
     static Path tempDir() {
-        try {
-            return Files.createTempDirectory("stockade-enrollment-test");
-        } catch (IOException e) {
-            throw new UncheckedIOException(e);
-        }
+        return dev.stockade.api.support.Scratch.directory("stockade-enrollment-test");
     }
 
     /** Waits (generously: the machine is shared) until the condition holds, failing with what was awaited. */

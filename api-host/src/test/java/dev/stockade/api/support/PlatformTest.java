@@ -104,10 +104,6 @@ public abstract class PlatformTest implements TestPropertyProvider {
     }
 
     private static Path temp() {
-        try {
-            return Files.createTempDirectory("stockade-platform-test-" + UUID.randomUUID());
-        } catch (IOException e) {
-            throw new IllegalStateException(e);
-        }
+        return Scratch.directory("stockade-platform-test-" + UUID.randomUUID());
     }
 }

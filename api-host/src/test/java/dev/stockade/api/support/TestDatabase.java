@@ -1,7 +1,6 @@
 package dev.stockade.api.support;
 
 import dev.stockade.api.db.EmbeddedDatabase;
-import java.nio.file.Files;
 import java.nio.file.Path;
 import java.sql.Connection;
 import java.sql.DriverManager;
@@ -34,7 +33,7 @@ public final class TestDatabase {
             password = System.getenv().getOrDefault("STOCKADE_TEST_DATABASE_PASSWORD", "");
             return;
         }
-        Path dir = Files.createTempDirectory("stockade-test-pg");
+        Path dir = Scratch.unmanaged("stockade-test-pg");
         server = EmbeddedDatabase.start(dir);
         adminUrl = server.jdbcUrl("postgres");
         user = server.user();
@@ -45,7 +44,8 @@ public final class TestDatabase {
             } catch (Exception ignored) {
                 // the JVM is exiting
             }
-        }));
+            Scratch.remove(dir); // after the server stopped: it writes there until then
+        }, "test-database-stop"));
     }
 
     /** A new empty database; returns its JDBC URL. */

@@ -7,10 +7,8 @@ import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.sql.Types;
-import java.util.Comparator;
 import java.util.Map;
 import java.util.UUID;
-import java.util.stream.Stream;
 
 /**
  * The platform's beans without its HTTP server: a Micronaut context on a fresh embedded PostgreSQL (the one
@@ -54,8 +52,6 @@ final class PlatformFixture implements AutoCloseable {
     public void close() throws IOException {
         context.close();
         db.close();
-        try (Stream<Path> files = Files.walk(dir)) {
-            files.sorted(Comparator.reverseOrder()).forEach(p -> p.toFile().delete());
-        }
+        dev.stockade.bench.Scratch.remove(dir);
     }
 }

@@ -144,8 +144,10 @@ public final class BenchPlatform implements AutoCloseable {
     }
 
     @Override
-    public void close() throws InterruptedException {
+    public void close() throws InterruptedException, IOException {
         process.destroy();
-        process.waitFor(60, TimeUnit.SECONDS);
+        if (process.waitFor(60, TimeUnit.SECONDS)) {
+            dev.stockade.bench.Scratch.remove(dir); // its database alone is tens of MB
+        }
     }
 }

@@ -72,6 +72,7 @@ public final class MemoryBenchmark {
             report("full text only (no embeddings)", textOnly, r, queries);
             report("full text + vectors, fused", memory, r, queries);
         }
+        RuntimeBenchmark.removeTree(dir);
         recall(n, r);
     }
 

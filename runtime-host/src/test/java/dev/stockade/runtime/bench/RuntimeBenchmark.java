@@ -45,6 +45,7 @@ public final class RuntimeBenchmark {
                 startMs.add(r.readyMs);
                 r.process.destroy();
                 r.process.waitFor();
+                removeTree(home);
             }
             startMs.sort(Double::compare);
             System.out.printf("start-to-ready (spawn to first /health 200), %d fresh data homes: median %.0f ms, "
@@ -56,7 +57,15 @@ public final class RuntimeBenchmark {
             } finally {
                 r.process.destroy();
                 r.process.waitFor();
+                removeTree(home);
             }
+        }
+    }
+
+    /** Removes a benchmark's scratch directory (an agent home, a memory database: hundreds of MB) when it is done. */
+    static void removeTree(Path dir) throws java.io.IOException {
+        try (java.util.stream.Stream<Path> files = Files.walk(dir)) {
+            files.sorted(java.util.Comparator.reverseOrder()).forEach(f -> f.toFile().delete());
         }
     }
 
