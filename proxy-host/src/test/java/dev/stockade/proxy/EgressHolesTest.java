@@ -179,7 +179,7 @@ class EgressHolesTest {
             }
         }
         assertThat(closed).as("the proxy closes a connection whose request never completes").isTrue();
-        audit.await(e -> "request-timeout".equals(e.reason()), Duration.ofSeconds(10));
+        audit.await(e -> "request-timeout".equals(e.reason()), Duration.ofSeconds(30));
     }
 
     // ---- never the proxy itself -------------------------------------------------------------------------
