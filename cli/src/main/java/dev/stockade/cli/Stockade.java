@@ -39,14 +39,21 @@ import picocli.CommandLine.Command;
                 CommandLine.HelpCommand.class})
 public final class Stockade {
     private final Map<String, String> env;
+    private final java.io.InputStream in;
 
-    private Stockade(Map<String, String> env) {
+    private Stockade(Map<String, String> env, java.io.InputStream in) {
         this.env = Map.copyOf(env);
+        this.in = in;
     }
 
     /** The environment the commands read ({@code STOCKADE_URL}, {@code STOCKADE_TOKEN}, {@code HOME}, ...). */
     public Map<String, String> env() {
         return env;
+    }
+
+    /** The standard input the commands read ({@code sandbox exec -i}, {@code sandbox shell}). */
+    public java.io.InputStream in() {
+        return in;
     }
 
     /** Runs the CLI and exits with its status (see the usage footer). */
@@ -66,7 +73,16 @@ public final class Stockade {
 
     /** Runs the CLI with the given environment instead of the process's (tests); returns its exit status. */
     public static int run(java.io.PrintWriter out, java.io.PrintWriter err, Map<String, String> env, String... args) {
-        CommandLine cli = new CommandLine(new Stockade(env));
+        return run(System.in, out, err, env, args);
+    }
+
+    /**
+     * Runs the CLI with the given standard input and environment (tests: each run its own keyboard, where swapping
+     * the process-wide {@code System.in} would reach test classes running at the same time).
+     */
+    public static int run(java.io.InputStream in, java.io.PrintWriter out, java.io.PrintWriter err,
+                          Map<String, String> env, String... args) {
+        CommandLine cli = new CommandLine(new Stockade(env, in));
         cli.setOut(out);
         cli.setErr(err);
         cli.setCaseInsensitiveEnumValuesAllowed(true);

@@ -54,7 +54,9 @@ class EgressHolesTest {
                 """);
         ProxyConfig config = ProxyConfig.builder(dir.resolve("data")).port(0).adminPort(0)
                 .allowLoopbackOriginsUnsafe(true).extraTrustPem(origins.originCaPem).resolve("plain.test", "127.0.0.1")
-                .requestHeadTimeout(Duration.ofSeconds(2)).requestBodyTimeout(Duration.ofSeconds(2))
+                // 5 s, not the 2 s it was: in a tunnel the head deadline runs from the tunnel's opening, through the
+                // client's TLS handshake, which a loaded machine can take seconds over (the cut-off tests sit it out)
+                .requestHeadTimeout(Duration.ofSeconds(5)).requestBodyTimeout(Duration.ofSeconds(5))
                 .idleTimeout(Duration.ofSeconds(60)).sandbox("sb-holes").build();
         proxy = ProxyServer.start(config, decider, audit, CredentialStore.empty());
     }
@@ -148,7 +150,7 @@ class EgressHolesTest {
 
     /**
      * Sends one complete keep-alive request, reads its answer, then trickles {@code start} and a piece
-     * every 200 ms: bytes keep arriving, so only a deadline (2 s here) ends it. The connection must be
+     * every 200 ms: bytes keep arriving, so only a deadline (5 s here) ends it. The connection must be
      * closed well within the 60 s idle timeout the bytes keep resetting.
      */
     private static void firstRequestThenTrickle(Socket s, InputStream in, OutputStream out, String first,
@@ -179,7 +181,7 @@ class EgressHolesTest {
             }
         }
         assertThat(closed).as("the proxy closes a connection whose request never completes").isTrue();
-        audit.await(e -> "request-timeout".equals(e.reason()), Duration.ofSeconds(10));
+        audit.await(e -> "request-timeout".equals(e.reason()), Duration.ofSeconds(30));
     }
 
     // ---- never the proxy itself -------------------------------------------------------------------------
@@ -205,7 +207,7 @@ class EgressHolesTest {
         String smuggled = "GET " + target(path) + " HTTP/1.1\r\nHost: plain.test:" + origins.plainPort()
                 + "\r\n\r\n";
         try (Socket s = new Socket(InetAddress.getLoopbackAddress(), proxy.port())) {
-            s.setSoTimeout(10_000);
+            s.setSoTimeout(30_000); // the tunnel ends at the 5 s head deadline: room for a late timer
             OutputStream out = s.getOutputStream();
             out.write((connect + smuggled).getBytes(StandardCharsets.ISO_8859_1)); // one write, before any answer
             out.flush();

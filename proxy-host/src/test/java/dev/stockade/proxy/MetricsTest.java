@@ -77,6 +77,14 @@ class MetricsTest {
         String no = RawHttp.exchange(proxy.port(), "GET http://elsewhere.test/ HTTP/1.1\r\nHost: elsewhere.test\r\n"
                 + "Connection: close\r\n\r\n");
         assertThat(no).startsWith("HTTP/1.1 403");
+        // an allowed exchange is counted as its relay finishes, which can be just after the client has the answer
+        Await.until("the allowed exchange to be counted", () -> {
+            try {
+                return value(scrape(), allow) > value(before, allow);
+            } catch (Exception e) {
+                throw new IllegalStateException(e);
+            }
+        });
         String after = scrape();
 
         assertThat(after).contains("# TYPE stockade_proxy_decisions_total counter");

@@ -137,7 +137,9 @@ class PassthroughKernelSpliceTest {
         byte[] hello = PassthroughHalfCloseTest.clientHello("direct.test");
         byte[] down = payload(4, 1024 * 1024);
         try (ServerSocket origin = new ServerSocket(0, 8, InetAddress.getLoopbackAddress());
-             Proxy proxy = new Proxy(io, origin.getLocalPort(), Duration.ofMillis(400))) {
+             // the idle bound must outlast the active part (the origin's thread starting, accepting, sending):
+             // 400 ms left a loaded machine too little; the test sits the bound out once the tunnel goes quiet
+             Proxy proxy = new Proxy(io, origin.getLocalPort(), Duration.ofSeconds(5))) {
             CompletableFuture<Integer> originSawEnd = CompletableFuture.supplyAsync(() -> {
                 try (Socket s = origin.accept()) {
                     s.getInputStream().readNBytes(hello.length);

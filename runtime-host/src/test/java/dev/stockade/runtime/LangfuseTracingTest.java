@@ -106,9 +106,10 @@ class LangfuseTracingTest {
         });
         assertThat(gens).extracting(g -> g.path("usageDetails").path("input").asLong()).contains(321L);
         assertThat(events("span-create").get(0).path("name").asText()).isEqualTo("tool:memory_write");
-        assertThat(auth).allSatisfy(a -> assertThat(a).isEqualTo("Basic " + Base64.getEncoder().encodeToString(
+        // copies (taken under the lists' locks): the collector's thread may still be adding to them
+        assertThat(List.copyOf(auth)).allSatisfy(a -> assertThat(a).isEqualTo("Basic " + Base64.getEncoder().encodeToString(
                 "pk-lf-public-4567:sk-lf-secret-0123".getBytes(StandardCharsets.UTF_8))));
-        String all = String.join("\n", raw);
+        String all = String.join("\n", List.copyOf(raw));
         assertThat(all).doesNotContain(secretText, "internal.example.com", home.toString(), "sk-azure-test-secret",
                 "sk-lf-secret", provider.base());
     }
@@ -129,7 +130,7 @@ class LangfuseTracingTest {
         assertThat(g.path("level").asText()).isEqualTo("ERROR");
         assertThat(g.path("statusMessage").asText()).isEqualTo("ProviderException");
         assertThat(events("trace-create").get(0).path("metadata").path("failed").asBoolean()).isTrue();
-        assertThat(String.join("\n", raw)).doesNotContain("slow down");
+        assertThat(String.join("\n", List.copyOf(raw))).doesNotContain("slow down");
     }
 
     @Test

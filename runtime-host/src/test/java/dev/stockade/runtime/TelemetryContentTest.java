@@ -54,8 +54,11 @@ class TelemetryContentTest {
                 rt.post("/agents/webhook-subscriptions", "{\"name\":\"d\",\"deliverOnly\":true,\"prompt\":\"{url}\"}");
                 String runId = rt.post("/agents/webhooks/t", "{\"url\":\"" + url + "\"}").json().path("runId").asText();
                 rt.post("/agents/webhooks/d", "{\"url\":\"" + url + "\"}");
-                TestRuntime.await(() -> String.join("", exported).contains("\"webhook.run\""));
-                String all = String.join("\n", exported);
+                // "d" is delivered on its request thread while "t" runs on a worker: either record can go out last
+                // (List.copyOf takes the list's lock: iterating it bare races the collector's thread adding to it)
+                TestRuntime.await(() -> String.join("", List.copyOf(exported)).contains("\"webhook.run\"")
+                        && String.join("", List.copyOf(exported)).contains("\"webhook.delivered\""));
+                String all = String.join("\n", List.copyOf(exported));
                 assertThat(all).contains("\"webhook.accepted\"").contains("\"agent.turn\"").contains(runId)
                         .contains("\"webhook.delivered\"").contains("\"tool_calls\"");
                 for (String leak : List.of(secretText, url, "internal.example.com", home.toString(), "/etc/hostname",

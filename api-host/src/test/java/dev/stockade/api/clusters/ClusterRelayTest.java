@@ -5,6 +5,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import com.nimbusds.jwt.JWTClaimsSet;
 import dev.stockade.api.clusters.relay.ClusterRelay;
 import dev.stockade.api.identity.ClusterTokens;
+import dev.stockade.api.support.Await;
 import dev.stockade.api.support.Http;
 import dev.stockade.api.support.PlatformTest;
 import io.micronaut.test.extensions.junit5.annotation.MicronautTest;
@@ -76,14 +77,9 @@ class ClusterRelayTest extends PlatformTest {
     }
 
     private void awaitConnected(Setup s, boolean connected) throws InterruptedException {
-        for (int i = 0; i < 200; i++) {
-            if (http.get("/v1/clusters/" + s.cluster(), ownerToken()).body().path("relayConnected").asBoolean()
-                    == connected) {
-                return;
-            }
-            Thread.sleep(50); // the relay's first poll is on its way
-        }
-        assertThat(connected).as("relayConnected never became %s", connected).isFalse();
+        // the relay's first poll is on its way
+        Await.until("relayConnected to become " + connected, () -> http.get("/v1/clusters/" + s.cluster(),
+                ownerToken()).body().path("relayConnected").asBoolean() == connected);
     }
 
     @Test

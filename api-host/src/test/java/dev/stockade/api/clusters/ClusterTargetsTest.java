@@ -76,8 +76,9 @@ class ClusterTargetsTest {
     }
 
     private static ClusterTargets targets(boolean loopbackAllowed, Map<String, String> names) {
-        ClusterSettings s = new ClusterSettings(loopbackAllowed, false, List.of(), false, Duration.ofSeconds(2),
-                Duration.ofSeconds(5));
+        // the defaults (10 s, 60 s): nothing here tests a timeout, and a loaded machine's first handshake is slow
+        ClusterSettings s = new ClusterSettings(loopbackAllowed, false, List.of(), false, Duration.ofSeconds(10),
+                Duration.ofSeconds(60));
         return new ClusterTargets(s, new DialGuard(loopbackAllowed, false, List.of(), List.of(), names));
     }
 

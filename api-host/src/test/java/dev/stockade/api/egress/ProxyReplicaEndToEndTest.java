@@ -6,6 +6,7 @@ import com.sun.net.httpserver.HttpServer;
 import dev.stockade.api.sandbox.local.LocalProvisioner;
 import dev.stockade.api.sandbox.provision.ExecProcess;
 import dev.stockade.api.sandbox.provision.ExecRequest;
+import dev.stockade.api.support.Await;
 import dev.stockade.api.support.Http;
 import dev.stockade.api.support.PlatformTest;
 import dev.stockade.proxy.AuditEvent;
@@ -106,13 +107,11 @@ class ProxyReplicaEndToEndTest extends PlatformTest {
             assertThat(curl(id, replica.port(), "http://other.test:" + port + "/")).endsWith("[403]");
             assertThat(audit).anySatisfy(e -> assertThat(e.toString()).contains(id));
             // the replica ships its decisions into the platform's trail, attributed to the sandbox
-            String trail = "";
-            for (int i = 0; i < 100 && !trail.contains("other.test:" + port); i++) {
-                Thread.sleep(100); // the replica posts its audit lines in batches
-                trail = http.get("/v1/orgs/" + org + "/audit-trail?kind=egress&limit=500", owner).body()
-                        .path("items").toString();
-            }
-            assertThat(trail).contains("other.test:" + port).contains("\"deny\"").contains("allowed.test:" + port)
+            // the replica posts its audit lines in batches
+            Await.until("the replica's audit lines in the trail", () -> trail(org, owner).contains("other.test:" + port)
+                    && trail(org, owner).contains("allowed.test:" + port));
+            assertThat(trail(org, owner)).contains("other.test:" + port).contains("\"deny\"")
+                    .contains("allowed.test:" + port)
                     .contains(id);
             assertThat(problem(http.send("POST", "/v1/egress/audit", owner, "application/x-ndjson", "{}\n"), 403))
                     .isEqualTo("forbidden");
@@ -139,18 +138,20 @@ class ProxyReplicaEndToEndTest extends PlatformTest {
             Http.Response tokens = http.get("/v1/proxy-tokens", owner);
             String tokenId = tokens.body().path("items").get(0).path("id").asText();
             assertThat(http.delete("/v1/proxy-tokens/" + tokenId, owner).status()).isEqualTo(204);
-            for (int i = 0; i < 200 && replica.feed.status().connected(); i++) {
-                Thread.sleep(50); // the revocation event closes the open feed on every platform replica
-            }
-            assertThat(replica.feed.status().connected()).isFalse();
+            // the revocation event closes the open feed on every platform replica
+            Await.until("the revoked feed to close", () -> !replica.feed.status().connected());
             assertThat(curl(id, replica.port(), "http://other.test:" + port + "/")).endsWith("[200]");
-            for (int i = 0; i < 200 && !String.valueOf(replica.feed.status().lastError()).contains("401"); i++) {
-                Thread.sleep(50); // the reconnect is refused: the token is revoked
-            }
-            assertThat(replica.feed.status().lastError()).contains("401");
+            // the reconnect (after the replica's backoff) is refused: the token is revoked
+            Await.until("the reconnect to be refused with 401",
+                    () -> String.valueOf(replica.feed.status().lastError()).contains("401"));
             assertThat(log).anySatisfy(l -> assertThat(l).contains("keeping the last good set of 1 sandbox"));
             assertThat(String.join("\n", log)).doesNotContain(proxyToken);
         }
+    }
+
+    private String trail(String org, String owner) {
+        return http.get("/v1/orgs/" + org + "/audit-trail?kind=egress&limit=500", owner).body().path("items")
+                .toString();
     }
 
     /** What {@code stockade-proxy --platform} runs, in this JVM: on the sandboxes' gateway, on its own port. */
@@ -199,11 +200,17 @@ class ProxyReplicaEndToEndTest extends PlatformTest {
     }
 
     private String until(String sandbox, int replicaPort, String url, String status) throws Exception {
-        String out = "";
-        for (int i = 0; i < 100 && !out.endsWith(status); i++) {
-            out = curl(sandbox, replicaPort, url); // the replica applies the change when the feed delivers it
-        }
-        return out;
+        String[] out = {""};
+        // the replica applies the change when the feed delivers it: curl again until it shows (bounded)
+        Await.until(url + " to answer " + status, () -> {
+            try {
+                out[0] = curl(sandbox, replicaPort, url);
+            } catch (Exception e) {
+                throw new IllegalStateException(e);
+            }
+            return out[0].endsWith(status);
+        });
+        return out[0];
     }
 
     private void awaitRunning(String path, String token) throws InterruptedException {

@@ -1,7 +1,5 @@
 package dev.stockade.api.enrollment;
 
-import static org.assertj.core.api.Assertions.assertThat;
-
 import ch.qos.logback.classic.Logger;
 import ch.qos.logback.classic.spi.ILoggingEvent;
 import ch.qos.logback.core.read.ListAppender;
@@ -46,11 +44,7 @@ final class Fixtures {
 
     /** Waits (generously: the machine is shared) until the condition holds, failing with what was awaited. */
     static void await(String what, BooleanSupplier condition) throws InterruptedException {
-        long deadline = System.nanoTime() + Duration.ofSeconds(60).toNanos();
-        while (!condition.getAsBoolean()) {
-            assertThat(System.nanoTime()).as("waiting for " + what).isLessThan(deadline);
-            Thread.sleep(100); // poll a state another thread changes, bounded by the deadline above
-        }
+        dev.stockade.api.support.Await.until(what, condition);
     }
 
     /** A browser: keeps cookies and follows redirects, as a person's browser would through the hub and back. */

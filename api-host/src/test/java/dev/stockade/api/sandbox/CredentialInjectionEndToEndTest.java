@@ -7,6 +7,7 @@ import com.sun.net.httpserver.HttpsServer;
 import dev.stockade.api.sandbox.local.LocalProvisioner;
 import dev.stockade.api.sandbox.provision.ExecProcess;
 import dev.stockade.api.sandbox.provision.ExecRequest;
+import dev.stockade.api.support.Await;
 import dev.stockade.api.support.Http;
 import dev.stockade.api.support.PlatformTest;
 import io.micronaut.test.extensions.junit5.annotation.MicronautTest;
@@ -112,9 +113,8 @@ class CredentialInjectionEndToEndTest extends PlatformTest {
                         "credentials", List.of(Map.of("credentialName", "api-key", "envVarKey", "API_KEY")))));
         assertThat(created.status()).as(created.raw()).isEqualTo(201);
         String path = "/v1/projects/" + project + "/sandboxes/" + created.text("id");
-        for (int i = 0; i < 600 && !http.get(path, owner).text("state").equals("running"); i++) {
-            Thread.sleep(100); // provisioning runs on worker threads: bounded poll of the sandbox's state
-        }
+        // provisioning runs on worker threads
+        Await.until("the sandbox to run", () -> http.get(path, owner).text("state").equals("running"));
         String out;
         try (ExecProcess p = provisioner.exec(created.text("id"), new ExecRequest(List.of("sh", "-c",
                 "echo \"env=$API_KEY\"; curl -sS -m 20 -H \"Authorization: Bearer $API_KEY\" https://secure.test:"

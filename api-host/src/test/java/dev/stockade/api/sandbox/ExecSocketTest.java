@@ -3,6 +3,7 @@ package dev.stockade.api.sandbox;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import dev.stockade.api.support.Await;
 import dev.stockade.api.support.Http;
 import dev.stockade.api.support.PlatformTest;
 import io.micronaut.test.extensions.junit5.annotation.MicronautTest;
@@ -90,9 +91,8 @@ class ExecSocketTest extends PlatformTest {
         Http.Response created = http.post("/v1/projects/" + project + "/sandboxes", owner,
                 Map.of("name", name, "cpu", "250m", "memory", "128Mi"));
         String path = "/v1/projects/" + project + "/sandboxes/" + created.text("id");
-        for (int i = 0; i < 600 && !http.get(path, owner).text("state").equals("running"); i++) {
-            Thread.sleep(100); // provisioning runs on worker threads: bounded poll of the sandbox's state
-        }
+        // provisioning runs on worker threads
+        Await.until("the sandbox to run", () -> http.get(path, owner).text("state").equals("running"));
         return path;
     }
 
@@ -111,9 +111,9 @@ class ExecSocketTest extends PlatformTest {
                 "test -t 0 && echo is-a-tty; stty size; read line; stty size; echo \"got $line\" >&2; exit 7"),
                 "&tty=true&cols=100&rows=30", frames).get(30, TimeUnit.SECONDS);
         frames.started.get(60, TimeUnit.SECONDS);
-        for (int i = 0; i < 200 && !frames.out.toString(StandardCharsets.UTF_8).contains("30 100"); i++) {
-            Thread.sleep(25); // the terminal's first lines arrive as the shell writes them
-        }
+        // the first size report goes out before the resize below, or the shell could report the new size twice
+        Await.until("the terminal's first size report", () -> frames.out.toString(StandardCharsets.UTF_8)
+                .contains("30 100"));
         send(ws, 4, "{\"cols\":132,\"rows\":43}");
         send(ws, 0, "hi\n");
         try {
@@ -148,9 +148,8 @@ class ExecSocketTest extends PlatformTest {
         Http.Response created = http.post("/v1/projects/" + project + "/sandboxes", owner,
                 Map.of("name", "sh", "cpu", "250m", "memory", "128Mi"));
         String path = "/v1/projects/" + project + "/sandboxes/" + created.text("id");
-        for (int i = 0; i < 600 && !http.get(path, owner).text("state").equals("running"); i++) {
-            Thread.sleep(100); // provisioning runs on worker threads: bounded poll of the sandbox's state
-        }
+        // provisioning runs on worker threads
+        Await.until("the sandbox to run", () -> http.get(path, owner).text("state").equals("running"));
 
         Frames frames = new Frames();
         WebSocket ws = connect(path, owner, List.of("sh", "-c", "cat; echo oops >&2; pwd; exit 3"), frames)

@@ -6,6 +6,7 @@ import com.fasterxml.jackson.databind.JsonNode;
 import dev.stockade.api.sandbox.local.LocalProvisioner;
 import dev.stockade.api.sandbox.provision.ExecProcess;
 import dev.stockade.api.sandbox.provision.ExecRequest;
+import dev.stockade.api.support.Await;
 import dev.stockade.api.support.Http;
 import dev.stockade.api.support.PlatformTest;
 import io.micronaut.test.extensions.junit5.annotation.MicronautTest;
@@ -37,19 +38,14 @@ class PortReadinessTest extends PlatformTest {
                 "cpu", "250m", "memory", "128Mi", "ports", List.of(Map.of("port", 8080, "visibility", "private"),
                         Map.of("port", 9090, "visibility", "public"))));
         String path = "/v1/projects/" + project + "/sandboxes/" + created.text("id");
-        for (int i = 0; i < 600 && !http.get(path, owner).text("state").equals("running"); i++) {
-            Thread.sleep(100); // provisioning runs on worker threads: bounded poll of the sandbox's state
-        }
+        // provisioning runs on worker threads
+        Await.until("the sandbox to run", () -> http.get(path, owner).text("state").equals("running"));
         assertThat(ports(path, owner)).extracting(p -> p.path("ready").asBoolean()).containsExactly(false, false);
 
         try (ExecProcess server = provisioner.exec(created.text("id"), new ExecRequest(List.of("python3", "-m",
                 "http.server", "8080", "--bind", "0.0.0.0"), false, 0, 0))) {
-            boolean ready = false;
-            for (int i = 0; i < 200 && !ready; i++) {
-                Thread.sleep(50); // the server in the sandbox starts: bounded poll of readiness
-                ready = ports(path, owner).get(0).path("ready").asBoolean();
-            }
-            assertThat(ready).isTrue();
+            // python starts its server in the sandbox: seconds on a loaded machine
+            Await.until("port 8080 to be ready", () -> ports(path, owner).get(0).path("ready").asBoolean());
             JsonNode both = ports(path, owner);
             assertThat(both.get(0).path("visibility").asText()).isEqualTo("private");
             assertThat(both.get(1).path("ready").asBoolean()).isFalse();

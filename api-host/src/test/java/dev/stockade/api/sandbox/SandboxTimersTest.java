@@ -3,6 +3,7 @@ package dev.stockade.api.sandbox;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import com.fasterxml.jackson.databind.JsonNode;
+import dev.stockade.api.support.Await;
 import dev.stockade.api.support.Http;
 import dev.stockade.api.support.MutableClock;
 import dev.stockade.api.support.PlatformTest;
@@ -104,10 +105,8 @@ class SandboxTimersTest extends PlatformTest {
         clock.advance(Duration.ofHours(2));
         assertThat(racingRounds(1)).isEqualTo(1);
         assertThat(problem(http.get(path, owner), 404)).isEqualTo("not_found");
-        for (int i = 0; i < 200 && Files.exists(volume); i++) {
-            Thread.sleep(50); // the runtime is deleted after the record, on the sandbox's worker
-        }
-        assertThat(volume).doesNotExist();
+        // the runtime is deleted after the record, on the sandbox's worker
+        Await.until("the sandbox's volume to be deleted", () -> !Files.exists(volume));
         JsonNode trail = http.get("/v1/orgs/" + org + "/audit-trail?kind=sandbox", owner).body().path("items");
         List<String> actions = new ArrayList<>();
         trail.forEach(e -> actions.add(e.path("action").asText()));

@@ -2,6 +2,7 @@ package dev.stockade.api.sandbox;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import dev.stockade.api.support.Await;
 import dev.stockade.api.support.Http;
 import dev.stockade.api.support.PlatformTest;
 import io.micronaut.test.extensions.junit5.annotation.MicronautTest;
@@ -33,9 +34,8 @@ class WorkerShutdownTest extends PlatformTest {
                 Map.of("name", "going", "cpu", "250m", "memory", "128Mi"));
         UUID id = UUID.fromString(created.text("id"));
         String path = "/v1/projects/" + project + "/sandboxes/" + id;
-        for (int i = 0; i < 600 && !http.get(path, owner).text("state").equals("running"); i++) {
-            Thread.sleep(100); // provisioning runs on worker threads: bounded poll of the sandbox's state
-        }
+        // provisioning runs on worker threads
+        Await.until("the sandbox to run", () -> http.get(path, owner).text("state").equals("running"));
         Path volume = dataDir.resolve("sandboxes").resolve(id.toString());
         assertThat(volume).exists();
         worker.provision(id); // keeps the sandbox's chain busy, so the deletion below is still queued

@@ -43,7 +43,9 @@ public final class Node {
                     .redirectErrorStream(true).redirectOutput(ProcessBuilder.Redirect.DISCARD);
             pb.environment().put("PORT", Integer.toString(port));
             Process p = pb.start();
-            for (int i = 0; i < 200; i++) {
+            // node loads its modules first: seconds on a loaded machine, so a deadline rather than a count
+            long deadline = System.nanoTime() + Await.BOUND.toNanos();
+            while (System.nanoTime() - deadline < 0 && p.isAlive()) {
                 try (Socket s = new Socket()) {
                     s.connect(new InetSocketAddress("127.0.0.1", port), 200);
                     return p;
@@ -51,8 +53,10 @@ public final class Node {
                     Thread.sleep(50); // the server is still loading its modules
                 }
             }
+            boolean exited = !p.isAlive();
             p.destroyForcibly();
-            throw new IllegalStateException(script + " did not listen on " + port);
+            throw new IllegalStateException(script + (exited ? " exited before it listened on " + port
+                    : " did not listen on " + port + " within " + Await.BOUND.toSeconds() + " s"));
         } catch (IOException e) {
             throw new UncheckedIOException(e);
         } catch (InterruptedException e) {

@@ -58,10 +58,9 @@ public abstract class PlatformTest implements TestPropertyProvider {
         if (!enrolledAtStart()) {
             return;
         }
-        for (int i = 0; i < 200 && !http.get("/v1/installation", null).body().path("enrolled").asBoolean(); i++) {
-            Thread.sleep(50); // enrollment with the dev hub runs in the background at start
-        }
-        assertThat(http.get("/v1/installation", null).body().path("enrolled").asBoolean()).isTrue();
+        // enrollment with the dev hub runs in the background at start
+        Await.until("the installation to enroll with the dev hub",
+                () -> http.get("/v1/installation", null).body().path("enrolled").asBoolean());
     }
 
     /** The installation owner's API token, as written to the data directory on first start. */

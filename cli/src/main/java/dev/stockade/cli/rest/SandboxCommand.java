@@ -144,7 +144,8 @@ public final class SandboxCommand extends Group {
                 ExecSession session = new ExecSession(Text.utf8(spec().commandLine().getOut()),
                         Text.utf8(spec().commandLine().getErr()));
                 java.net.http.WebSocket ws = client.webSocket(one(id) + "/exec" + query, session);
-                status[0] = session.run(ws, stdin ? System.in : null,
+                java.io.InputStream keyboard = ((dev.stockade.cli.Stockade) spec().root().userObject()).in();
+                status[0] = session.run(ws, stdin ? keyboard : null,
                         terminal != null && terminal.interactive() ? terminal::size : null, tty);
             } catch (java.util.concurrent.ExecutionException e) {
                 throw e.getCause() instanceof Failure f ? f : Failure.usage("the exec failed: " + e.getCause());

@@ -47,9 +47,14 @@ final class Cli {
     }
 
     Run run(String... args) {
+        return run(java.io.InputStream.nullInputStream(), args);
+    }
+
+    /** A run reading {@code in} as its standard input (never the process's, which classes running alongside share). */
+    Run run(java.io.InputStream in, String... args) {
         StringWriter out = new StringWriter();
         StringWriter err = new StringWriter();
-        int status = Stockade.run(new PrintWriter(out, true), new PrintWriter(err, true), env, args);
+        int status = Stockade.run(in, new PrintWriter(out, true), new PrintWriter(err, true), env, args);
         return new Run(status, out.toString(), err.toString());
     }
 }

@@ -35,6 +35,7 @@ class SandboxCliTest extends SignedInCliTest {
             Thread.sleep(100); // provisioning runs on the platform's workers: bounded poll of the state
             state = ok("sandbox", "get", "--project", project, id).path("state").asText();
         }
+        assertThat(state).as("the sandbox's state a minute after it was created").isEqualTo("running");
         Cli.Run exec = cli.run("sandbox", "exec", "--project", project, id, "--", "sh", "-c",
                 "echo hi from $(pwd); echo warn >&2; exit 7");
         assertThat(exec.status()).as(exec.toString()).isEqualTo(7);
@@ -42,17 +43,16 @@ class SandboxCliTest extends SignedInCliTest {
         assertThat(exec.err()).isEqualTo("warn\n");
         try (java.io.PipedOutputStream typing = new java.io.PipedOutputStream()) {
             // a keyboard nobody types on: the command's end, not this side's next keystroke, ends the exec
-            Cli.Run waiting = withStdin(new java.io.PipedInputStream(typing), () -> cli.run("sandbox", "exec",
-                    "--project", project, id, "-i", "--", "sh", "-c", "exit 3"));
+            Cli.Run waiting = cli.run(new java.io.PipedInputStream(typing), "sandbox", "exec",
+                    "--project", project, id, "-i", "--", "sh", "-c", "exit 3");
             assertThat(waiting.status()).as(waiting.toString()).isEqualTo(3);
         }
         Cli.Run onTty = cli.run("sandbox", "exec", "--project", project, id, "-t", "--", "sh", "-c",
                 "test -t 1 && echo on-a-tty; stty size");
         assertThat(onTty.status()).as(onTty.toString()).isZero();
         assertThat(onTty.out()).isEqualTo("on-a-tty\r\n24 80\r\n"); // not a terminal here: 80x24
-        Cli.Run shell = withStdin(new java.io.ByteArrayInputStream("test -t 0 && echo shell-on-a-tty; exit 5\n"
-                .getBytes(java.nio.charset.StandardCharsets.UTF_8)), () -> cli.run("sandbox", "shell", "--project",
-                project, id));
+        Cli.Run shell = cli.run(new java.io.ByteArrayInputStream("test -t 0 && echo shell-on-a-tty; exit 5\n"
+                .getBytes(java.nio.charset.StandardCharsets.UTF_8)), "sandbox", "shell", "--project", project, id);
         assertThat(shell.status()).as(shell.toString()).isEqualTo(5);
         assertThat(shell.out()).contains("shell-on-a-tty\r\n");
         Path bad = Files.writeString(dir.resolve("bad.yaml"), "name: x\ncpu: 99\nmemory: 128Mi\n");
@@ -71,15 +71,5 @@ class SandboxCliTest extends SignedInCliTest {
                 .isEqualTo(1);
         assertThat(cli.run("sandbox", "delete", "--project", project, id).status()).isZero();
         assertThat(cli.run("sandbox", "get", "--project", project, id).status()).isEqualTo(1);
-    }
-
-    private static Cli.Run withStdin(java.io.InputStream keyboard, java.util.function.Supplier<Cli.Run> run) {
-        java.io.InputStream was = System.in;
-        try {
-            System.setIn(keyboard);
-            return run.get();
-        } finally {
-            System.setIn(was);
-        }
     }
 }

@@ -9,6 +9,7 @@ import com.sun.net.httpserver.HttpServer;
 import dev.stockade.policy.eval.Decision;
 import dev.stockade.policy.eval.EgressRequest;
 import dev.stockade.policy.eval.ReasonCode;
+import dev.stockade.proxy.Await;
 import dev.stockade.proxy.SandboxRegistry;
 import java.io.IOException;
 import java.io.OutputStream;
@@ -29,12 +30,15 @@ import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
 
 /**
  * The replica's side of the proxy feed against a stand-in platform that speaks the feed's wire format over real HTTP
  * (the real platform is exercised end to end in api-host's {@code ProxyReplicaEndToEndTest}): each test scripts what
  * one connection sends, then cuts it.
  */
+// Each wait below is bounded on its own (Await.BOUND); the module's 30 s hang guard would cut a slow but progressing run.
+@Timeout(value = 120, unit = TimeUnit.SECONDS)
 class ControlPlaneSourceTest {
     private static final ObjectMapper JSON = new ObjectMapper();
     private static final String TOKEN_A = "stk_sbx_aaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaa";
@@ -114,8 +118,8 @@ class ControlPlaneSourceTest {
                 + ": ping\n\n"
                 + FeedWire.event(FeedWire.READY, -1, FeedWire.ready(6)));
         source.start();
-        assertThat(source.awaitSynced(Duration.ofSeconds(10))).isTrue();
-        assertThat(requests.poll(5, TimeUnit.SECONDS)).isEqualTo("after=0 Bearer stk_pxy_test");
+        assertThat(source.awaitSynced(Await.BOUND)).isTrue();
+        assertThat(requests.poll(30, TimeUnit.SECONDS)).isEqualTo("after=0 Bearer stk_pxy_test");
         assertThat(decide(TOKEN_A, "api.example.com").allowed()).isTrue();
         assertThat(decide(TOKEN_A, "other.example.com").allowed()).isFalse();
         // a set whose documents do not read denies everything for its sandbox
@@ -128,12 +132,10 @@ class ControlPlaneSourceTest {
         scripts.add("status:503");
         scripts.add(FeedWire.event(FeedWire.HALTED, -1, FeedWire.halted(Set.of("org-1")))
                 + FeedWire.event(FeedWire.REMOVED, 7, FeedWire.removed(7, "sb-b")));
-        assertThat(requests.poll(10, TimeUnit.SECONDS)).startsWith("after=6 ");
-        assertThat(requests.poll(10, TimeUnit.SECONDS)).startsWith("after=6 ");
-        for (int i = 0; i < 200 && registry.identify("Bearer " + TOKEN_B).isPresent(); i++) {
-            Thread.sleep(10); // the reader applies the second connection's events on its own thread
-        }
-        assertThat(registry.identify("Bearer " + TOKEN_B)).isEmpty();
+        assertThat(requests.poll(30, TimeUnit.SECONDS)).startsWith("after=6 ");
+        assertThat(requests.poll(30, TimeUnit.SECONDS)).startsWith("after=6 ");
+        // the reader applies the second connection's events on its own thread
+        Await.until("sb-b removed", () -> registry.identify("Bearer " + TOKEN_B).isEmpty());
         // a halt denies the org's sandboxes and closes their connections
         assertThat(decide(TOKEN_A, "api.example.com").reason()).isEqualTo(ReasonCode.HALTED);
         assertThat(closed).contains(Set.of("sb-a", "sb-b")); // the halt came before sb-b was removed
@@ -146,12 +148,10 @@ class ControlPlaneSourceTest {
                 + FeedWire.event(FeedWire.READY, -1, FeedWire.ready(1))
                 + "event: sandbox\nid: 2\ndata: {\"version\":2,\"sandboxId\":\"sb-a\"}\n\n");
         source.start();
-        assertThat(source.awaitSynced(Duration.ofSeconds(10))).isTrue();
-        for (int i = 0; i < 200 && (registry.identify("Bearer " + TOKEN_A).isPresent()
-                || log.stream().noneMatch(l -> l.contains("does not read"))); i++) {
-            Thread.sleep(10); // the broken set follows the ready event; the set goes, then the line is logged
-        }
-        assertThat(registry.identify("Bearer " + TOKEN_A)).isEmpty();
+        assertThat(source.awaitSynced(Await.BOUND)).isTrue();
+        // the broken set follows the ready event; the set goes, then the line is logged
+        Await.until("sb-a's set taken away and logged", () -> registry.identify("Bearer " + TOKEN_A).isEmpty()
+                && log.stream().anyMatch(l -> l.contains("does not read")));
         assertThat(log).anySatisfy(l -> assertThat(l).contains("sb-a").contains("does not read"));
     }
 
@@ -159,20 +159,17 @@ class ControlPlaneSourceTest {
     void aRefusedTokenIsReportedAndRetried() throws Exception {
         scripts.add("status:401");
         source.start();
-        assertThat(requests.poll(5, TimeUnit.SECONDS)).isNotNull();
-        for (int i = 0; i < 200 && source.status().lastError().equals("not connected yet"); i++) {
-            Thread.sleep(10); // the refusal is recorded after the answer is read
-        }
+        assertThat(requests.poll(30, TimeUnit.SECONDS)).isNotNull();
+        // the refusal is recorded after the answer is read
+        Await.until("the refusal recorded", () -> !source.status().lastError().equals("not connected yet"));
         assertThat(source.status().connected()).isFalse();
         assertThat(source.status().lastError()).contains("401").contains("proxy token");
-        assertThat(requests.poll(5, TimeUnit.SECONDS)).as("retried after backoff").isNotNull();
+        assertThat(requests.poll(30, TimeUnit.SECONDS)).as("retried after backoff").isNotNull();
     }
 
     private void awaitDisconnected() throws InterruptedException {
-        for (int i = 0; i < 500 && source.status().connected(); i++) {
-            Thread.sleep(10); // the stand-in closes the stream right after the script
-        }
-        assertThat(source.status().connected()).isFalse();
+        // the stand-in closes the stream right after the script
+        Await.until("the source to see the stream end", () -> !source.status().connected());
     }
 
     private static String sha256(String token) {

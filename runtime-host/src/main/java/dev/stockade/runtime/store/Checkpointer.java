@@ -9,6 +9,7 @@ import java.sql.Statement;
 import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicLong;
 
 /**
  * Moves the WAL into the database file from a connection and a thread of its own, twice a second, so
@@ -24,6 +25,7 @@ final class Checkpointer implements AutoCloseable {
         t.setDaemon(true);
         return t;
     });
+    private final AtomicLong completed = new AtomicLong();
     private volatile boolean closed;
 
     Checkpointer(Path file) throws SQLException {
@@ -40,9 +42,15 @@ final class Checkpointer implements AutoCloseable {
         }
         try (Statement st = connection.createStatement()) {
             st.execute("PRAGMA wal_checkpoint(PASSIVE)");
+            completed.incrementAndGet();
         } catch (SQLException e) {
             Log.warn("store.checkpoint_failed", "error", e.getClass().getSimpleName());
         }
+    }
+
+    /** How many rounds have completed (tests wait on it instead of guessing how long a round takes). */
+    long completedRounds() {
+        return completed.get();
     }
 
     @Override

@@ -48,6 +48,11 @@ public final class Store implements AutoCloseable {
         this.connection = connection;
     }
 
+    /** The store's checkpointer (its tests watch its rounds). */
+    Checkpointer checkpointer() {
+        return checkpointer;
+    }
+
     /** Opens (creating when absent) the database at {@code file} and applies pending migrations. */
     public static Store open(Path file) throws SQLException, IOException {
         Path parent = file.toAbsolutePath().getParent();

@@ -8,6 +8,7 @@ import java.sql.Connection;
 import java.sql.DriverManager;
 import java.sql.ResultSet;
 import java.sql.Statement;
+import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -28,6 +29,19 @@ class CheckpointerTest {
         }
     }
 
+    /**
+     * Waits until a checkpoint round that began after the burst has completed: two more rounds (the first may
+     * have started mid-burst). A fixed sleep guessed the time and lost on a loaded machine.
+     */
+    private static void awaitRoundAfterBurst(Checkpointer checkpointer) throws InterruptedException {
+        long target = checkpointer.completedRounds() + 2;
+        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(30);
+        while (checkpointer.completedRounds() < target) {
+            assertThat(System.nanoTime() - deadline).as("two checkpoint rounds within 30 s").isNegative();
+            Thread.sleep(Checkpointer.PERIOD_MS / 5); // poll the rounds, bounded by the deadline above
+        }
+    }
+
     @Test
     void theWalIsCheckpointedOffTheCommitPathAndStaysBounded() throws Exception {
         Path db = dir.resolve("agent.db");
@@ -42,7 +56,7 @@ class CheckpointerTest {
                 long wal = Files.size(dir.resolve("agent.db-wal"));
                 first = round == 0 ? wal : first;
                 largest = Math.max(largest, wal);
-                Thread.sleep(2 * Checkpointer.PERIOD_MS + 200); // at least one checkpoint round between bursts
+                awaitRoundAfterBurst(store.checkpointer());
             }
             // Checkpointed between bursts, the WAL is reused from its start: six bursts take no more room than
             // one (without checkpoints it would hold all six).
