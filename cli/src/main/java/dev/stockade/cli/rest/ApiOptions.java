@@ -69,6 +69,11 @@ public final class ApiOptions {
         return ((Stockade) mixee.root().userObject()).env();
     }
 
+    /** The standard input of this run ({@code -} for a file, {@code exec -i}). */
+    java.io.InputStream in() {
+        return ((Stockade) mixee.root().userObject()).in();
+    }
+
     ApiClient client(boolean needToken) {
         Map<String, String> env = env();
         Optional<Credentials> stored = Optional.empty();

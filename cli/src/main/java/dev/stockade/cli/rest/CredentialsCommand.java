@@ -39,7 +39,7 @@ public final class CredentialsCommand extends Group {
         return api.call((client, out) -> {
             Map<String, Object> body = new LinkedHashMap<>();
             body.put("name", name);
-            body.put("secret", secret(secretFile));
+            body.put("secret", secret(secretFile, api));
             body.put("domains", domains);
             if (header != null) {
                 body.put("headerFormat", header);
@@ -60,7 +60,7 @@ public final class CredentialsCommand extends Group {
                @Option(names = "--secret-file", paramLabel = "FILE", required = true) String secretFile,
                @Mixin ApiOptions api) {
         return api.call((client, out) -> out.record(client.patch(base(project) + "/" + seg(id),
-                Map.of("secret", secret(secretFile))), CREDENTIAL));
+                Map.of("secret", secret(secretFile, api))), CREDENTIAL));
     }
 
     @Command(name = "delete", mixinStandardHelpOptions = true, description = "Delete a credential.")
@@ -72,8 +72,8 @@ public final class CredentialsCommand extends Group {
         });
     }
 
-    private static String secret(String file) {
-        String text = GovernanceFiles.read(file);
+    private static String secret(String file, ApiOptions api) {
+        String text = GovernanceFiles.read(file, api.in());
         return text.endsWith("\r\n") ? text.substring(0, text.length() - 2)
                 : text.endsWith("\n") ? text.substring(0, text.length() - 1) : text;
     }

@@ -12,10 +12,10 @@ final class GovernanceFiles {
     private GovernanceFiles() {
     }
 
-    /** The text of {@code file} ({@code -}: standard input), at most 1 MiB. */
-    static String read(String file) {
+    /** The text of {@code file} ({@code -}: {@code stdin}), at most 1 MiB. */
+    static String read(String file, java.io.InputStream stdin) {
         try {
-            byte[] bytes = file.equals("-") ? System.in.readNBytes(MAX + 1) : Files.readAllBytes(Path.of(file));
+            byte[] bytes = file.equals("-") ? stdin.readNBytes(MAX + 1) : Files.readAllBytes(Path.of(file));
             if (bytes.length > MAX) {
                 throw Failure.usage("`" + Text.safe(file) + "` is larger than 1 MiB");
             }

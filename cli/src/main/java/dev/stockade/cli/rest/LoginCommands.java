@@ -59,7 +59,7 @@ public final class LoginCommands {
                     throw Failure.usage("give the platform's URL: --url URL (or STOCKADE_URL)");
                 }
                 URI base = ApiClient.parseUrl(u);
-                String token = readToken(tokenFile);
+                String token = readToken(tokenFile, ((Stockade) spec.root().userObject()).in());
                 JsonNode me = new ApiClient(base, token).get("/v1/auth/me");
                 Path file = Credentials.location(env);
                 new Credentials(base.toString(), token).save(file);
@@ -109,10 +109,10 @@ public final class LoginCommands {
         }
     }
 
-    static String readToken(String source) {
+    static String readToken(String source, java.io.InputStream stdin) {
         String text;
         try {
-            text = source.equals("-") ? new String(System.in.readNBytes(64 * 1024), StandardCharsets.UTF_8)
+            text = source.equals("-") ? new String(stdin.readNBytes(64 * 1024), StandardCharsets.UTF_8)
                     : Files.readString(Path.of(source));
         } catch (NoSuchFileException e) {
             throw Failure.usage("cannot read the token file " + Text.safe(source) + ": no such file");

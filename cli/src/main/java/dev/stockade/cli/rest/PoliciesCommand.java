@@ -35,7 +35,7 @@ public final class PoliciesCommand extends Group {
     int create(@Option(names = {"-f", "--file"}, paramLabel = "FILE", required = true, description = "YAML or JSON;"
             + " - reads standard input.") String file, @Mixin ApiOptions api) {
         return api.call((client, out) -> {
-            String text = GovernanceFiles.read(file);
+            String text = GovernanceFiles.read(file, api.in());
             out.record(client.sendText("POST", base(), GovernanceFiles.contentType(file, text), text), POLICY);
         });
     }
@@ -51,7 +51,7 @@ public final class PoliciesCommand extends Group {
                @Option(names = {"-f", "--file"}, paramLabel = "FILE", required = true) String file,
                @Mixin ApiOptions api) {
         return api.call((client, out) -> {
-            String text = GovernanceFiles.read(file);
+            String text = GovernanceFiles.read(file, api.in());
             out.record(client.sendText("PATCH", base() + "/" + seg(id), GovernanceFiles.contentType(file, text),
                     text), POLICY);
         });

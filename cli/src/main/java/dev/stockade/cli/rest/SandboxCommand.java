@@ -28,7 +28,7 @@ public final class SandboxCommand extends Group {
     int create(@Option(names = {"-f", "--file"}, paramLabel = "FILE", required = true) String file,
                @Mixin ApiOptions api) {
         return api.call((client, out) -> {
-            String text = GovernanceFiles.read(file);
+            String text = GovernanceFiles.read(file, api.in());
             out.record(client.sendText("POST", base(), GovernanceFiles.contentType(file, text), text), SANDBOX);
         });
     }
@@ -49,7 +49,7 @@ public final class SandboxCommand extends Group {
                @Option(names = {"-f", "--file"}, paramLabel = "FILE", required = true) String file,
                @Mixin ApiOptions api) {
         return api.call((client, out) -> {
-            String text = GovernanceFiles.read(file);
+            String text = GovernanceFiles.read(file, api.in());
             out.record(client.sendText("PATCH", one(id), GovernanceFiles.contentType(file, text), text), SANDBOX);
         });
     }
@@ -144,8 +144,7 @@ public final class SandboxCommand extends Group {
                 ExecSession session = new ExecSession(Text.utf8(spec().commandLine().getOut()),
                         Text.utf8(spec().commandLine().getErr()));
                 java.net.http.WebSocket ws = client.webSocket(one(id) + "/exec" + query, session);
-                java.io.InputStream keyboard = ((dev.stockade.cli.Stockade) spec().root().userObject()).in();
-                status[0] = session.run(ws, stdin ? keyboard : null,
+                status[0] = session.run(ws, stdin ? api.in() : null,
                         terminal != null && terminal.interactive() ? terminal::size : null, tty);
             } catch (java.util.concurrent.ExecutionException e) {
                 throw e.getCause() instanceof Failure f ? f : Failure.usage("the exec failed: " + e.getCause());

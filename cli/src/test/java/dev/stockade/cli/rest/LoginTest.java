@@ -64,6 +64,25 @@ class LoginTest {
     }
 
     @Test
+    void aTokenAndAPolicyReadFromStandardInput() throws Exception {
+        Cli cli = new Cli(dir);
+        Cli.Run login = cli.run(new java.io.ByteArrayInputStream((platform.ownerToken() + "\n")
+                .getBytes(java.nio.charset.StandardCharsets.UTF_8)), "login", "--url", platform.url.toString(),
+                "--token-file", "-");
+        assertThat(login.status()).as(login.toString()).isZero();
+        String org = cli.run("orgs", "create", "stdin-org", "--format", "id").out().strip();
+        Cli.Run created = cli.run(new java.io.ByteArrayInputStream("""
+                name: from-stdin
+                allowedDomains:
+                  - pattern: example.com
+                    verdict: allow
+                """.getBytes(java.nio.charset.StandardCharsets.UTF_8)), "policies", "create", "--org", org, "-f", "-",
+                "--format", "json");
+        assertThat(created.status()).as(created.toString()).isZero();
+        assertThat(created.json().path("name").asText()).isEqualTo("from-stdin");
+    }
+
+    @Test
     void aTokenThePlatformRefusesIsNotStored() throws Exception {
         Cli cli = new Cli(dir);
         Path bogus = Files.writeString(dir.resolve("bogus"), "stk_api_notARealToken\n");
