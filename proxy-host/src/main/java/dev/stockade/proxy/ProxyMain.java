@@ -138,6 +138,62 @@ public final class ProxyMain implements Callable<Integer> {
 
     @Override
     public Integer call() throws Exception {
+        ProxyConfig config = config();
+        checkSources();
+        CredentialStore store = credentials == null ? CredentialStore.empty() : CredentialStore.file(credentials);
+        PolicySource source = policies.isEmpty() ? null : PolicySource.load(policies, ceiling, System.err);
+        if (source != null && !noWatch) {
+            source.watch();
+        }
+        SandboxRegistry registry = sandboxFile != null ? SandboxRegistry.file(sandboxFile, System.err)
+                : platform != null ? SandboxRegistry.dynamic() : null;
+        Decider none = Decider.denyAll(dev.stockade.policy.eval.ReasonCode.POLICY_UNAVAILABLE,
+                "no policy outside the sandboxes file");
+        java.util.function.Supplier<Decider> fallback = source != null ? source : () -> none;
+        AuditSink local = "-".equals(audit) ? AuditSink.stdout() : AuditSink.file(Path.of(audit));
+        AuditSink sink = platform == null ? local : both(local, new dev.stockade.proxy.feed.PlatformAuditSink(platform,
+                platformToken(), line -> System.err.println("stockade-proxy: " + line)));
+        ProxyServer server = ProxyServer.start(config, fallback, sink, store, registry);
+        System.err.println("stockade-proxy: forward proxy on " + bind + ":" + server.port()
+                + (server.passthroughPort() >= 0 ? ", passthrough on " + bind + ":" + server.passthroughPort() : "")
+                + (server.adminPort() >= 0 ? ", admin on 127.0.0.1:" + server.adminPort() : ""));
+        System.err.println("stockade-proxy: interception CA certificate: " + server.caCertificate());
+        ControlPlaneSource feed = platform == null ? null : follow(server, registry);
+        CountDownLatch stopped = new CountDownLatch(1);
+        Runtime.getRuntime().addShutdownHook(new Thread(() -> {
+            closeAll(feed, server, source, registry, sink);
+            stopped.countDown();
+        }, "stockade-proxy-shutdown"));
+        stopped.await();
+        return 0;
+    }
+
+    /** Closes what is running, in the order that stops new work first ({@code null}s skipped). */
+    private static void closeAll(AutoCloseable... running) {
+        for (AutoCloseable c : running) {
+            try {
+                if (c != null) {
+                    c.close();
+                }
+            } catch (Exception e) {
+                System.err.println("stockade-proxy: while stopping: " + e.getMessage());
+            }
+        }
+    }
+
+    /** The policies come from files, a sandboxes file, or the platform's feed. */
+    private void checkSources() {
+        if (policies.isEmpty() && sandboxFile == null && platform == null) {
+            throw new CommandLine.ParameterException(new CommandLine(this), "give --policy, --sandboxes or --platform");
+        }
+        if ((platform == null) != (platformTokenFile == null) || (platform != null && sandboxFile != null)) {
+            throw new CommandLine.ParameterException(new CommandLine(this),
+                    "--platform needs --platform-token-file (and excludes --sandboxes)");
+        }
+    }
+
+    /** The proxy's configuration from the options, each checked. */
+    private ProxyConfig config() throws java.net.UnknownHostException {
         for (String p : privateHosts) {
             String error = dev.stockade.proxy.internal.DialGuard.privateHostError(p);
             if (error != null) {
@@ -159,49 +215,7 @@ public final class ProxyMain implements Callable<Integer> {
         if (unsafeLoopback) {
             System.err.println("stockade-proxy: WARNING --unsafe-allow-loopback-origins is on: agents can reach loopback services");
         }
-        CredentialStore store = credentials == null ? CredentialStore.empty() : CredentialStore.file(credentials);
-        if (policies.isEmpty() && sandboxFile == null && platform == null) {
-            throw new CommandLine.ParameterException(new CommandLine(this), "give --policy, --sandboxes or --platform");
-        }
-        if ((platform == null) != (platformTokenFile == null) || (platform != null && sandboxFile != null)) {
-            throw new CommandLine.ParameterException(new CommandLine(this),
-                    "--platform needs --platform-token-file (and excludes --sandboxes)");
-        }
-        PolicySource source = policies.isEmpty() ? null : PolicySource.load(policies, ceiling, System.err);
-        if (source != null && !noWatch) {
-            source.watch();
-        }
-        SandboxRegistry registry = sandboxFile != null ? SandboxRegistry.file(sandboxFile, System.err)
-                : platform != null ? SandboxRegistry.dynamic() : null;
-        Decider none = Decider.denyAll(dev.stockade.policy.eval.ReasonCode.POLICY_UNAVAILABLE,
-                "no policy outside the sandboxes file");
-        java.util.function.Supplier<Decider> fallback = source != null ? source : () -> none;
-        AuditSink local = "-".equals(audit) ? AuditSink.stdout() : AuditSink.file(Path.of(audit));
-        AuditSink sink = platform == null ? local : both(local, new dev.stockade.proxy.feed.PlatformAuditSink(platform,
-                platformToken(), line -> System.err.println("stockade-proxy: " + line)));
-        ProxyServer server = ProxyServer.start(b.build(), fallback, sink, store, registry);
-        System.err.println("stockade-proxy: forward proxy on " + bind + ":" + server.port()
-                + (server.passthroughPort() >= 0 ? ", passthrough on " + bind + ":" + server.passthroughPort() : "")
-                + (server.adminPort() >= 0 ? ", admin on 127.0.0.1:" + server.adminPort() : ""));
-        System.err.println("stockade-proxy: interception CA certificate: " + server.caCertificate());
-        ControlPlaneSource feed = platform == null ? null : follow(server, registry);
-        CountDownLatch stopped = new CountDownLatch(1);
-        Runtime.getRuntime().addShutdownHook(new Thread(() -> {
-            if (feed != null) {
-                feed.close();
-            }
-            server.close();
-            if (source != null) {
-                source.close();
-            }
-            if (registry != null) {
-                registry.close();
-            }
-            sink.close();
-            stopped.countDown();
-        }, "stockade-proxy-shutdown"));
-        stopped.await();
-        return 0;
+        return b.build();
     }
 
     /** The proxy token of {@code --platform-token-file}. */

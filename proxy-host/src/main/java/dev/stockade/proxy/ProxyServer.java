@@ -21,6 +21,7 @@ import io.netty.channel.socket.SocketChannel;
 import io.netty.handler.ssl.SslContext;
 import io.netty.handler.timeout.IdleStateHandler;
 import io.netty.util.concurrent.DefaultEventExecutorGroup;
+import io.netty.util.concurrent.EventExecutorGroup;
 import io.netty.util.concurrent.GlobalEventExecutor;
 import io.netty.util.concurrent.ScheduledFuture;
 import java.io.IOException;
@@ -103,20 +104,14 @@ public final class ProxyServer implements AutoCloseable {
         countReloads(px, decider, sandboxes);
         List<Channel> bound = new ArrayList<>();
         try {
-            Channel forward = bind(px, boss, workers, Transports.NIO, config.port(), false);
-            bound.add(forward);
-            int pport = -1;
+            bound.add(bind(px, boss, workers, Transports.NIO, config.port(), false));
             if (config.passthroughPort() >= 0) {
-                Channel pass = passLoops == null
+                bound.add(passLoops == null
                         ? bind(px, boss, workers, Transports.NIO, config.passthroughPort(), true)
-                        : bind(px, passLoops, passLoops, passIo, config.passthroughPort(), true);
-                bound.add(pass);
-                pport = ((InetSocketAddress) pass.localAddress()).getPort();
+                        : bind(px, passLoops, passLoops, passIo, config.passthroughPort(), true));
             }
             java.util.Set<Integer> ports = new java.util.HashSet<>();
-            for (Channel c : bound) {
-                ports.add(((InetSocketAddress) c.localAddress()).getPort());
-            }
+            bound.forEach(c -> ports.add(port(c)));
             ScheduledFuture<?> watch = config.haltFile() == null ? null : watchHaltFile(px, workers, config.haltFile());
             ProxyServer[] self = new ProxyServer[1];
             HttpServer adminServer = config.adminPort() >= 0 ? AdminEndpoint.start(config.adminPort(), () -> self[0]) : null;
@@ -124,20 +119,22 @@ public final class ProxyServer implements AutoCloseable {
                 ports.add(adminServer.getAddress().getPort());
             }
             px.ownPorts(ports);
-            self[0] = new ProxyServer(px, boss, workers, passLoops, blocking, ((InetSocketAddress) forward.localAddress()).getPort(),
-                    pport, adminServer, watch, bound);
+            self[0] = new ProxyServer(px, boss, workers, passLoops, blocking, port(bound.get(0)),
+                    bound.size() > 1 ? port(bound.get(1)) : -1, adminServer, watch, bound);
             return self[0];
         } catch (IOException | RuntimeException e) {
             bound.forEach(Channel::close);
-            boss.shutdownGracefully(0, 1, TimeUnit.SECONDS);
-            workers.shutdownGracefully(0, 1, TimeUnit.SECONDS);
-            if (passLoops != null) {
-                passLoops.shutdownGracefully(0, 1, TimeUnit.SECONDS);
+            for (EventExecutorGroup g : new EventExecutorGroup[] {boss, workers, passLoops, blocking, px.callerLookups()}) {
+                if (g != null) {
+                    g.shutdownGracefully(0, 1, TimeUnit.SECONDS);
+                }
             }
-            blocking.shutdownGracefully(0, 1, TimeUnit.SECONDS);
-            px.callerLookups().shutdownGracefully(0, 1, TimeUnit.SECONDS);
             throw e instanceof IOException io ? io : new IOException("cannot start the proxy: " + e.getMessage(), e);
         }
+    }
+
+    private static int port(Channel bound) {
+        return ((InetSocketAddress) bound.localAddress()).getPort();
     }
 
     /** Reloads after start are counted wherever policies come from files (the sandboxes' too). */

@@ -39,19 +39,33 @@ public record Exchange(String listener, String host, int port, String method, St
         }
     }
 
-    /** The audit line of this exchange on {@code conn} (sandbox and caller from the connection). */
+    /** The audit line of this exchange on {@code conn} as of now (sandbox and caller from the connection). */
     public AuditEvent line(ConnectionInfo conn, Outcome outcome) {
+        return line(Instant.now(), (System.nanoTime() - startNanos) / 1_000_000, conn.sandbox(), conn.caller(),
+                outcome);
+    }
+
+    /**
+     * Records the line as of now once {@code conn}'s caller is known, without waiting for it (a
+     * passthrough connection learns its caller from a walk of {@code /proc}, never on an event loop).
+     */
+    public void recordWhenCallerKnown(ProxyContext px, ConnectionInfo conn, Outcome outcome) {
+        Instant at = Instant.now();
         long ms = (System.nanoTime() - startNanos) / 1_000_000;
+        conn.whenCallerKnown(caller -> px.record(line(at, ms, conn.sandbox(), caller, outcome)));
+    }
+
+    private AuditEvent line(Instant at, long ms, String sandbox, String caller, Outcome outcome) {
         if (outcome instanceof Forwarded f) {
             Decision d = f.decision();
-            return new AuditEvent(Instant.now(), listener, conn.sandbox(), conn.caller(), host, port, method, path,
+            return new AuditEvent(at, listener, sandbox, caller, host, port, method, path,
                     "allow", d.transport() == null ? null : d.transport().wire(), d.policy(), d.entryIndex(),
                     d.ruleIndex(), f.error() != null ? f.error() : d.reason().code(), f.status(), f.bytesIn(),
                     f.bytesOut(), ms);
         }
         Refused r = (Refused) outcome;
         Decision d = r.decision();
-        return new AuditEvent(Instant.now(), listener, conn.sandbox(), conn.caller(), host, port, method, path,
+        return new AuditEvent(at, listener, sandbox, caller, host, port, method, path,
                 "deny", d == null || d.transport() == null ? null : d.transport().wire(), d == null ? null : d.policy(),
                 d == null ? -1 : d.entryIndex(), d == null ? -1 : d.ruleIndex(), r.reason(), r.status(), r.bytesIn(),
                 r.bytesOut(), ms);

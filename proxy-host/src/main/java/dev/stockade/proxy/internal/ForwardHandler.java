@@ -45,6 +45,7 @@ public final class ForwardHandler extends ChannelInboundHandlerAdapter {
     private final ConnectionInfo conn;
     private final Tunnel tunnel;
     private final boolean transparent;
+    private final TargetResolver.Listener listener;
     private final Queue<FullHttpRequest> queue = new ArrayDeque<>();
     private boolean busy;
 
@@ -56,6 +57,8 @@ public final class ForwardHandler extends ChannelInboundHandlerAdapter {
         this.conn = conn;
         this.tunnel = tunnel;
         this.transparent = transparent;
+        this.listener = tunnel != null ? TargetResolver.Listener.TUNNEL
+                : transparent ? TargetResolver.Listener.PASSTHROUGH_HTTP : TargetResolver.Listener.FORWARD;
     }
 
     @Override
@@ -89,10 +92,8 @@ public final class ForwardHandler extends ChannelInboundHandlerAdapter {
                 handle(ctx, req, start);
             } catch (RuntimeException e) {
                 // fail closed: an unexpected error denies and closes, never reaching the origin
-                String host = tunnel != null ? tunnel.host() : "-";
                 Decision d = Decision.deny(ReasonCode.INTERNAL_ERROR, "internal error");
-                record(listener(), host, tunnel != null ? tunnel.port() : 0, req.method().name(), null, "deny", d,
-                        d.reason().code(), 500, 0, 0, start);
+                record(exchange(req.method().name(), start), new Exchange.Refused(d, d.reason().code(), 500, 0, 0));
                 finish(ctx, Responses.text(HttpResponseStatus.INTERNAL_SERVER_ERROR,
                         "stockade: internal error, request denied\n"), true);
             } finally {
@@ -117,8 +118,7 @@ public final class ForwardHandler extends ChannelInboundHandlerAdapter {
     private void rejectMalformed(ChannelHandlerContext ctx, FullHttpRequest req, Throwable cause, long start) {
         Outbound.Malformed m = Outbound.malformed(cause);
         Decision d = Decision.deny(ReasonCode.INVALID_REQUEST, m.reason());
-        record(listener(), tunnel != null ? tunnel.host() : "-", tunnel != null ? tunnel.port() : 0, null, null, "deny",
-                d, m.reason(), m.status().code(), 0, 0, start);
+        record(exchange(null, start), new Exchange.Refused(d, m.reason(), m.status().code(), 0, 0));
         finish(ctx, Responses.text(m.status(), "stockade: request refused: " + m.reason() + "\n"), true);
     }
 
@@ -127,13 +127,13 @@ public final class ForwardHandler extends ChannelInboundHandlerAdapter {
     private void connect(ChannelHandlerContext ctx, FullHttpRequest req, long start) {
         ConnectStep.Result r = ConnectStep.decide(px, conn, req.uri());
         if (r instanceof ConnectStep.Refuse no) {
-            denyAndClose(ctx, "connect", no.host(), no.port(), "CONNECT", null, no.decision(), no.reason(), no.detail(),
-                    start);
+            denyAndClose(ctx, new Exchange("connect", no.host(), no.port(), "CONNECT", null, start), no.decision(),
+                    no.reason(), no.detail());
             return;
         }
         Tunnel t = ((ConnectStep.Open) r).tunnel();
-        record("connect", t.host(), t.port(), "CONNECT", null, "allow", t.connection(), t.connection().reason().code(),
-                200, 0, 0, start);
+        record(new Exchange("connect", t.host(), t.port(), "CONNECT", null, start),
+                new Exchange.Forwarded(t.connection(), 200, 0, 0, null));
         FullHttpResponse ok = new DefaultFullHttpResponse(HttpVersion.HTTP_1_1,
                 new HttpResponseStatus(200, "Connection Established"));
         Channel ch = ctx.channel();
@@ -150,7 +150,7 @@ public final class ForwardHandler extends ChannelInboundHandlerAdapter {
 
     private void request(ChannelHandlerContext ctx, FullHttpRequest req, long start) {
         String scheme = tunnel == null ? "http" : "https";
-        RequestTarget t = RequestTarget.of(req, listenerKind(), tunnel == null ? null : tunnel.host(),
+        RequestTarget t = RequestTarget.of(req, listener, tunnel == null ? null : tunnel.host(),
                 tunnel == null ? 0 : tunnel.port(), sni, px.config().passthroughHttpOriginPort());
         if (refusedUpFront(ctx, req, t, start)) {
             return;
@@ -198,8 +198,8 @@ public final class ForwardHandler extends ChannelInboundHandlerAdapter {
         } else {
             return false;
         }
-        denyAndClose(ctx, listener(), t.host() == null ? "-" : t.host(), t.port(), req.method().name(), t.path(), d,
-                d.reason().code(), d.detail(), start);
+        denyAndClose(ctx, new Exchange(listener.auditName(), t.host() == null ? "-" : t.host(), t.port(),
+                req.method().name(), t.path(), start), d, d.reason().code(), d.detail());
         return true;
     }
 
@@ -223,38 +223,19 @@ public final class ForwardHandler extends ChannelInboundHandlerAdapter {
         origin = Upstream.forward(px, client, outbound, conn.sandbox(), t.host(), address, t.port(), tunnel != null, keepClient, upgrade,
                 policed != null, (status, bytesOut, closeClient, upgraded, subprotocol, error) -> {
                     // a response the origin cut short is audited as an error, not as the rule's allow
-                    record(listener(), t.host(), t.port(), req.method().name(), t.path(), "allow", d,
-                            error != null ? error : d.reason().code(), status, bytesIn, bytesOut, start);
+                    record(new Exchange(listener.auditName(), t.host(), t.port(), req.method().name(), t.path(), start),
+                            new Exchange.Forwarded(d, status, bytesIn, bytesOut, error));
                     if (upgraded && policed != null) {
-                        policeClient(client, policed, subprotocol, t);
+                        Exchange ws = new Exchange("websocket", t.host(), t.port(), policed.method(), t.path(),
+                                System.nanoTime());
+                        Outbound.police(px, conn, client, origin.channel(), policed, subprotocol,
+                                WebSocketFence.Audit.recording(px, conn, ws));
                     } else if (upgraded) {
-                        spliceClient(client);
+                        Outbound.splice(px, client, origin.channel());
                     } else {
                         ctx.executor().execute(() -> next(ctx, closeClient));
                     }
                 });
-    }
-
-    private void spliceClient(Channel client) {
-        Outbound.splice(px, client, origin.channel());
-    }
-
-    /** Judges every client text message of a GraphQL websocket; origin bytes stay spliced. */
-    private void policeClient(Channel client, EgressRequest upgrade, String subprotocol, RequestTarget t) {
-        long opened = System.nanoTime();
-        Outbound.police(px, conn, client, origin.channel(), upgrade, subprotocol, new WebSocketFence.Audit() {
-            @Override
-            public void denied(Decision decision, String reason, int closeCode) {
-                record("websocket", t.host(), t.port(), upgrade.method(), t.path(), "deny", decision, reason, closeCode, 0, 0,
-                        opened);
-            }
-
-            @Override
-            public void allowed(Decision decision, long bytes) {
-                record("websocket", t.host(), t.port(), upgrade.method(), t.path(), "allow", decision,
-                        decision.reason().code(), 0, bytes, 0, opened);
-            }
-        });
     }
 
     // ---- decisions, denies, audit --------------------------------------------------------------------
@@ -266,15 +247,14 @@ public final class ForwardHandler extends ChannelInboundHandlerAdapter {
         if (!close) {
             r.headers().remove(HttpHeaderNames.CONNECTION);
         }
-        record(listener(), t.host(), t.port(), req.method().name(), t.path(), "deny", d, reason, 403,
-                req.content().readableBytes(), r.content().readableBytes(), start);
+        record(new Exchange(listener.auditName(), t.host(), t.port(), req.method().name(), t.path(), start),
+                new Exchange.Refused(d, reason, 403, req.content().readableBytes(), r.content().readableBytes()));
         finish(ctx, r, close);
     }
 
-    private void denyAndClose(ChannelHandlerContext ctx, String listener, String host, int port, String method,
-                              String path, Decision d, String reason, String detail, long start) {
-        FullHttpResponse r = Responses.deny(host, reason, d, detail);
-        record(listener, host, port, method, path, "deny", d, reason, 403, 0, r.content().readableBytes(), start);
+    private void denyAndClose(ChannelHandlerContext ctx, Exchange x, Decision d, String reason, String detail) {
+        FullHttpResponse r = Responses.deny(x.host(), reason, d, detail);
+        record(x, new Exchange.Refused(d, reason, 403, 0, r.content().readableBytes()));
         finish(ctx, r, true);
     }
 
@@ -297,22 +277,14 @@ public final class ForwardHandler extends ChannelInboundHandlerAdapter {
     }
 
     /** Writes the exchange's audit line through the one constructor ({@link Exchange#line}). */
-    private void record(String listener, String host, int port, String method, String path, String verdict,
-                        Decision d, String reason, int status, long in, long out, long start) {
-        Exchange x = new Exchange(listener, host, port, method, path, start);
-        Exchange.Outcome outcome = "allow".equals(verdict)
-                ? new Exchange.Forwarded(d, status, in, out, reason.equals(d.reason().code()) ? null : reason)
-                : new Exchange.Refused(d, reason, status, in, out);
+    private void record(Exchange x, Exchange.Outcome outcome) {
         px.record(x.line(conn, outcome));
     }
 
-    private TargetResolver.Listener listenerKind() {
-        return tunnel != null ? TargetResolver.Listener.TUNNEL
-                : transparent ? TargetResolver.Listener.PASSTHROUGH_HTTP : TargetResolver.Listener.FORWARD;
-    }
-
-    private String listener() {
-        return tunnel != null ? "intercepted" : transparent ? "passthrough-http" : "http";
+    /** An exchange of this connection whose target is not read yet: the tunnel's, else unknown. */
+    private Exchange exchange(String method, long start) {
+        return new Exchange(listener.auditName(), tunnel != null ? tunnel.host() : "-", tunnel != null ? tunnel.port() : 0,
+                method, null, start);
     }
 
     @Override

@@ -4,8 +4,6 @@ import dev.stockade.policy.eval.Decision;
 import dev.stockade.policy.eval.EgressRequest;
 import dev.stockade.policy.eval.ReasonCode;
 import dev.stockade.policy.model.Transport;
-import dev.stockade.proxy.AuditEvent;
-import dev.stockade.proxy.Decider;
 import dev.stockade.proxy.HostRefusal;
 import io.netty.bootstrap.Bootstrap;
 import io.netty.buffer.ByteBuf;
@@ -23,7 +21,6 @@ import io.netty.handler.timeout.IdleStateHandler;
 import io.netty.util.ReferenceCountUtil;
 import java.net.InetAddress;
 import java.net.InetSocketAddress;
-import java.time.Instant;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicLong;
@@ -135,41 +132,28 @@ public final class PassthroughHandler extends ChannelInboundHandlerAdapter {
             refuse(ctx, rawSni, HostRefusal.NO_SERVER_NAME.code(), "a TLS connection on the passthrough port must name its host");
             return;
         }
-        Decider decider = conn.decider();
-        Decision d = decide(decider, host, port, null);
+        Decision d = decide(host, port, null);
         if (d.reason() == ReasonCode.CALLER_NOT_LISTED) {
-            conn.whenCallerKnown(caller -> onLoop(ctx, () -> decided(ctx, host, port, decide(decider, host, port, caller),
-                    start)));
+            conn.whenCallerKnown(caller -> onLoop(ctx, () -> decided(ctx, host, port, decide(host, port, caller), start)));
             return;
         }
         decided(ctx, host, port, d, start);
     }
 
-    private Decision decide(Decider decider, String host, int port, String caller) {
-        if (px.isHalted()) {
-            return Decision.deny(ReasonCode.HALTED, "the organization is halted");
-        }
-        long deciding = System.nanoTime();
-        Decision d;
-        try {
-            d = decider.decideConnection(EgressRequest.connection("https", host, port, host, caller));
-        } catch (RuntimeException e) {
-            d = Decision.deny(ReasonCode.INTERNAL_ERROR, "the decision failed");
-        }
-        px.metrics().decided("connection", deciding);
-        return d;
+    private Decision decide(String host, int port, String caller) {
+        return Decisions.connection(px, conn, EgressRequest.connection("https", host, port, host, caller));
     }
 
     /** Acts on the decision: refuse, or check the dial (a worker thread resolves a name not known yet). */
     private void decided(ChannelHandlerContext ctx, String host, int port, Decision d, long start) {
         if (!d.allowed()) {
-            audit(host, port, "deny", d, d.reason().code(), start, 0, 0);
+            refused(host, port, d, d.reason().code(), start);
             ctx.close();
             return;
         }
         if (d.intercept() || d.transport() != Transport.DIRECT) {
             // an upstream host must be intercepted so its rules hold: never splice it blindly
-            audit(host, port, "deny", d, HostRefusal.ROUTED_UPSTREAM.code(), start, 0, 0);
+            refused(host, port, d, HostRefusal.ROUTED_UPSTREAM.code(), start);
             ctx.close();
             return;
         }
@@ -195,7 +179,7 @@ public final class PassthroughHandler extends ChannelInboundHandlerAdapter {
             // origin's answer, so its socket is still there to be found and the audit line names it
             conn.whenCallerKnown(caller -> onLoop(ctx, () -> splice(ctx, host, port, allowed.address(), d, start)));
         } else {
-            audit(host, port, "deny", d, HostRefusal.DIAL_REFUSED.code(), start, 0, 0);
+            refused(host, port, d, HostRefusal.DIAL_REFUSED.code(), start);
             ctx.close();
         }
     }
@@ -212,7 +196,7 @@ public final class PassthroughHandler extends ChannelInboundHandlerAdapter {
     private void splice(ChannelHandlerContext ctx, String host, int port, InetAddress address, Decision d, long start) {
         Channel client = ctx.channel();
         if (!client.isActive()) {
-            audit(host, port, "allow", d, d.reason().code(), start, 0, 0);
+            forwarded(host, port, d, start, 0, 0);
             return;
         }
         AtomicLong in = new AtomicLong();
@@ -221,30 +205,17 @@ public final class PassthroughHandler extends ChannelInboundHandlerAdapter {
         AtomicBoolean audited = new AtomicBoolean();
         Runnable onClose = () -> {
             if (audited.compareAndSet(false, true)) {
-                audit(host, port, "allow", d, d.reason().code(), start, in.get(), out.get());
+                forwarded(host, port, d, start, in.get(), out.get());
             }
         };
-        Bootstrap b = new Bootstrap().group(client.eventLoop()).channel(Transports.socketChannelLike(client))
-                .option(ChannelOption.CONNECT_TIMEOUT_MILLIS, (int) px.config().connectTimeout().toMillis())
-                .option(ChannelOption.TCP_NODELAY, true)
-                .option(ChannelOption.ALLOW_HALF_CLOSURE, true)
-                .option(ChannelOption.WRITE_BUFFER_WATER_MARK, Splice.WATER_MARK)
-                .handler(new ChannelInitializer<SocketChannel>() {
-                    @Override
-                    protected void initChannel(SocketChannel ch) {
-                        ch.config().setRecvByteBufAllocator(new ReadCounter()); // before the first read
-                        ch.pipeline().addLast(new IdleStateHandler(0, 0, px.config().idleTimeout().toMillis(),
-                                TimeUnit.MILLISECONDS));
-                        ch.pipeline().addLast(new Splice(client, out, px.metrics()::bytesOut, onClose, link));
-                    }
-                });
-        ChannelFuture f = b.connect(new InetSocketAddress(address, port));
+        ChannelFuture f = originBootstrap(client, new Splice(client, out, px.metrics()::bytesOut, onClose, link))
+                .connect(new InetSocketAddress(address, port));
         // the origin shares the client's event loop: this listener, the pipeline swap and both splices
         // run on one thread, so no byte can arrive between the swap and the splice
         f.addListener((ChannelFutureListener) cf -> {
             if (!cf.isSuccess()) {
                 audited.set(true);
-                audit(host, port, "deny", d, HostRefusal.ORIGIN_UNREACHABLE.code(), start, 0, 0);
+                refused(host, port, d, HostRefusal.ORIGIN_UNREACHABLE.code(), start);
                 client.close();
                 return;
             }
@@ -265,22 +236,41 @@ public final class PassthroughHandler extends ChannelInboundHandlerAdapter {
         });
     }
 
+    /** The origin's side on the client's event loop, its bytes spliced to the client by {@code toClient}. */
+    private Bootstrap originBootstrap(Channel client, Splice toClient) {
+        return new Bootstrap().group(client.eventLoop()).channel(Transports.socketChannelLike(client))
+                .option(ChannelOption.CONNECT_TIMEOUT_MILLIS, (int) px.config().connectTimeout().toMillis())
+                .option(ChannelOption.TCP_NODELAY, true)
+                .option(ChannelOption.ALLOW_HALF_CLOSURE, true)
+                .option(ChannelOption.WRITE_BUFFER_WATER_MARK, Splice.WATER_MARK)
+                .handler(new ChannelInitializer<SocketChannel>() {
+                    @Override
+                    protected void initChannel(SocketChannel ch) {
+                        ch.config().setRecvByteBufAllocator(new ReadCounter()); // before the first read
+                        ch.pipeline().addLast(new IdleStateHandler(0, 0, px.config().idleTimeout().toMillis(),
+                                TimeUnit.MILLISECONDS));
+                        ch.pipeline().addLast(toClient);
+                    }
+                });
+    }
+
     private void refuse(ChannelHandlerContext ctx, String host, String reason, String detail) {
         decided = true;
         Decision d = Decision.deny(ReasonCode.INVALID_REQUEST, detail);
-        audit(host == null ? "-" : Responses.safe(host), px.config().passthroughTlsOriginPort(), "deny", d, reason,
-                System.nanoTime(), 0, 0);
+        refused(host == null ? "-" : Responses.safe(host), px.config().passthroughTlsOriginPort(), d, reason,
+                System.nanoTime());
         ctx.close();
     }
 
-    /** Records the line once the caller is known (never waits on an event loop for the walk of {@code /proc}). */
-    private void audit(String host, int port, String verdict, Decision d, String reason, long start, long in,
-                       long out) {
-        Instant at = Instant.now();
-        long millis = (System.nanoTime() - start) / 1_000_000;
-        conn.whenCallerKnown(caller -> px.record(new AuditEvent(at, "passthrough", conn.sandbox(), caller, host,
-                port, null, null, verdict, d.transport() == null ? null : d.transport().wire(), d.policy(),
-                d.entryIndex(), d.ruleIndex(), reason, 0, in, out, millis)));
+    /** Audit lines are recorded once the caller is known, never waiting on an event loop for it. */
+    private void refused(String host, int port, Decision d, String reason, long start) {
+        new Exchange("passthrough", host, port, null, null, start)
+                .recordWhenCallerKnown(px, conn, new Exchange.Refused(d, reason, 0, 0, 0));
+    }
+
+    private void forwarded(String host, int port, Decision d, long start, long in, long out) {
+        new Exchange("passthrough", host, port, null, null, start)
+                .recordWhenCallerKnown(px, conn, new Exchange.Forwarded(d, 0, in, out, null));
     }
 
     @Override

@@ -22,7 +22,20 @@ public final class TargetResolver {
     }
 
     /** The connection a request arrived on. */
-    public enum Listener { FORWARD, TUNNEL, PASSTHROUGH_HTTP }
+    public enum Listener {
+        FORWARD("http"), TUNNEL("intercepted"), PASSTHROUGH_HTTP("passthrough-http");
+
+        private final String auditName;
+
+        Listener(String auditName) {
+            this.auditName = auditName;
+        }
+
+        /** The listener as audit lines name it. */
+        public String auditName() {
+            return auditName;
+        }
+    }
 
     /**
      * @param tunnelHost the CONNECT host (normal form), for {@link Listener#TUNNEL}

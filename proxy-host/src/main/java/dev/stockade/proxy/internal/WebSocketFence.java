@@ -45,6 +45,21 @@ public final class WebSocketFence extends ChannelInboundHandlerAdapter {
 
         /** An admitted message of {@code bytes} bytes (the text judged), sent on to the origin. */
         void allowed(Decision decision, long bytes);
+
+        /** Records each judged message as an audit line of the websocket exchange {@code ws}. */
+        static Audit recording(ProxyContext px, ConnectionInfo conn, Exchange ws) {
+            return new Audit() {
+                @Override
+                public void denied(Decision decision, String reason, int closeCode) {
+                    px.record(ws.line(conn, new Exchange.Refused(decision, reason, closeCode, 0, 0)));
+                }
+
+                @Override
+                public void allowed(Decision decision, long bytes) {
+                    px.record(ws.line(conn, new Exchange.Forwarded(decision, 0, bytes, 0, null)));
+                }
+            };
+        }
     }
 
     private final ProxyContext px;
