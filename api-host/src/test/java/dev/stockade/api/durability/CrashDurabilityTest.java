@@ -2,6 +2,7 @@ package dev.stockade.api.durability;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import dev.stockade.api.support.Await;
 import dev.stockade.api.support.Http;
 import java.io.IOException;
 import java.net.ServerSocket;
@@ -57,9 +58,7 @@ class CrashDurabilityTest {
                     }
                 });
             }
-            while (acknowledged.size() < 150) {
-                Thread.sleep(20); // poll until the writers have 150 acknowledgements; then the kill
-            }
+            Await.until("150 acknowledged project creations before the kill", () -> acknowledged.size() >= 150);
             first.destroyForcibly(); // SIGKILL: no shutdown hook, no orderly database stop
             first.waitFor(30, TimeUnit.SECONDS);
             go.set(false);
