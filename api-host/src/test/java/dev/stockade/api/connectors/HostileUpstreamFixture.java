@@ -14,6 +14,7 @@ import java.net.InetSocketAddress;
 import java.nio.charset.StandardCharsets;
 import java.util.List;
 import java.util.Map;
+import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.Executors;
 import java.util.concurrent.Semaphore;
 import org.junit.jupiter.api.AfterAll;
@@ -29,10 +30,13 @@ abstract class HostileUpstreamFixture extends PlatformTest {
 
     /** A permit per call the silent upstream has received (and will never answer). */
     final Semaphore silentCalls = new Semaphore(0);
+    /** Held by every silent answer: it never comes while the class runs, only when the upstream stops. */
+    private final CountDownLatch stopping = new CountDownLatch(1);
     private final HttpServer upstream = hostile();
 
     @AfterAll
     void stop() {
+        stopping.countDown();
         upstream.stop(0);
     }
 
@@ -108,7 +112,7 @@ abstract class HostileUpstreamFixture extends PlatformTest {
             case "silent", "silent-init" -> {
                 silentCalls.release();
                 try {
-                    Thread.sleep(30_000); // never answers within the platform's bound
+                    stopping.await();
                 } catch (InterruptedException e) {
                     Thread.currentThread().interrupt();
                 }

@@ -228,8 +228,7 @@ public final class ForwardHandler extends ChannelInboundHandlerAdapter {
                     if (upgraded && policed != null) {
                         Exchange ws = new Exchange("websocket", t.host(), t.port(), policed.method(), t.path(),
                                 System.nanoTime());
-                        Outbound.police(px, conn, client, origin.channel(), policed, subprotocol,
-                                WebSocketFence.Audit.recording(px, conn, ws));
+                        Outbound.police(px, conn, client, origin.channel(), policed, subprotocol, ws);
                     } else if (upgraded) {
                         Outbound.splice(px, client, origin.channel());
                     } else {

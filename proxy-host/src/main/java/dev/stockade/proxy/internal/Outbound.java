@@ -77,9 +77,9 @@ final class Outbound {
 
     /** The client side of a GraphQL websocket: every text message judged by the core before it goes on. */
     static void police(ProxyContext px, ConnectionInfo conn, Channel client, Channel origin, EgressRequest upgrade,
-                       String subprotocol, WebSocketFence.Audit audit) {
+                       String subprotocol, Exchange exchange) {
         ChannelPipeline p = client.pipeline();
         RequestPipeline.removeRequestHandlers(p);
-        WebSocketFence.install(px, p, conn, origin, upgrade, subprotocol, new AtomicLong(), audit);
+        WebSocketFence.install(px, p, conn, origin, upgrade, subprotocol, new AtomicLong(), exchange);
     }
 }

@@ -38,30 +38,6 @@ import java.util.concurrent.atomic.AtomicLong;
  */
 public final class WebSocketFence extends ChannelInboundHandlerAdapter {
 
-    /** Writes the audit line of each judged message: one per decision, allowed or denied. */
-    public interface Audit {
-        /** A denied message (or a broken stream): decision, reason code, close code. */
-        void denied(Decision decision, String reason, int closeCode);
-
-        /** An admitted message of {@code bytes} bytes (the text judged), sent on to the origin. */
-        void allowed(Decision decision, long bytes);
-
-        /** Records each judged message as an audit line of the websocket exchange {@code ws}. */
-        static Audit recording(ProxyContext px, ConnectionInfo conn, Exchange ws) {
-            return new Audit() {
-                @Override
-                public void denied(Decision decision, String reason, int closeCode) {
-                    px.record(ws.line(conn, new Exchange.Refused(decision, reason, closeCode, 0, 0)));
-                }
-
-                @Override
-                public void allowed(Decision decision, long bytes) {
-                    px.record(ws.line(conn, new Exchange.Forwarded(decision, 0, bytes, 0, null)));
-                }
-            };
-        }
-    }
-
     private final ProxyContext px;
     private final ConnectionInfo conn;
     private final Channel origin;
@@ -69,7 +45,8 @@ public final class WebSocketFence extends ChannelInboundHandlerAdapter {
     private final String subprotocol;
     private final int limit;
     private final AtomicLong bytesIn;
-    private final Audit audit;
+    /** The websocket exchange each judged message is audited under: one line per decision, allowed or denied. */
+    private final Exchange exchange;
 
     /** Frames of the message being assembled; held (retained) until the whole message is judged. */
     private final List<WebSocketFrame> message = new ArrayList<>();
@@ -82,7 +59,7 @@ public final class WebSocketFence extends ChannelInboundHandlerAdapter {
     private boolean wantRead;
 
     private WebSocketFence(ProxyContext px, ConnectionInfo conn, Channel origin, EgressRequest upgrade,
-                           String subprotocol, AtomicLong bytesIn, Audit audit) {
+                           String subprotocol, AtomicLong bytesIn, Exchange exchange) {
         this.px = px;
         this.conn = conn;
         this.origin = origin;
@@ -90,7 +67,7 @@ public final class WebSocketFence extends ChannelInboundHandlerAdapter {
         this.subprotocol = subprotocol;
         this.limit = px.config().inspectBodyBytes();
         this.bytesIn = bytesIn;
-        this.audit = audit;
+        this.exchange = exchange;
     }
 
     /**
@@ -99,7 +76,7 @@ public final class WebSocketFence extends ChannelInboundHandlerAdapter {
      * the fence.
      */
     public static void install(ProxyContext px, ChannelPipeline p, ConnectionInfo conn, Channel origin,
-                               EgressRequest upgrade, String subprotocol, AtomicLong bytesIn, Audit audit) {
+                               EgressRequest upgrade, String subprotocol, AtomicLong bytesIn, Exchange exchange) {
         WebSocketDecoderConfig config = WebSocketDecoderConfig.newBuilder()
                 .expectMaskedFrames(true)
                 .allowMaskMismatch(false)
@@ -113,7 +90,7 @@ public final class WebSocketFence extends ChannelInboundHandlerAdapter {
         p.replace("http", "ws-decoder", new WebSocket08FrameDecoder(config));
         p.addAfter("ws-decoder", "ws-encoder", new WebSocket08FrameEncoder(false));
         p.addAfter("ws-encoder", "ws-fence", new WebSocketFence(px, conn, origin, upgrade, subprotocol, bytesIn,
-                audit));
+                exchange));
     }
 
     @Override
@@ -165,7 +142,7 @@ public final class WebSocketFence extends ChannelInboundHandlerAdapter {
             return;
         }
         px.metrics().decision("websocket", "allow", d.reason().code());
-        audit.allowed(d, textLength);
+        px.record(exchange.line(conn, new Exchange.Forwarded(d, 0, textLength, 0, null)));
         for (WebSocketFrame f : message) {
             forward(ctx, f);
         }
@@ -233,7 +210,7 @@ public final class WebSocketFence extends ChannelInboundHandlerAdapter {
         }
         closed = true;
         release();
-        audit.denied(d, reason, status.code());
+        px.record(exchange.line(conn, new Exchange.Refused(d, reason, status.code(), 0, 0)));
         // the close reason carries the reason code only, never frame content
         ctx.channel().writeAndFlush(new CloseWebSocketFrame(status.code(), "stockade: " + reason))
                 .addListener(ChannelFutureListener.CLOSE);
