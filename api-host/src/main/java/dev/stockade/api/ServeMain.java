@@ -1,18 +1,19 @@
 package dev.stockade.api;
 
-import dev.stockade.api.db.EmbeddedDatabase;
+import dev.stockade.api.kernel.config.PlatformVersion;
+import dev.stockade.api.kernel.db.EmbeddedDatabase;
 import io.micronaut.context.ApplicationContext;
 import io.micronaut.runtime.server.EmbeddedServer;
+import io.swagger.v3.oas.annotations.OpenAPIDefinition;
+import io.swagger.v3.oas.annotations.info.Info;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.HashMap;
 import java.util.Map;
 import java.util.concurrent.Callable;
-import io.swagger.v3.oas.annotations.OpenAPIDefinition;
-import io.swagger.v3.oas.annotations.info.Info;
-import picocli.CommandLine;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
+import picocli.CommandLine;
 
 /**
  * {@code stockade serve}: starts the platform host. Without {@code --database-url} it runs a real embedded

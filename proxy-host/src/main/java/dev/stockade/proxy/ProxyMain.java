@@ -1,5 +1,8 @@
 package dev.stockade.proxy;
 
+import dev.stockade.proxy.dial.DialGuard;
+import dev.stockade.proxy.feed.ControlPlaneSource;
+import dev.stockade.proxy.feed.FeedApplier;
 import java.net.InetAddress;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -8,11 +11,9 @@ import java.util.List;
 import java.util.Map;
 import java.util.concurrent.Callable;
 import java.util.concurrent.CountDownLatch;
-import dev.stockade.proxy.feed.ControlPlaneSource;
-import dev.stockade.proxy.feed.FeedApplier;
-import picocli.CommandLine;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
+import picocli.CommandLine;
 
 /** {@code stockade-proxy}: runs the egress proxy over policy files until stopped. */
 @Command(name = "stockade-proxy", mixinStandardHelpOptions = true, sortOptions = false, subcommands = CaCommand.class,
@@ -195,7 +196,7 @@ public final class ProxyMain implements Callable<Integer> {
     /** The proxy's configuration from the options, each checked. */
     private ProxyConfig config() throws java.net.UnknownHostException {
         for (String p : privateHosts) {
-            String error = dev.stockade.proxy.internal.DialGuard.privateHostError(p);
+            String error = DialGuard.privateHostError(p);
             if (error != null) {
                 throw new CommandLine.ParameterException(new CommandLine(this), "--allow-private-host: " + error);
             }

@@ -1,10 +1,10 @@
 package dev.stockade.proxy;
 
 import com.sun.net.httpserver.HttpServer;
+import dev.stockade.proxy.dial.DialGuard;
 import dev.stockade.proxy.internal.CallerResolver;
 import dev.stockade.proxy.internal.CertificateAuthority;
 import dev.stockade.proxy.internal.ConnectionInfo;
-import dev.stockade.proxy.internal.DialGuard;
 import dev.stockade.proxy.internal.PassthroughHandler;
 import dev.stockade.proxy.internal.ProxyContext;
 import dev.stockade.proxy.internal.Transports;

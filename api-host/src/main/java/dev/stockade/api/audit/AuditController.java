@@ -1,11 +1,13 @@
 package dev.stockade.api.audit;
 
-import dev.stockade.api.web.Access;
-import dev.stockade.api.web.Action;
-import dev.stockade.api.web.ApiProblem;
-import dev.stockade.api.web.Caller;
-import dev.stockade.api.web.ProblemCode;
-import dev.stockade.api.web.QueryParameters;
+import dev.stockade.api.audit.AuditQuery;
+import dev.stockade.api.audit.AuditTrail;
+import dev.stockade.api.kernel.access.Access;
+import dev.stockade.api.kernel.access.Action;
+import dev.stockade.api.kernel.access.Caller;
+import dev.stockade.api.kernel.web.ApiProblem;
+import dev.stockade.api.kernel.web.ProblemCode;
+import dev.stockade.api.kernel.web.QueryParameters;
 import io.micronaut.http.HttpRequest;
 import io.micronaut.http.annotation.Controller;
 import io.micronaut.http.annotation.Get;

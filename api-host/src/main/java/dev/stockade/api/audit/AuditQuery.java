@@ -1,8 +1,8 @@
 package dev.stockade.api.audit;
 
-import dev.stockade.api.web.ApiProblem;
-import dev.stockade.api.web.Authorizer;
-import dev.stockade.api.web.QueryParameters;
+import dev.stockade.api.kernel.access.Authorizer;
+import dev.stockade.api.kernel.web.ApiProblem;
+import dev.stockade.api.kernel.web.QueryParameters;
 import io.micronaut.core.annotation.Nullable;
 import java.time.Instant;
 import java.util.ArrayList;

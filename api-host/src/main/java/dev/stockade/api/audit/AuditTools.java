@@ -1,10 +1,12 @@
 package dev.stockade.api.audit;
 
-import dev.stockade.api.mcp.PlatformTool;
-import dev.stockade.api.mcp.Schema;
-import dev.stockade.api.mcp.ToolFamily;
-import dev.stockade.api.web.Action;
-import dev.stockade.api.web.ApiProblem;
+import dev.stockade.api.audit.AuditQuery;
+import dev.stockade.api.audit.AuditTrail;
+import dev.stockade.api.kernel.access.Action;
+import dev.stockade.api.kernel.access.ToolFamily;
+import dev.stockade.api.kernel.tools.PlatformTool;
+import dev.stockade.api.kernel.tools.Schema;
+import dev.stockade.api.kernel.web.ApiProblem;
 import jakarta.inject.Singleton;
 import java.util.HashMap;
 import java.util.List;

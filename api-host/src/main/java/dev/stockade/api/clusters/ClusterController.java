@@ -1,9 +1,9 @@
 package dev.stockade.api.clusters;
 
+import dev.stockade.api.kernel.access.Access;
+import dev.stockade.api.kernel.access.Action;
+import dev.stockade.api.kernel.access.Caller;
 import dev.stockade.api.tenancy.Views;
-import dev.stockade.api.web.Access;
-import dev.stockade.api.web.Action;
-import dev.stockade.api.web.Caller;
 import io.micronaut.http.HttpRequest;
 import io.micronaut.http.HttpResponse;
 import io.micronaut.http.HttpStatus;
@@ -75,6 +75,6 @@ class ClusterController {
 
     /** The cluster id, already checked by the authorization of the route (which resolved its project). */
     private static java.util.UUID id(HttpRequest<?> request, String clusterId) {
-        return dev.stockade.api.web.Authorizer.uuid("clusterId", clusterId);
+        return dev.stockade.api.kernel.access.Authorizer.uuid("clusterId", clusterId);
     }
 }

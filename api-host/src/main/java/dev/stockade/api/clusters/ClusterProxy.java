@@ -1,15 +1,17 @@
 package dev.stockade.api.clusters;
 
 import com.nimbusds.jwt.JWTClaimsSet;
-import dev.stockade.api.audit.AuditAppender;
-import dev.stockade.api.audit.AuditEvent;
 import dev.stockade.api.halt.HaltService;
-import dev.stockade.api.identity.ClusterTokens;
-import dev.stockade.api.identity.Identity;
-import dev.stockade.api.net.GuardedClients;
-import dev.stockade.api.net.GuardedResolver;
-import dev.stockade.api.web.ApiProblem;
-import dev.stockade.api.web.ProblemCode;
+import dev.stockade.api.kernel.audit.AuditAppender;
+import dev.stockade.api.kernel.audit.AuditEvent;
+import dev.stockade.api.kernel.audit.AuditKind;
+import dev.stockade.api.kernel.audit.AuditOutcome;
+import dev.stockade.api.kernel.identity.ClusterTokens;
+import dev.stockade.api.kernel.identity.Identity;
+import dev.stockade.api.kernel.net.GuardedClients;
+import dev.stockade.api.kernel.net.GuardedResolver;
+import dev.stockade.api.kernel.web.ApiProblem;
+import dev.stockade.api.kernel.web.ProblemCode;
 import jakarta.inject.Singleton;
 import java.io.IOException;
 import java.io.InputStream;
@@ -213,9 +215,10 @@ public class ClusterProxy {
     }
 
     private void record(Identity.ClusterToken caller, Cluster cluster, String method, String path, int status) {
-        audit.append(new AuditEvent(cluster.orgId(), cluster.projectId(), "cluster-proxy", method.toLowerCase(
-                java.util.Locale.ROOT), method.equals("GET"), status < 400 ? "success" : "error", caller.type(),
-                caller.actorId(), cluster.id().toString(), Map.of("path", path, "status", status)));
+        audit.append(AuditEvent.of(AuditKind.CLUSTER_PROXY, method.toLowerCase(java.util.Locale.ROOT))
+                .org(cluster.orgId()).project(cluster.projectId()).read(method.equals("GET"))
+                .outcome(status < 400 ? AuditOutcome.SUCCESS : AuditOutcome.ERROR).by(caller)
+                .target(cluster.id().toString()).details(Map.of("path", path, "status", status)).build());
     }
 
     private static byte[] sha256(byte[] body) {

@@ -1,10 +1,10 @@
 package dev.stockade.api.clusters;
 
-import dev.stockade.api.identity.Identity;
-import dev.stockade.api.web.Access;
-import dev.stockade.api.web.Action;
-import dev.stockade.api.web.Authorizer;
-import dev.stockade.api.web.Caller;
+import dev.stockade.api.kernel.access.Access;
+import dev.stockade.api.kernel.access.Action;
+import dev.stockade.api.kernel.access.Authorizer;
+import dev.stockade.api.kernel.access.Caller;
+import dev.stockade.api.kernel.identity.Identity;
 import io.micronaut.core.annotation.Nullable;
 import io.micronaut.http.HttpRequest;
 import io.micronaut.http.HttpResponse;

@@ -1,13 +1,14 @@
 package dev.stockade.api.clusters;
 
-import dev.stockade.api.audit.AuditEvent;
-import dev.stockade.api.audit.AuditLog;
-import dev.stockade.api.db.Sql;
-import dev.stockade.api.identity.Identity;
-import dev.stockade.api.identity.TokenFormat;
-import dev.stockade.api.web.ApiProblem;
-import dev.stockade.api.web.Grant;
-import dev.stockade.api.web.ProblemCode;
+import dev.stockade.api.kernel.access.Grant;
+import dev.stockade.api.kernel.audit.AuditEvent;
+import dev.stockade.api.kernel.audit.AuditKind;
+import dev.stockade.api.kernel.audit.AuditLog;
+import dev.stockade.api.kernel.db.Sql;
+import dev.stockade.api.kernel.identity.Identity;
+import dev.stockade.api.kernel.identity.TokenFormat;
+import dev.stockade.api.kernel.web.ApiProblem;
+import dev.stockade.api.kernel.web.ProblemCode;
 import jakarta.inject.Singleton;
 import jakarta.transaction.Transactional;
 import java.sql.ResultSet;
@@ -70,8 +71,9 @@ public class ClusterService {
         if (made == 0) {
             throw new ApiProblem(ProblemCode.CONFLICT, "the project already has a cluster named `" + name + "`");
         }
-        audit.record(AuditEvent.write(caller, grant.orgId(), grant.projectId(), "cluster", "create", id.toString(),
-                Map.of("name", name, "mode", url == null ? "relay" : "direct")));
+        audit.record(AuditEvent.of(AuditKind.CLUSTER, "create").by(caller).org(grant.orgId())
+                .project(grant.projectId()).target(id.toString())
+                .details(Map.of("name", name, "mode", url == null ? "relay" : "direct")).build());
         return Cluster.WithTunnelToken.of(get(id), token);
     }
 
@@ -124,8 +126,9 @@ public class ClusterService {
                     ps.setObject(5, clusterId, Types.OTHER);
                     return ps.executeUpdate();
                 });
-        audit.record(AuditEvent.write(caller, c.orgId(), c.projectId(), "cluster", "update", clusterId.toString(),
-                Map.of("name", name, "mode", url == null ? "relay" : "direct")));
+        audit.record(AuditEvent.of(AuditKind.CLUSTER, "update").by(caller).org(c.orgId()).project(c.projectId())
+                .target(clusterId.toString()).details(Map.of("name", name, "mode", url == null ? "relay" : "direct"))
+                .build());
         return get(clusterId);
     }
 
@@ -136,8 +139,8 @@ public class ClusterService {
             ps.setObject(1, clusterId, Types.OTHER);
             return ps.executeUpdate();
         });
-        audit.record(AuditEvent.write(caller, c.orgId(), c.projectId(), "cluster", "delete", clusterId.toString(),
-                Map.of("name", c.name())));
+        audit.record(AuditEvent.of(AuditKind.CLUSTER, "delete").by(caller).org(c.orgId()).project(c.projectId())
+                .target(clusterId.toString()).details(Map.of("name", c.name())).build());
     }
 
     /** A new tunnel token, returned once; the old one stops working with this commit. */
@@ -151,8 +154,8 @@ public class ClusterService {
                     ps.setObject(2, clusterId, Types.OTHER);
                     return ps.executeUpdate();
                 });
-        audit.record(AuditEvent.write(caller, c.orgId(), c.projectId(), "cluster", "rotate-tunnel-token",
-                clusterId.toString(), Map.of()));
+        audit.record(AuditEvent.of(AuditKind.CLUSTER, "rotate-tunnel-token").by(caller).org(c.orgId())
+                .project(c.projectId()).target(clusterId.toString()).build());
         return Cluster.WithTunnelToken.of(get(clusterId), token);
     }
 

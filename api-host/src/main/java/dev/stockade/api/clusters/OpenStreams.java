@@ -1,6 +1,6 @@
 package dev.stockade.api.clusters;
 
-import dev.stockade.api.events.EventStream;
+import dev.stockade.api.kernel.events.EventStream;
 import io.micronaut.context.annotation.Context;
 import java.io.FilterInputStream;
 import java.io.IOException;

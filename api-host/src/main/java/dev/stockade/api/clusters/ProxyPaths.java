@@ -1,7 +1,7 @@
 package dev.stockade.api.clusters;
 
-import dev.stockade.api.web.ApiProblem;
-import dev.stockade.api.web.ProblemCode;
+import dev.stockade.api.kernel.web.ApiProblem;
+import dev.stockade.api.kernel.web.ProblemCode;
 import java.net.URLDecoder;
 import java.nio.charset.StandardCharsets;
 

@@ -1,22 +1,23 @@
 package dev.stockade.api.clusters;
 
-import dev.stockade.api.web.Access;
-import dev.stockade.api.web.Action;
-import dev.stockade.api.web.ApiProblem;
-import dev.stockade.api.web.Authorizer;
-import dev.stockade.api.web.ProblemCode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import dev.stockade.api.kernel.access.Access;
+import dev.stockade.api.kernel.access.Action;
+import dev.stockade.api.kernel.access.Authorizer;
+import dev.stockade.api.kernel.identity.BearerToken;
+import dev.stockade.api.kernel.web.ApiProblem;
+import dev.stockade.api.kernel.web.ProblemCode;
+import io.micronaut.core.annotation.Nullable;
 import io.micronaut.http.HttpHeaders;
 import io.micronaut.http.HttpRequest;
 import io.micronaut.http.HttpResponse;
+import io.micronaut.http.MediaType;
 import io.micronaut.http.annotation.Body;
 import io.micronaut.http.annotation.Consumes;
-import io.micronaut.http.MediaType;
-import io.micronaut.core.annotation.Nullable;
-import com.fasterxml.jackson.databind.ObjectMapper;
-import java.io.IOException;
 import io.micronaut.http.annotation.Controller;
 import io.micronaut.http.annotation.Post;
 import io.swagger.v3.oas.annotations.tags.Tag;
+import java.io.IOException;
 import java.util.UUID;
 
 /**
@@ -69,9 +70,7 @@ class RelayController {
 
     private UUID authenticate(HttpRequest<?> request, String clusterId) {
         UUID id = Authorizer.uuid("clusterId", clusterId);
-        String header = request.getHeaders().get(HttpHeaders.AUTHORIZATION);
-        String token = header != null && header.regionMatches(true, 0, "Bearer ", 0, 7) ? header.substring(7).trim()
-                : null;
+        String token = BearerToken.of(request.getHeaders().get(HttpHeaders.AUTHORIZATION)).orElse(null);
         if (!clusters.tunnelTokenMatches(id, token)) {
             throw new ApiProblem(ProblemCode.UNAUTHENTICATED, "the relay's tunnel needs the cluster's current tunnel"
                     + " token");

@@ -1,7 +1,7 @@
 package dev.stockade.api.clusters;
 
-import dev.stockade.api.web.ApiProblem;
-import dev.stockade.api.web.ProblemCode;
+import dev.stockade.api.kernel.web.ApiProblem;
+import dev.stockade.api.kernel.web.ProblemCode;
 import io.micronaut.context.annotation.Value;
 import io.micronaut.core.annotation.Introspected;
 import jakarta.inject.Singleton;

@@ -1,11 +1,11 @@
 package dev.stockade.api.connectors;
 
-import dev.stockade.api.web.Access;
-import dev.stockade.api.web.Action;
-import dev.stockade.api.web.ApiProblem;
-import dev.stockade.api.web.Authorizer;
-import dev.stockade.api.web.Caller;
-import dev.stockade.api.web.Grant;
+import dev.stockade.api.kernel.access.Access;
+import dev.stockade.api.kernel.access.Action;
+import dev.stockade.api.kernel.access.Authorizer;
+import dev.stockade.api.kernel.access.Caller;
+import dev.stockade.api.kernel.access.Grant;
+import dev.stockade.api.kernel.web.ApiProblem;
 import io.micronaut.core.annotation.Nullable;
 import io.micronaut.http.HttpRequest;
 import io.micronaut.http.HttpResponse;

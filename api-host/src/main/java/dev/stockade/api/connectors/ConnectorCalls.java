@@ -1,8 +1,8 @@
 package dev.stockade.api.connectors;
 
 import com.fasterxml.jackson.databind.JsonNode;
-import dev.stockade.api.events.EventStream;
 import dev.stockade.api.halt.HaltService;
+import dev.stockade.api.kernel.events.EventStream;
 import jakarta.inject.Singleton;
 import java.net.URI;
 import java.util.Map;
@@ -57,7 +57,7 @@ public class ConnectorCalls {
         mine.add(cancel);
         try {
             if (halted().contains(connector.orgId())) { // after registering: a halt from now on cancels this call
-                throw new UpstreamClient.UpstreamException("the organization is halted: connector calls are stopped");
+                throw new UpstreamClient.Halted("the organization is halted: connector calls are stopped");
             }
             Map<String, String> auth = credentials.headers(connector, exposed.credentialId());
             JsonNode result = connector.kind().equals("http")

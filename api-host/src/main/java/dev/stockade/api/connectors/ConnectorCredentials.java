@@ -1,14 +1,15 @@
 package dev.stockade.api.connectors;
 
-import dev.stockade.api.audit.AuditEvent;
-import dev.stockade.api.audit.AuditLog;
 import dev.stockade.api.credentials.CredentialInput;
-import dev.stockade.api.db.Sql;
-import dev.stockade.api.identity.Identity;
-import dev.stockade.api.secrets.SecretBox;
-import dev.stockade.api.web.ApiProblem;
-import dev.stockade.api.web.Grant;
-import dev.stockade.api.web.ProblemCode;
+import dev.stockade.api.kernel.access.Grant;
+import dev.stockade.api.kernel.audit.AuditEvent;
+import dev.stockade.api.kernel.audit.AuditKind;
+import dev.stockade.api.kernel.audit.AuditLog;
+import dev.stockade.api.kernel.db.Sql;
+import dev.stockade.api.kernel.identity.Identity;
+import dev.stockade.api.kernel.secrets.SecretBox;
+import dev.stockade.api.kernel.web.ApiProblem;
+import dev.stockade.api.kernel.web.ProblemCode;
 import io.micronaut.core.annotation.Nullable;
 import jakarta.inject.Singleton;
 import java.sql.ResultSet;
@@ -98,9 +99,10 @@ public class ConnectorCredentials {
             }
             throw e;
         }
-        audit.record(AuditEvent.write(caller, grant.orgId(), connector.projectId(), "connector-credential", "create",
-                id.toString(), Map.of("name", name, "kind", isOauth ? "oauth" : "static", "serverId",
-                        connector.id().toString())));
+        audit.record(AuditEvent.of(AuditKind.CONNECTOR_CREDENTIAL, "create").by(caller).org(grant.orgId())
+                .project(connector.projectId()).target(id.toString())
+                .details(Map.of("name", name, "kind", isOauth ? "oauth" : "static", "serverId", connector.id().toString()))
+                .build());
         return get(connector.id(), id);
     }
 
@@ -124,8 +126,8 @@ public class ConnectorCredentials {
             ps.setObject(1, id, Types.OTHER);
             return ps.executeUpdate();
         });
-        audit.record(AuditEvent.write(caller, grant.orgId(), grant.projectId(), "connector-credential", "delete",
-                id.toString(), Map.of("name", v.name())));
+        audit.record(AuditEvent.of(AuditKind.CONNECTOR_CREDENTIAL, "delete").by(caller).org(grant.orgId())
+                .project(grant.projectId()).target(id.toString()).details(Map.of("name", v.name())).build());
     }
 
     /** The headers a call through {@code connector} carries: none without a credential. */

@@ -2,11 +2,11 @@ package dev.stockade.api.connectors;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
-import dev.stockade.api.config.PlatformConfig;
-import dev.stockade.api.db.Sql;
-import dev.stockade.api.secrets.SecretBox;
-import dev.stockade.api.web.ApiProblem;
-import dev.stockade.api.web.ProblemCode;
+import dev.stockade.api.kernel.config.PlatformConfig;
+import dev.stockade.api.kernel.db.Sql;
+import dev.stockade.api.kernel.secrets.SecretBox;
+import dev.stockade.api.kernel.web.ApiProblem;
+import dev.stockade.api.kernel.web.ProblemCode;
 import jakarta.inject.Singleton;
 import java.io.IOException;
 import java.net.URI;

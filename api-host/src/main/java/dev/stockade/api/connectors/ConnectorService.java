@@ -1,22 +1,23 @@
 package dev.stockade.api.connectors;
 
 import com.fasterxml.jackson.databind.JsonNode;
-import dev.stockade.api.audit.AuditEvent;
-import dev.stockade.api.audit.AuditLog;
-import dev.stockade.api.events.Events;
-import dev.stockade.api.identity.Identity;
-import dev.stockade.api.web.ApiProblem;
-import dev.stockade.api.web.Grant;
-import dev.stockade.api.web.ProblemCode;
+import dev.stockade.api.kernel.access.Grant;
+import dev.stockade.api.kernel.audit.AuditEvent;
+import dev.stockade.api.kernel.audit.AuditKind;
+import dev.stockade.api.kernel.audit.AuditLog;
+import dev.stockade.api.kernel.events.Events;
+import dev.stockade.api.kernel.identity.Identity;
+import dev.stockade.api.kernel.web.ApiProblem;
+import dev.stockade.api.kernel.web.ProblemCode;
 import io.micronaut.transaction.TransactionOperations;
 import jakarta.inject.Singleton;
 import jakarta.transaction.Transactional;
 import java.net.URI;
 import java.net.URISyntaxException;
 import java.nio.charset.StandardCharsets;
-import java.sql.Connection;
 import java.security.MessageDigest;
 import java.security.NoSuchAlgorithmException;
+import java.sql.Connection;
 import java.time.Instant;
 import java.util.HexFormat;
 import java.util.LinkedHashMap;
@@ -154,8 +155,9 @@ public class ConnectorService {
         if (found.ok()) {
             store.insertSpec(UUID.randomUUID(), id, "active", Connector.json(found.tools()), digest(found.tools()));
         }
-        audit.record(AuditEvent.write(caller, grant.orgId(), grant.projectId(), "connector", "create", id.toString(),
-                Map.of("name", name, "url", url.toString(), "tools", found.tools().size())));
+        audit.record(AuditEvent.of(AuditKind.CONNECTOR, "create").by(caller).org(grant.orgId())
+                .project(grant.projectId()).target(id.toString())
+                .details(Map.of("name", name, "url", url.toString(), "tools", found.tools().size())).build());
         changed(grant.orgId(), id);
         return store.get(id);
     }
@@ -172,8 +174,8 @@ public class ConnectorService {
     public void delete(Identity caller, Grant grant, UUID id) {
         Connector c = store.get(id);
         store.delete(id);
-        audit.record(AuditEvent.write(caller, grant.orgId(), c.projectId(), "connector", "delete", id.toString(),
-                Map.of("name", c.name())));
+        audit.record(AuditEvent.of(AuditKind.CONNECTOR, "delete").by(caller).org(grant.orgId()).project(c.projectId())
+                .target(id.toString()).details(Map.of("name", c.name())).build());
         changed(grant.orgId(), id);
     }
 
@@ -219,8 +221,8 @@ public class ConnectorService {
             }
             out.put("pendingSpecId", store.specs(c.id(), "pending").get(0).id());
         }
-        audit.record(AuditEvent.write(caller, grant.orgId(), c.projectId(), "connector", "sync", c.id().toString(),
-                Map.of("changed", !same, "tools", found.tools().size())));
+        audit.record(AuditEvent.of(AuditKind.CONNECTOR, "sync").by(caller).org(grant.orgId()).project(c.projectId())
+                .target(c.id().toString()).details(Map.of("changed", !same, "tools", found.tools().size())).build());
         changed(grant.orgId(), c.id());
         return out;
     }
@@ -259,8 +261,9 @@ public class ConnectorService {
         }
         store.moveSpecs(id, "active", "superseded");
         store.setSpecStatus(specId, "active");
-        audit.record(AuditEvent.write(caller, grant.orgId(), grant.projectId(), "connector", "promote", id.toString(),
-                Map.of("specId", specId.toString())));
+        audit.record(AuditEvent.of(AuditKind.CONNECTOR, "promote").by(caller).org(grant.orgId())
+                .project(grant.projectId()).target(id.toString()).details(Map.of("specId", specId.toString()))
+                .build());
         changed(grant.orgId(), id);
         return store.get(id);
     }
@@ -280,8 +283,9 @@ public class ConnectorService {
             throw ApiProblem.notFound("entry `" + UpstreamClient.clip(entry) + "` (of this connector)");
         }
         store.setVisibility(id, entry, visible, caller.type() + ":" + caller.actorId());
-        audit.record(AuditEvent.write(caller, grant.orgId(), c.projectId(), "connector", "visibility", id.toString(),
-                Map.of("entry", entry, "visible", visible)));
+        audit.record(AuditEvent.of(AuditKind.CONNECTOR, "visibility").by(caller).org(grant.orgId())
+                .project(c.projectId()).target(id.toString()).details(Map.of("entry", entry, "visible", visible))
+                .build());
         changed(grant.orgId(), id);
         return Map.of("name", entry, "visible", visible);
     }

@@ -1,6 +1,6 @@
 package dev.stockade.api.connectors;
 
-import dev.stockade.proxy.internal.DialGuard;
+import dev.stockade.proxy.dial.DialGuard;
 import io.micronaut.context.annotation.ConfigurationProperties;
 import io.micronaut.core.annotation.Nullable;
 import io.micronaut.core.bind.annotation.Bindable;

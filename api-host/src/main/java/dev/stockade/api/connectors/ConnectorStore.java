@@ -3,8 +3,8 @@ package dev.stockade.api.connectors;
 import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
-import dev.stockade.api.db.Sql;
-import dev.stockade.api.web.ApiProblem;
+import dev.stockade.api.kernel.db.Sql;
+import dev.stockade.api.kernel.web.ApiProblem;
 import jakarta.inject.Singleton;
 import java.sql.ResultSet;
 import java.sql.SQLException;
@@ -15,9 +15,9 @@ import java.util.ArrayList;
 import java.util.Collection;
 import java.util.HashMap;
 import java.util.HashSet;
+import java.util.List;
 import java.util.Map;
 import java.util.Set;
-import java.util.List;
 import java.util.UUID;
 
 /** The rows of connectors and their specs. Callers hold the transaction. */

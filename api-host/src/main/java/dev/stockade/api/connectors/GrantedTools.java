@@ -1,15 +1,17 @@
 package dev.stockade.api.connectors;
 
+import com.fasterxml.jackson.databind.JsonNode;
 import com.github.benmanes.caffeine.cache.Cache;
 import com.github.benmanes.caffeine.cache.Caffeine;
-import dev.stockade.api.db.Sql;
-import dev.stockade.api.events.EventStream;
 import dev.stockade.api.governance.Effective;
 import dev.stockade.api.halt.HaltService;
-import dev.stockade.api.identity.Identity;
+import dev.stockade.api.kernel.db.Sql;
+import dev.stockade.api.kernel.events.EventStream;
+import dev.stockade.api.kernel.identity.Identity;
+import dev.stockade.api.kernel.tools.GrantedTool;
+import dev.stockade.api.kernel.web.ApiProblem;
 import dev.stockade.api.sandbox.SandboxPolicies;
 import dev.stockade.api.sandbox.SandboxService;
-import dev.stockade.api.web.ApiProblem;
 import dev.stockade.policy.model.ConnectorGrant;
 import io.micronaut.core.annotation.Nullable;
 import jakarta.inject.Singleton;
@@ -43,7 +45,33 @@ public class GrantedTools {
     public static final List<String> TOPICS = List.of("governance", "connector", "access", "halt", "enforcement");
 
     /** A connector tool as one caller sees it. */
-    public record Exposed(String name, Connector connector, UpstreamClient.Tool tool, @Nullable UUID credentialId) {
+    public record Exposed(String name, Connector connector, UpstreamClient.Tool tool, @Nullable UUID credentialId)
+            implements GrantedTool {
+        @Override
+        public String description() {
+            return "[" + connector.name() + "] " + (tool.description().isEmpty() ? tool.name() : tool.description());
+        }
+
+        @Override
+        public JsonNode inputSchema() {
+            return tool.inputSchema();
+        }
+
+        @Override
+        public UUID orgId() {
+            return connector.orgId();
+        }
+
+        @Override
+        @Nullable
+        public UUID projectId() {
+            return connector.projectId();
+        }
+
+        @Override
+        public Map<String, Object> callDetails() {
+            return Map.of("connectorId", connector.id().toString(), "upstreamTool", tool.name());
+        }
     }
 
     private record Reach(UUID orgId, UUID projectId) {

@@ -1,9 +1,9 @@
 package dev.stockade.api.connectors;
 
 import dev.stockade.api.connectors.UpstreamClient.UpstreamException;
-import dev.stockade.api.net.GuardedClients;
-import dev.stockade.api.net.GuardedResolver;
-import dev.stockade.proxy.internal.DialGuard;
+import dev.stockade.api.kernel.net.GuardedClients;
+import dev.stockade.api.kernel.net.GuardedResolver;
+import dev.stockade.proxy.dial.DialGuard;
 import jakarta.annotation.PreDestroy;
 import jakarta.inject.Inject;
 import jakarta.inject.Singleton;
@@ -180,7 +180,7 @@ public class GuardedHttp {
     }
 
     static UpstreamException halted() {
-        return new UpstreamException("the call was cancelled: the organization is halted");
+        return new UpstreamClient.Halted("the call was cancelled: the organization is halted");
     }
 
     private static void checkHost(URI url) throws UpstreamException {

@@ -3,7 +3,7 @@ package dev.stockade.api.connectors;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ObjectNode;
-import dev.stockade.api.PlatformVersion;
+import dev.stockade.api.kernel.config.PlatformVersion;
 import jakarta.inject.Singleton;
 import java.io.IOException;
 import java.io.InputStream;
@@ -223,6 +223,13 @@ public class UpstreamClient {
     /** A failed exchange; the message is safe to show a caller (no header, no credential). */
     public static class UpstreamException extends Exception {
         public UpstreamException(String message) {
+            super(message);
+        }
+    }
+
+    /** The organization is halted: the call was refused, or cancelled in flight. */
+    public static final class Halted extends UpstreamException {
+        public Halted(String message) {
             super(message);
         }
     }

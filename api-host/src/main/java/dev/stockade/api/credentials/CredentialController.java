@@ -1,10 +1,10 @@
 package dev.stockade.api.credentials;
 
 import dev.stockade.api.credentials.CredentialService.Credential;
-import dev.stockade.api.web.Access;
-import dev.stockade.api.web.Action;
-import dev.stockade.api.web.Authorizer;
-import dev.stockade.api.web.Caller;
+import dev.stockade.api.kernel.access.Access;
+import dev.stockade.api.kernel.access.Action;
+import dev.stockade.api.kernel.access.Authorizer;
+import dev.stockade.api.kernel.access.Caller;
 import io.micronaut.http.HttpRequest;
 import io.micronaut.http.HttpResponse;
 import io.micronaut.http.HttpStatus;

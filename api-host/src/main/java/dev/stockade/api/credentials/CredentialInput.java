@@ -1,8 +1,8 @@
 package dev.stockade.api.credentials;
 
-import dev.stockade.api.web.ApiProblem;
-import dev.stockade.api.web.FieldError;
-import dev.stockade.api.web.ProblemCode;
+import dev.stockade.api.kernel.web.ApiProblem;
+import dev.stockade.api.kernel.web.FieldError;
+import dev.stockade.api.kernel.web.ProblemCode;
 import dev.stockade.policy.glob.DomainPattern;
 import dev.stockade.policy.glob.Glob;
 import dev.stockade.policy.glob.GlobKind;

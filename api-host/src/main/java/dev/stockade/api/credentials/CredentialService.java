@@ -1,15 +1,16 @@
 package dev.stockade.api.credentials;
 
-import dev.stockade.api.audit.AuditEvent;
-import dev.stockade.api.audit.AuditLog;
-import dev.stockade.api.db.Sql;
 import dev.stockade.api.enforcement.CredentialMaterials;
-import dev.stockade.api.events.Events;
-import dev.stockade.api.identity.Identity;
-import dev.stockade.api.secrets.SecretBox;
-import dev.stockade.api.web.ApiProblem;
-import dev.stockade.api.web.Grant;
-import dev.stockade.api.web.ProblemCode;
+import dev.stockade.api.kernel.access.Grant;
+import dev.stockade.api.kernel.audit.AuditEvent;
+import dev.stockade.api.kernel.audit.AuditKind;
+import dev.stockade.api.kernel.audit.AuditLog;
+import dev.stockade.api.kernel.db.Sql;
+import dev.stockade.api.kernel.events.Events;
+import dev.stockade.api.kernel.identity.Identity;
+import dev.stockade.api.kernel.secrets.SecretBox;
+import dev.stockade.api.kernel.web.ApiProblem;
+import dev.stockade.api.kernel.web.ProblemCode;
 import jakarta.inject.Singleton;
 import jakarta.transaction.Transactional;
 import java.sql.Array;
@@ -100,8 +101,8 @@ public class CredentialService implements CredentialMaterials {
         if (in.domains() != null) {
             details.put("domains", in.domains());
         }
-        audit.record(AuditEvent.write(caller, scope.orgId(), scope.projectId(), "credential", "update", id.toString(),
-                details));
+        audit.record(AuditEvent.of(AuditKind.CREDENTIAL, "update").by(caller).org(scope.orgId())
+                .project(scope.projectId()).target(id.toString()).details(details).build());
         changed(scope.orgId(), scope.projectId(), id);
         return get(scope, id);
     }
@@ -117,8 +118,8 @@ public class CredentialService implements CredentialMaterials {
             ps.setObject(1, id, Types.OTHER);
             return ps.executeUpdate();
         });
-        audit.record(AuditEvent.write(caller, scope.orgId(), scope.projectId(), "credential", "delete", id.toString(),
-                Map.of("name", c.name())));
+        audit.record(AuditEvent.of(AuditKind.CREDENTIAL, "delete").by(caller).org(scope.orgId())
+                .project(scope.projectId()).target(id.toString()).details(Map.of("name", c.name())).build());
         changed(scope.orgId(), scope.projectId(), id);
     }
 
@@ -202,7 +203,8 @@ public class CredentialService implements CredentialMaterials {
         if (sandboxId != null) {
             details.put("sandboxId", sandboxId.toString());
         }
-        audit.record(AuditEvent.write(caller, orgId, projectId, "credential", "create", id.toString(), details));
+        audit.record(AuditEvent.of(AuditKind.CREDENTIAL, "create").by(caller).org(orgId).project(projectId)
+                .target(id.toString()).details(details).build());
         changed(orgId, projectId, id);
         return query("SELECT " + COLUMNS + " FROM credentials WHERE project_id = ? AND id = ?", projectId, id).get(0);
     }

@@ -1,9 +1,9 @@
 package dev.stockade.api.credentials;
 
-import dev.stockade.api.mcp.PlatformTool;
-import dev.stockade.api.mcp.Schema;
-import dev.stockade.api.mcp.ToolFamily;
-import dev.stockade.api.web.Action;
+import dev.stockade.api.kernel.access.Action;
+import dev.stockade.api.kernel.access.ToolFamily;
+import dev.stockade.api.kernel.tools.PlatformTool;
+import dev.stockade.api.kernel.tools.Schema;
 import jakarta.inject.Singleton;
 import java.util.List;
 import java.util.Map;

@@ -1,6 +1,9 @@
 package dev.stockade.api.egress;
 
-import dev.stockade.api.audit.AuditAppender;
+import dev.stockade.api.kernel.audit.Actor;
+import dev.stockade.api.kernel.audit.AuditAppender;
+import dev.stockade.api.kernel.audit.AuditKind;
+import dev.stockade.api.kernel.audit.AuditOutcome;
 import dev.stockade.proxy.AuditEvent;
 import dev.stockade.proxy.AuditSink;
 import java.util.LinkedHashMap;
@@ -52,9 +55,11 @@ final class EgressAudit implements AuditSink {
         details.put("bytesOut", e.bytesOut());
         details.put("durationMs", e.durationMs());
         boolean allowed = "allow".equals(e.verdict());
-        appender.append(new dev.stockade.api.audit.AuditEvent(owner.orgId(), owner.projectId(), "egress",
-                allowed ? "allow" : "deny", false, allowed ? "success" : "denied", "sandbox", e.sandbox(),
-                e.host() + ":" + e.port(), details)).exceptionally(err -> {
+        appender.append(dev.stockade.api.kernel.audit.AuditEvent.of(AuditKind.EGRESS, allowed ? "allow" : "deny")
+                .org(owner.orgId())
+                .project(owner.projectId()).outcome(allowed ? AuditOutcome.SUCCESS : AuditOutcome.DENIED)
+                .by(Actor.of("sandbox", e.sandbox())).target(e.host() + ":" + e.port()).details(details)
+                .build()).exceptionally(err -> {
                     LOG.warn("an egress audit entry was not stored: {}", err.getMessage());
                     return null;
                 });

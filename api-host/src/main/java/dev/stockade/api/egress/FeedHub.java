@@ -1,8 +1,8 @@
 package dev.stockade.api.egress;
 
 import dev.stockade.api.enforcement.EnforcementStore;
-import dev.stockade.api.events.EventStream;
 import dev.stockade.api.halt.HaltService;
+import dev.stockade.api.kernel.events.EventStream;
 import dev.stockade.proxy.feed.FeedWire;
 import dev.stockade.proxy.feed.SandboxSet;
 import io.micronaut.context.annotation.Value;

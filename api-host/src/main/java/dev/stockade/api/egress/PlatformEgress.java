@@ -1,9 +1,9 @@
 package dev.stockade.api.egress;
 
-import dev.stockade.api.audit.AuditAppender;
-import dev.stockade.api.config.PlatformConfig;
 import dev.stockade.api.enforcement.EnforcementStore;
-import dev.stockade.api.events.EventStream;
+import dev.stockade.api.kernel.audit.AuditAppender;
+import dev.stockade.api.kernel.config.PlatformConfig;
+import dev.stockade.api.kernel.events.EventStream;
 import dev.stockade.api.sandbox.EgressEndpoint;
 import dev.stockade.api.sandbox.local.LocalProvisioner;
 import dev.stockade.api.sandbox.provision.ProvisionException;

@@ -5,8 +5,9 @@ import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import com.sun.net.httpserver.HttpExchange;
 import com.sun.net.httpserver.HttpServer;
-import dev.stockade.api.identity.TokenFormat;
-import dev.stockade.api.secrets.DataFiles;
+import dev.stockade.api.kernel.identity.BearerToken;
+import dev.stockade.api.kernel.identity.TokenFormat;
+import dev.stockade.api.kernel.secrets.DataFiles;
 import java.io.IOException;
 import java.io.InputStream;
 import java.net.InetAddress;
@@ -257,8 +258,7 @@ public final class DevHub implements AutoCloseable {
     }
 
     private static String bearer(HttpExchange ex) {
-        String h = ex.getRequestHeaders().getFirst("Authorization");
-        return h != null && h.startsWith("Bearer ") ? h.substring(7) : null;
+        return BearerToken.of(ex.getRequestHeaders().getFirst("Authorization")).orElse(null);
     }
 
     private static String param(String query, String name) {

@@ -1,10 +1,10 @@
 package dev.stockade.api.enrollment;
 
-import dev.stockade.api.PlatformVersion;
-import dev.stockade.api.config.HubConfig;
-import dev.stockade.api.config.OidcConfig;
-import dev.stockade.api.config.PlatformConfig;
-import dev.stockade.api.secrets.DataFiles;
+import dev.stockade.api.kernel.config.HubConfig;
+import dev.stockade.api.kernel.config.OidcConfig;
+import dev.stockade.api.kernel.config.PlatformConfig;
+import dev.stockade.api.kernel.config.PlatformVersion;
+import dev.stockade.api.kernel.secrets.DataFiles;
 import io.micronaut.context.event.StartupEvent;
 import io.micronaut.runtime.event.annotation.EventListener;
 import jakarta.annotation.PreDestroy;

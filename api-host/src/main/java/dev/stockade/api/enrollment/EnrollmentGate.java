@@ -1,7 +1,8 @@
 package dev.stockade.api.enrollment;
 
-import dev.stockade.api.web.ApiProblem;
-import dev.stockade.api.web.ProblemCode;
+import dev.stockade.api.kernel.access.WorkGate;
+import dev.stockade.api.kernel.web.ApiProblem;
+import dev.stockade.api.kernel.web.ProblemCode;
 import jakarta.inject.Singleton;
 import java.time.Clock;
 import java.time.Duration;
@@ -12,7 +13,7 @@ import java.time.Instant;
  * database at most every two seconds, so every replica follows an enrollment or revocation made by another.
  */
 @Singleton
-public class EnrollmentGate {
+public class EnrollmentGate implements WorkGate {
     private static final Duration REFRESH = Duration.ofSeconds(2);
 
     private final InstallationStore store;
@@ -26,6 +27,7 @@ public class EnrollmentGate {
     }
 
     /** Throws 503 {@code fleet_enrollment_required} (or {@code _revoked}) unless agent work may go on. */
+    @Override
     public void check() {
         InstallationStore.Row r = current();
         if (r.revokedAt() != null) {

@@ -1,6 +1,6 @@
 package dev.stockade.api.enrollment;
 
-import dev.stockade.api.db.Sql;
+import dev.stockade.api.kernel.db.Sql;
 import jakarta.inject.Singleton;
 import java.security.SecureRandom;
 import java.sql.ResultSet;

@@ -1,8 +1,8 @@
 package dev.stockade.api.enrollment;
 
-import dev.stockade.api.PlatformVersion;
-import dev.stockade.api.web.Access;
-import dev.stockade.api.web.Action;
+import dev.stockade.api.kernel.access.Access;
+import dev.stockade.api.kernel.access.Action;
+import dev.stockade.api.kernel.config.PlatformVersion;
 import io.micronaut.core.annotation.Introspected;
 import io.micronaut.core.annotation.Nullable;
 import io.micronaut.http.annotation.Controller;

@@ -1,7 +1,7 @@
 package dev.stockade.api.enrollment;
 
-import dev.stockade.api.secrets.SecretBox;
-import dev.stockade.api.db.Sql;
+import dev.stockade.api.kernel.db.Sql;
+import dev.stockade.api.kernel.secrets.SecretBox;
 import jakarta.inject.Singleton;
 import java.sql.ResultSet;
 import java.sql.Timestamp;

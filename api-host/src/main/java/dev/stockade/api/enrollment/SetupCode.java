@@ -1,8 +1,8 @@
 package dev.stockade.api.enrollment;
 
-import dev.stockade.api.config.HubConfig;
-import dev.stockade.api.config.PlatformConfig;
-import dev.stockade.api.secrets.DataFiles;
+import dev.stockade.api.kernel.config.HubConfig;
+import dev.stockade.api.kernel.config.PlatformConfig;
+import dev.stockade.api.kernel.secrets.DataFiles;
 import io.micronaut.context.annotation.Context;
 import io.micronaut.context.exceptions.ConfigurationException;
 import java.io.IOException;

@@ -1,7 +1,7 @@
 package dev.stockade.api.enrollment;
 
-import dev.stockade.api.web.Access;
-import dev.stockade.api.web.Action;
+import dev.stockade.api.kernel.access.Access;
+import dev.stockade.api.kernel.access.Action;
 import io.micronaut.core.annotation.Nullable;
 import io.micronaut.http.HttpResponse;
 import io.micronaut.http.MediaType;

@@ -1,8 +1,8 @@
 package dev.stockade.api.enrollment;
 
-import dev.stockade.api.config.HubConfig;
-import dev.stockade.api.web.ApiProblem;
-import dev.stockade.api.web.ProblemCode;
+import dev.stockade.api.kernel.config.HubConfig;
+import dev.stockade.api.kernel.web.ApiProblem;
+import dev.stockade.api.kernel.web.ProblemCode;
 import jakarta.inject.Singleton;
 import java.net.URI;
 import java.net.URLEncoder;

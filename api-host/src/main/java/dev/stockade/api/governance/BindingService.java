@@ -1,13 +1,14 @@
 package dev.stockade.api.governance;
 
-import dev.stockade.api.audit.AuditEvent;
-import dev.stockade.api.audit.AuditLog;
-import dev.stockade.api.db.Sql;
-import dev.stockade.api.events.Events;
-import dev.stockade.api.identity.Identity;
-import dev.stockade.api.web.ApiProblem;
-import dev.stockade.api.web.Grant;
-import dev.stockade.api.web.ProblemCode;
+import dev.stockade.api.kernel.access.Grant;
+import dev.stockade.api.kernel.audit.AuditEvent;
+import dev.stockade.api.kernel.audit.AuditKind;
+import dev.stockade.api.kernel.audit.AuditLog;
+import dev.stockade.api.kernel.db.Sql;
+import dev.stockade.api.kernel.events.Events;
+import dev.stockade.api.kernel.identity.Identity;
+import dev.stockade.api.kernel.web.ApiProblem;
+import dev.stockade.api.kernel.web.ProblemCode;
 import jakarta.inject.Singleton;
 import jakarta.transaction.Transactional;
 import java.sql.ResultSet;
@@ -73,9 +74,10 @@ public class BindingService {
                         throw e;
                     }
                 });
-        audit.record(AuditEvent.write(caller, scope.orgId(), scope.projectId(), "policy-binding", "create",
-                id.toString(), Map.of("policyId", policyId.toString(), "subjectType", subjectType,
-                        "subjectId", subjectId.toString())));
+        audit.record(AuditEvent.of(AuditKind.POLICY_BINDING, "create").by(caller).org(scope.orgId())
+                .project(scope.projectId()).target(id.toString())
+                .details(Map.of("policyId", policyId.toString(), "subjectType", subjectType, "subjectId", subjectId.toString()))
+                .build());
         changed(scope, "binding");
         return get(scope, id);
     }
@@ -101,9 +103,10 @@ public class BindingService {
             ps.setObject(1, id, Types.OTHER);
             return ps.executeUpdate();
         });
-        audit.record(AuditEvent.write(caller, scope.orgId(), scope.projectId(), "policy-binding", "delete",
-                id.toString(), Map.of("policyId", b.policyId().toString(), "subjectType", b.subjectType(),
-                        "subjectId", b.subjectId().toString())));
+        audit.record(AuditEvent.of(AuditKind.POLICY_BINDING, "delete").by(caller).org(scope.orgId())
+                .project(scope.projectId()).target(id.toString())
+                .details(Map.of("policyId", b.policyId().toString(), "subjectType", b.subjectType(), "subjectId", b.subjectId().toString()))
+                .build());
         changed(scope, "binding");
     }
 

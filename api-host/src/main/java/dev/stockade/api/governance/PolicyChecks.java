@@ -1,9 +1,9 @@
 package dev.stockade.api.governance;
 
 import com.fasterxml.jackson.databind.JsonNode;
-import dev.stockade.api.web.ApiProblem;
-import dev.stockade.api.web.FieldError;
-import dev.stockade.api.web.ProblemCode;
+import dev.stockade.api.kernel.web.ApiProblem;
+import dev.stockade.api.kernel.web.FieldError;
+import dev.stockade.api.kernel.web.ProblemCode;
 import dev.stockade.policy.model.Documents;
 import dev.stockade.policy.model.ParsedDocument;
 import dev.stockade.policy.model.PolicyReader;

@@ -2,14 +2,15 @@ package dev.stockade.api.governance;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
-import dev.stockade.api.audit.AuditEvent;
-import dev.stockade.api.audit.AuditLog;
-import dev.stockade.api.db.Sql;
-import dev.stockade.api.events.Events;
-import dev.stockade.api.identity.Identity;
-import dev.stockade.api.web.ApiProblem;
-import dev.stockade.api.web.Grant;
-import dev.stockade.api.web.ProblemCode;
+import dev.stockade.api.kernel.access.Grant;
+import dev.stockade.api.kernel.audit.AuditEvent;
+import dev.stockade.api.kernel.audit.AuditKind;
+import dev.stockade.api.kernel.audit.AuditLog;
+import dev.stockade.api.kernel.db.Sql;
+import dev.stockade.api.kernel.events.Events;
+import dev.stockade.api.kernel.identity.Identity;
+import dev.stockade.api.kernel.web.ApiProblem;
+import dev.stockade.api.kernel.web.ProblemCode;
 import jakarta.inject.Singleton;
 import jakarta.transaction.Transactional;
 import java.io.UncheckedIOException;
@@ -62,8 +63,8 @@ public class PolicyService {
                     ps.setString(6, text);
                     return write(ps, scope, name);
                 });
-        audit.record(AuditEvent.write(caller, scope.orgId(), scope.projectId(), "policy", "create", id.toString(),
-                Map.of("name", name)));
+        audit.record(AuditEvent.of(AuditKind.POLICY, "create").by(caller).org(scope.orgId())
+                .project(scope.projectId()).target(id.toString()).details(Map.of("name", name)).build());
         changed(scope, id);
         return get(scope, id);
     }
@@ -101,8 +102,8 @@ public class PolicyService {
                     ps.setObject(4, id, Types.OTHER);
                     return write(ps, scope, name);
                 });
-        audit.record(AuditEvent.write(caller, scope.orgId(), scope.projectId(), "policy", "update", id.toString(),
-                Map.of("name", name)));
+        audit.record(AuditEvent.of(AuditKind.POLICY, "update").by(caller).org(scope.orgId())
+                .project(scope.projectId()).target(id.toString()).details(Map.of("name", name)).build());
         changed(scope, id);
         return get(scope, id);
     }
@@ -114,8 +115,8 @@ public class PolicyService {
             ps.setObject(1, id, Types.OTHER);
             return ps.executeUpdate();
         });
-        audit.record(AuditEvent.write(caller, scope.orgId(), scope.projectId(), "policy", "delete", id.toString(),
-                Map.of("name", p.name())));
+        audit.record(AuditEvent.of(AuditKind.POLICY, "delete").by(caller).org(scope.orgId())
+                .project(scope.projectId()).target(id.toString()).details(Map.of("name", p.name())).build());
         changed(scope, id);
     }
 

@@ -1,12 +1,12 @@
 package dev.stockade.api.governance;
 
-import static dev.stockade.api.mcp.ToolArgs.object;
-import static dev.stockade.api.mcp.ToolArgs.uuid;
+import static dev.stockade.api.kernel.tools.ToolArgs.object;
+import static dev.stockade.api.kernel.tools.ToolArgs.uuid;
 
-import dev.stockade.api.mcp.PlatformTool;
-import dev.stockade.api.mcp.Schema;
-import dev.stockade.api.mcp.ToolFamily;
-import dev.stockade.api.web.Action;
+import dev.stockade.api.kernel.access.Action;
+import dev.stockade.api.kernel.access.ToolFamily;
+import dev.stockade.api.kernel.tools.PlatformTool;
+import dev.stockade.api.kernel.tools.Schema;
 import jakarta.inject.Singleton;
 import java.util.List;
 import java.util.Map;
@@ -49,7 +49,7 @@ class PolicyTools implements PlatformTool.Provider {
                                 uuid(args, "policyId"), object(args, "policy")))));
     }
 
-    private Map<String, Object> page(dev.stockade.api.web.Grant grant) {
+    private Map<String, Object> page(dev.stockade.api.kernel.access.Grant grant) {
         return Map.of("items", policies.list(grant).stream().map(PolicyController::view).toList());
     }
 }

@@ -1,15 +1,16 @@
 package dev.stockade.api.halt;
 
-import dev.stockade.api.audit.AuditEvent;
-import dev.stockade.api.audit.AuditLog;
-import dev.stockade.api.events.Events;
-import dev.stockade.api.identity.Identity;
+import dev.stockade.api.kernel.audit.AuditEvent;
+import dev.stockade.api.kernel.audit.AuditKind;
+import dev.stockade.api.kernel.audit.AuditLog;
+import dev.stockade.api.kernel.db.Sql;
+import dev.stockade.api.kernel.events.Events;
+import dev.stockade.api.kernel.identity.Identity;
+import dev.stockade.api.kernel.web.ApiProblem;
 import dev.stockade.api.tenancy.Organization;
 import dev.stockade.api.tenancy.OrganizationRepository;
-import dev.stockade.api.web.ApiProblem;
 import io.micronaut.core.annotation.Introspected;
 import io.micronaut.core.annotation.Nullable;
-import dev.stockade.api.db.Sql;
 import jakarta.inject.Singleton;
 import jakarta.transaction.Transactional;
 import java.sql.Types;
@@ -61,7 +62,8 @@ public class HaltService {
                     }
                     return ps.executeUpdate();
                 });
-        audit.record(AuditEvent.write(caller, orgId, null, "halt", halted ? "halt" : "lift", orgId.toString(), Map.of()));
+        audit.record(AuditEvent.of(AuditKind.HALT, halted ? "halt" : "lift").by(caller).org(orgId)
+                .target(orgId.toString()).build());
         events.publish("halt", orgId, Map.of("halted", halted));
         return get(orgId);
     }

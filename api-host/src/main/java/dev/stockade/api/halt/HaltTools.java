@@ -1,10 +1,10 @@
 package dev.stockade.api.halt;
 
-import dev.stockade.api.mcp.PlatformTool;
-import dev.stockade.api.mcp.Schema;
-import dev.stockade.api.mcp.ToolArgs;
-import dev.stockade.api.mcp.ToolFamily;
-import dev.stockade.api.web.Action;
+import dev.stockade.api.kernel.access.Action;
+import dev.stockade.api.kernel.access.ToolFamily;
+import dev.stockade.api.kernel.tools.PlatformTool;
+import dev.stockade.api.kernel.tools.Schema;
+import dev.stockade.api.kernel.tools.ToolArgs;
 import jakarta.inject.Singleton;
 import java.util.List;
 

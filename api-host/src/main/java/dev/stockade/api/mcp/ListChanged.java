@@ -1,8 +1,8 @@
 package dev.stockade.api.mcp;
 
-import dev.stockade.api.connectors.GrantedTools;
-import dev.stockade.api.events.EventStream;
-import dev.stockade.api.identity.Identity;
+import dev.stockade.api.kernel.events.EventStream;
+import dev.stockade.api.kernel.identity.Identity;
+import dev.stockade.api.kernel.tools.GrantedToolSource;
 import io.micronaut.core.annotation.Nullable;
 import io.micronaut.http.sse.Event;
 import jakarta.annotation.PreDestroy;
@@ -57,15 +57,15 @@ public class ListChanged {
     }
 
     private final ToolCatalog catalog;
-    private final GrantedTools granted;
+    private final GrantedToolSource granted;
     private final Set<Stream> streams = ConcurrentHashMap.newKeySet();
     private final ExecutorService work = Executors.newSingleThreadExecutor(r -> daemon(r, "mcp-list-changed"));
     private final ScheduledExecutorService pings = Executors.newSingleThreadScheduledExecutor(r -> daemon(r, "mcp-ping"));
 
-    public ListChanged(ToolCatalog catalog, GrantedTools granted, EventStream events) {
+    public ListChanged(ToolCatalog catalog, GrantedToolSource granted, EventStream events) {
         this.catalog = catalog;
         this.granted = granted;
-        for (String topic : GrantedTools.TOPICS) {
+        for (String topic : granted.topics()) {
             events.subscribe(topic, e -> work.submit(this::recheckAll));
         }
         pings.scheduleWithFixedDelay(() -> streams.forEach(s -> s.sink.tryEmitNext(Event.<String>of("")

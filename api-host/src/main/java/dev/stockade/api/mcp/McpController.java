@@ -1,11 +1,11 @@
 package dev.stockade.api.mcp;
 
-import dev.stockade.api.web.Access;
-import dev.stockade.api.web.Action;
-import dev.stockade.api.web.ApiProblem;
-import dev.stockade.api.web.Authorizer;
-import dev.stockade.api.web.Caller;
-import dev.stockade.api.web.ProblemCode;
+import dev.stockade.api.kernel.access.Access;
+import dev.stockade.api.kernel.access.Action;
+import dev.stockade.api.kernel.access.Authorizer;
+import dev.stockade.api.kernel.access.Caller;
+import dev.stockade.api.kernel.web.ApiProblem;
+import dev.stockade.api.kernel.web.ProblemCode;
 import io.micronaut.core.annotation.Nullable;
 import io.micronaut.http.HttpRequest;
 import io.micronaut.http.HttpResponse;
@@ -103,18 +103,7 @@ class McpController {
     private static McpServer.Request context(HttpRequest<?> request, @Nullable UUID projectId, String via) {
         return new McpServer.Request(Caller.identity(request), projectId,
                 request.getHeaders().get(McpServer.SESSION_HEADER), request.getHeaders().get("MCP-Protocol-Version"),
-                new ToolCalls.Origin(via, originalCaller(request)));
-    }
-
-    /** The first address of {@code X-Forwarded-For} (the original client when proxies forwarded the request). */
-    @Nullable
-    static String originalCaller(HttpRequest<?> request) {
-        String chain = request.getHeaders().get("X-Forwarded-For");
-        if (chain == null || chain.isBlank()) {
-            return null;
-        }
-        String first = chain.split(",", 2)[0].strip();
-        return first.length() > 100 ? first.substring(0, 100) : first;
+                ToolCalls.Origin.of(via, request));
     }
 
     private static UUID project(String projectId) {

@@ -1,15 +1,15 @@
 package dev.stockade.api.mcp;
 
-import dev.stockade.api.db.Sql;
-import dev.stockade.api.identity.Identity;
-import io.micronaut.core.annotation.Nullable;
+import dev.stockade.api.kernel.db.Sql;
+import dev.stockade.api.kernel.identity.Identity;
 import io.micronaut.context.annotation.Value;
+import io.micronaut.core.annotation.Nullable;
 import io.micronaut.scheduling.annotation.Scheduled;
 import jakarta.inject.Singleton;
-import java.time.Duration;
 import java.security.SecureRandom;
 import java.sql.ResultSet;
 import java.sql.Types;
+import java.time.Duration;
 import java.util.HexFormat;
 import java.util.Objects;
 import java.util.UUID;

@@ -3,21 +3,28 @@ package dev.stockade.api.mcp;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ObjectNode;
-import dev.stockade.api.audit.AuditAppender;
-import dev.stockade.api.audit.AuditEvent;
-import dev.stockade.api.connectors.ConnectorCalls;
-import dev.stockade.api.connectors.UpstreamClient;
-import dev.stockade.api.identity.ClusterTokens;
-import dev.stockade.api.identity.Identity;
-import dev.stockade.api.web.ApiProblem;
-import dev.stockade.api.web.Authorizer;
-import dev.stockade.api.web.Grant;
-import dev.stockade.api.web.ProblemCode;
-import dev.stockade.api.web.Scope;
+import dev.stockade.api.kernel.access.Authorizer;
+import dev.stockade.api.kernel.access.Grant;
+import dev.stockade.api.kernel.access.Scope;
+import dev.stockade.api.kernel.audit.AuditAppender;
+import dev.stockade.api.kernel.audit.AuditEvent;
+import dev.stockade.api.kernel.audit.AuditKind;
+import dev.stockade.api.kernel.audit.AuditOutcome;
+import dev.stockade.api.kernel.identity.ClusterTokens;
+import dev.stockade.api.kernel.identity.Identity;
+import dev.stockade.api.kernel.tools.GrantedTool;
+import dev.stockade.api.kernel.tools.GrantedToolSource;
+import dev.stockade.api.kernel.tools.PlatformTool;
+import dev.stockade.api.kernel.tools.ToolCallFailure;
+import dev.stockade.api.kernel.web.ApiProblem;
+import dev.stockade.api.kernel.web.ProblemCode;
+import dev.stockade.api.kernel.web.Problems;
 import io.micronaut.core.annotation.Nullable;
+import io.micronaut.http.HttpRequest;
 import jakarta.inject.Singleton;
 import java.util.HashMap;
 import java.util.LinkedHashMap;
+import java.util.List;
 import java.util.Map;
 import java.util.UUID;
 import org.slf4j.Logger;
@@ -36,6 +43,15 @@ public class ToolCalls {
 
     /** Where a call came from, for the audit entry. */
     public record Origin(String via, @Nullable String forwardedFor) {
+        /** The origin of an HTTP request: {@code via} and the first address of {@code X-Forwarded-For}. */
+        public static Origin of(String via, HttpRequest<?> request) {
+            String chain = request.getHeaders().get("X-Forwarded-For");
+            if (chain == null || chain.isBlank()) {
+                return new Origin(via, null);
+            }
+            String first = chain.split(",", 2)[0].strip();
+            return new Origin(via, first.length() > 100 ? first.substring(0, 100) : first);
+        }
     }
 
     /** The caller cannot list a tool of that name: refused like an unknown tool. */
@@ -47,13 +63,15 @@ public class ToolCalls {
 
     private final ToolCatalog catalog;
     private final Authorizer authorizer;
-    private final ConnectorCalls connectors;
+    private final GrantedToolSource connectors;
     private final AuditAppender audit;
     private final ObjectMapper json;
     private final ClusterTokens projects;
+    private final Problems problems;
 
-    public ToolCalls(ToolCatalog catalog, Authorizer authorizer, ConnectorCalls connectors, AuditAppender audit,
-                     ObjectMapper json, ClusterTokens projects) {
+    public ToolCalls(ToolCatalog catalog, Authorizer authorizer, GrantedToolSource connectors, AuditAppender audit,
+                     ObjectMapper json, ClusterTokens projects, Problems problems) {
+        this.problems = problems;
         this.projects = projects;
         this.catalog = catalog;
         this.authorizer = authorizer;
@@ -72,15 +90,15 @@ public class ToolCalls {
                            boolean connectorsOnly) {
         long start = System.nanoTime();
         ToolCatalog.Entry entry = catalog.find(caller, projectId, name);
-        if (entry == null || connectorsOnly && entry.connector() == null) {
-            record(caller, orgOf(caller, projectId), projectId, name, "denied", start, origin,
+        if (entry == null || connectorsOnly && entry.granted() == null) {
+            record(caller, orgOf(caller, projectId), projectId, name, AuditOutcome.DENIED, start, origin,
                     Map.of("reason", "unknown-tool"));
             throw new UnknownTool(name);
         }
         JsonNode args = arguments == null || arguments.isNull() ? json.createObjectNode() : arguments;
         if (!args.isObject()) {
             return failed(caller, null, projectId, name, start, origin, ProblemCode.VALIDATION_FAILED,
-                    "`arguments` must be an object", "error");
+                    "`arguments` must be an object", AuditOutcome.ERROR);
         }
         return entry.platform() != null ? platform(caller, projectId, entry.platform(), args, origin, start)
                 : connector(caller, entry, args, origin, start);
@@ -90,47 +108,46 @@ public class ToolCalls {
                                 Origin origin, long start) {
         Grant grant;
         try {
-            grant = authorizer.authorize(caller, tool.action(), scopeVariables(tool, args, endpointProject));
-            if (endpointProject != null && grant.projectId() != null && !endpointProject.equals(grant.projectId())) {
-                throw new ApiProblem(ProblemCode.FORBIDDEN, "this endpoint serves project `" + endpointProject
-                        + "`; the connector belongs to another project");
-            }
+            grant = authorizer.authorizeAt(caller, tool.action(), scopeVariables(tool, args, endpointProject),
+                    endpointProject);
         } catch (ApiProblem p) {
-            return failed(caller, null, endpointProject, tool.name(), start, origin, p.code(), p.detail(), "denied");
+            return failed(caller, null, endpointProject, tool.name(), start, origin, p.code(), p.detail(),
+                    AuditOutcome.DENIED);
         }
         try {
             Object out = tool.handler().run(caller, grant, args);
             JsonNode value = out == null ? json.createObjectNode() : json.valueToTree(out);
-            record(caller, grant.orgId(), grant.projectId(), tool.name(), "success", start, origin, Map.of());
+            record(caller, grant.orgId(), grant.projectId(), tool.name(), AuditOutcome.SUCCESS, start, origin, Map.of());
             return result(value, false);
         } catch (ApiProblem p) {
             return failed(caller, grant.orgId(), grant.projectId(), tool.name(), start, origin, p.code(), p.detail(),
-                    "error");
+                    AuditOutcome.ERROR);
         } catch (RuntimeException e) {
             LOG.error("platform tool {} failed", tool.name(), e);
             return failed(caller, grant.orgId(), grant.projectId(), tool.name(), start, origin, ProblemCode.INTERNAL,
-                    "the tool failed; the platform's log has the details", "error");
+                    "the tool failed; the platform's log has the details", AuditOutcome.ERROR);
         }
     }
 
     private ObjectNode connector(Identity caller, ToolCatalog.Entry entry, JsonNode args, Origin origin, long start) {
-        var c = entry.connector().connector();
-        Map<String, Object> details = Map.of("connectorId", c.id().toString(), "upstreamTool",
-                entry.connector().tool().name());
+        GrantedTool tool = entry.granted();
         try {
-            JsonNode result = connectors.call(entry.connector(), args);
+            JsonNode result = connectors.call(tool, args);
             boolean isError = result.path("isError").asBoolean(false);
-            record(caller, c.orgId(), c.projectId(), entry.name(), isError ? "error" : "success", start, origin,
-                    details);
+            record(caller, tool.orgId(), tool.projectId(), entry.name(), isError ? AuditOutcome.ERROR : AuditOutcome.SUCCESS, start, origin,
+                    tool.callDetails());
             return (ObjectNode) result;
-        } catch (UpstreamClient.UpstreamException e) {
-            boolean cancelled = e.getMessage().contains("halted");
-            Map<String, Object> more = new HashMap<>(details);
+        } catch (ToolCallFailure e) {
+            Map<String, Object> more = new HashMap<>(tool.callDetails());
             more.put("error", e.getMessage());
-            record(caller, c.orgId(), c.projectId(), entry.name(), cancelled ? "cancelled" : "error", start, origin,
-                    more);
-            ProblemCode code = cancelled ? ProblemCode.HALTED : e instanceof UpstreamClient.ArgumentException
-                    ? ProblemCode.VALIDATION_FAILED : ProblemCode.UPSTREAM_FAILED;
+            boolean cancelled = e.kind() == ToolCallFailure.Kind.HALTED;
+            record(caller, tool.orgId(), tool.projectId(), entry.name(), cancelled ? AuditOutcome.CANCELLED : AuditOutcome.ERROR, start,
+                    origin, more);
+            ProblemCode code = switch (e.kind()) {
+                case HALTED -> ProblemCode.HALTED;
+                case INVALID_ARGUMENTS -> ProblemCode.VALIDATION_FAILED;
+                case UPSTREAM_FAILED -> ProblemCode.UPSTREAM_FAILED;
+            };
             return result(problem(code, e.getMessage()), true);
         }
     }
@@ -154,33 +171,24 @@ public class ToolCalls {
         if (scope == Scope.NONE) {
             return vars;
         }
-        String variable = scope.variable();
-        String given = args.path(variable).asText(null);
-        if (scope == Scope.PROJECT && endpoint != null) {
-            if (given != null && !given.equals(endpoint.toString())) {
-                throw new ApiProblem(ProblemCode.FORBIDDEN, "this endpoint serves project `" + endpoint
-                        + "`; use its own endpoint or /mcp for another project");
-            }
-            given = endpoint.toString();
+        String given = args.path(scope.variable()).asText(null);
+        if (given == null && !(scope == Scope.PROJECT && endpoint != null)) {
+            throw ApiProblem.invalid("/" + scope.variable(), "required", "`" + scope.variable() + "` is required");
         }
-        if (given == null) {
-            throw ApiProblem.invalid("/" + variable, "required", "`" + variable + "` is required");
+        if (given != null) {
+            vars.put(scope.variable(), given);
         }
-        vars.put(variable, given);
         return vars;
     }
 
     private ObjectNode failed(Identity caller, UUID orgId, UUID projectId, String name, long start, Origin origin,
-                              ProblemCode code, String detail, String outcome) {
+                              ProblemCode code, String detail, AuditOutcome outcome) {
         record(caller, orgId, projectId, name, outcome, start, origin, Map.of("code", code.code()));
         return result(problem(code, detail), true);
     }
 
-    private ObjectNode problem(ProblemCode code, String detail) {
-        ObjectNode p = json.createObjectNode();
-        p.put("title", code.title()).put("status", code.status().getCode()).put("code", code.code())
-                .put("detail", detail);
-        return p;
+    private JsonNode problem(ProblemCode code, String detail) {
+        return json.valueToTree(problems.body(code, detail, List.of()));
     }
 
     private ObjectNode result(JsonNode value, boolean isError) {
@@ -193,7 +201,7 @@ public class ToolCalls {
         return r;
     }
 
-    private void record(Identity caller, UUID orgId, UUID projectId, String tool, String outcome, long start,
+    private void record(Identity caller, UUID orgId, UUID projectId, String tool, AuditOutcome outcome, long start,
                         Origin origin, Map<String, Object> extra) {
         Map<String, Object> details = new LinkedHashMap<>(extra);
         details.put("tool", tool);
@@ -203,8 +211,8 @@ public class ToolCalls {
             details.put("originalCaller", origin.forwardedFor());
         }
         try {
-            audit.append(new AuditEvent(orgId, projectId, "tool-call", "call", false, outcome, caller.type(),
-                    caller.actorId(), tool, details)).join();
+            audit.append(AuditEvent.of(AuditKind.TOOL_CALL, "call").org(orgId).project(projectId).outcome(outcome)
+                    .by(caller).target(tool).details(details).build()).join();
         } catch (RuntimeException e) {
             LOG.error("the audit entry of tool call {} was not stored", tool, e);
             throw new ApiProblem(ProblemCode.INTERNAL, "the call could not be audited");

@@ -2,12 +2,12 @@ package dev.stockade.api.sandbox;
 
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.stockade.api.governance.Effective;
-import dev.stockade.api.web.Access;
-import dev.stockade.api.web.Action;
-import dev.stockade.api.web.ApiProblem;
-import dev.stockade.api.web.Authorizer;
-import dev.stockade.api.web.Caller;
-import dev.stockade.api.web.Grant;
+import dev.stockade.api.kernel.access.Access;
+import dev.stockade.api.kernel.access.Action;
+import dev.stockade.api.kernel.access.Authorizer;
+import dev.stockade.api.kernel.access.Caller;
+import dev.stockade.api.kernel.access.Grant;
+import dev.stockade.api.kernel.web.ApiProblem;
 import io.micronaut.http.HttpRequest;
 import io.micronaut.http.HttpResponse;
 import io.micronaut.http.HttpStatus;

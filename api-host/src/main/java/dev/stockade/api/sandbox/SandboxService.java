@@ -1,15 +1,15 @@
 package dev.stockade.api.sandbox;
 
-import dev.stockade.api.events.EventStream;
-import dev.stockade.api.identity.Identity;
-import dev.stockade.api.web.ApiProblem;
-import dev.stockade.api.web.Grant;
-import dev.stockade.api.web.ProblemCode;
+import dev.stockade.api.kernel.access.Grant;
+import dev.stockade.api.kernel.events.EventStream;
+import dev.stockade.api.kernel.identity.Identity;
+import dev.stockade.api.kernel.web.ApiProblem;
+import dev.stockade.api.kernel.web.ProblemCode;
+import io.micronaut.context.annotation.Value;
 import io.micronaut.context.event.StartupEvent;
 import io.micronaut.runtime.event.annotation.EventListener;
-import jakarta.inject.Singleton;
-import io.micronaut.context.annotation.Value;
 import io.micronaut.transaction.TransactionOperations;
+import jakarta.inject.Singleton;
 import java.sql.Connection;
 import java.time.Clock;
 import java.time.Duration;

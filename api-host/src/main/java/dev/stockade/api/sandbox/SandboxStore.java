@@ -1,8 +1,8 @@
 package dev.stockade.api.sandbox;
 
 import com.fasterxml.jackson.databind.JsonNode;
-import dev.stockade.api.db.Sql;
-import dev.stockade.api.web.ApiProblem;
+import dev.stockade.api.kernel.db.Sql;
+import dev.stockade.api.kernel.web.ApiProblem;
 import jakarta.inject.Singleton;
 import java.io.IOException;
 import java.io.UncheckedIOException;

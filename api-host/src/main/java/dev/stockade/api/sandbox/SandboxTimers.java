@@ -1,7 +1,9 @@
 package dev.stockade.api.sandbox;
 
-import dev.stockade.api.audit.AuditEvent;
-import dev.stockade.api.audit.AuditLog;
+import dev.stockade.api.kernel.audit.Actor;
+import dev.stockade.api.kernel.audit.AuditEvent;
+import dev.stockade.api.kernel.audit.AuditKind;
+import dev.stockade.api.kernel.audit.AuditLog;
 import io.micronaut.scheduling.annotation.Scheduled;
 import io.micronaut.transaction.TransactionOperations;
 import jakarta.inject.Singleton;
@@ -59,8 +61,8 @@ public class SandboxTimers {
             for (UUID id : store.dueToStop(now)) {
                 if (store.transition(id, List.of(Sandbox.RUNNING), Sandbox.STOPPED, "", "auto-stop", now)) {
                     Sandbox s = store.find(id).orElseThrow();
-                    audit.record(new AuditEvent(s.orgId(), s.projectId(), "sandbox", "auto-stop", false, "success",
-                            "platform", null, id.toString(), Map.of("name", s.name())));
+                    audit.record(AuditEvent.of(AuditKind.SANDBOX, "auto-stop").org(s.orgId()).project(s.projectId())
+                            .by(Actor.PLATFORM).target(id.toString()).details(Map.of("name", s.name())).build());
                     moved.add(id);
                 }
             }
@@ -72,8 +74,8 @@ public class SandboxTimers {
             for (UUID id : store.dueToDelete(now)) {
                 Sandbox s = store.find(id).orElseThrow();
                 writes.erase(s);
-                audit.record(new AuditEvent(s.orgId(), s.projectId(), "sandbox", "auto-delete", false, "success",
-                        "platform", null, id.toString(), Map.of("name", s.name())));
+                audit.record(AuditEvent.of(AuditKind.SANDBOX, "auto-delete").org(s.orgId()).project(s.projectId())
+                        .by(Actor.PLATFORM).target(id.toString()).details(Map.of("name", s.name())).build());
                 gone.add(id);
             }
             return gone;

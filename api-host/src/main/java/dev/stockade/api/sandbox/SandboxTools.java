@@ -1,15 +1,15 @@
 package dev.stockade.api.sandbox;
 
-import static dev.stockade.api.mcp.ToolArgs.object;
-import static dev.stockade.api.mcp.ToolArgs.uuid;
+import static dev.stockade.api.kernel.tools.ToolArgs.object;
+import static dev.stockade.api.kernel.tools.ToolArgs.uuid;
 
-import dev.stockade.api.identity.Identity;
-import dev.stockade.api.mcp.PlatformTool;
-import dev.stockade.api.mcp.Schema;
-import dev.stockade.api.mcp.ToolFamily;
-import dev.stockade.api.web.Action;
-import dev.stockade.api.web.ApiProblem;
-import dev.stockade.api.web.ProblemCode;
+import dev.stockade.api.kernel.access.Action;
+import dev.stockade.api.kernel.access.ToolFamily;
+import dev.stockade.api.kernel.identity.Identity;
+import dev.stockade.api.kernel.tools.PlatformTool;
+import dev.stockade.api.kernel.tools.Schema;
+import dev.stockade.api.kernel.web.ApiProblem;
+import dev.stockade.api.kernel.web.ProblemCode;
 import jakarta.inject.Singleton;
 import java.util.List;
 import java.util.Map;

@@ -2,10 +2,10 @@ package dev.stockade.api.sandbox;
 
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.stockade.api.credentials.CredentialService;
+import dev.stockade.api.kernel.secrets.SecretBox;
 import dev.stockade.api.sandbox.provision.ProvisionException;
 import dev.stockade.api.sandbox.provision.Provisioner;
 import dev.stockade.api.sandbox.provision.SandboxSpec;
-import dev.stockade.api.secrets.SecretBox;
 import io.micronaut.transaction.TransactionOperations;
 import jakarta.annotation.PreDestroy;
 import jakarta.inject.Singleton;

@@ -1,17 +1,18 @@
 package dev.stockade.api.sandbox;
 
-import dev.stockade.api.audit.AuditEvent;
-import dev.stockade.api.audit.AuditLog;
 import dev.stockade.api.credentials.CredentialInput;
 import dev.stockade.api.credentials.CredentialService;
 import dev.stockade.api.enforcement.EnforcementStore;
-import dev.stockade.api.identity.Identity;
-import dev.stockade.api.identity.SandboxTokenRow;
-import dev.stockade.api.identity.TokenService;
-import dev.stockade.api.secrets.SecretBox;
-import dev.stockade.api.web.ApiProblem;
-import dev.stockade.api.web.Grant;
-import dev.stockade.api.web.ProblemCode;
+import dev.stockade.api.kernel.access.Grant;
+import dev.stockade.api.kernel.audit.AuditEvent;
+import dev.stockade.api.kernel.audit.AuditKind;
+import dev.stockade.api.kernel.audit.AuditLog;
+import dev.stockade.api.kernel.identity.Identity;
+import dev.stockade.api.kernel.identity.SandboxTokenRow;
+import dev.stockade.api.kernel.secrets.SecretBox;
+import dev.stockade.api.kernel.web.ApiProblem;
+import dev.stockade.api.kernel.web.ProblemCode;
+import dev.stockade.api.tenancy.TokenService;
 import jakarta.inject.Singleton;
 import jakarta.transaction.Transactional;
 import java.sql.SQLException;
@@ -76,8 +77,8 @@ public class SandboxWrites {
         }
         Sandbox created = store.find(id).orElseThrow();
         policies.publish(created);
-        audit.record(AuditEvent.write(caller, grant.orgId(), grant.projectId(), "sandbox", "create", id.toString(),
-                Map.of("name", body.name())));
+        audit.record(AuditEvent.of(AuditKind.SANDBOX, "create").by(caller).org(grant.orgId())
+                .project(grant.projectId()).target(id.toString()).details(Map.of("name", body.name())).build());
         return created;
     }
 
@@ -98,7 +99,8 @@ public class SandboxWrites {
         }
         Sandbox after = store.find(id).orElseThrow();
         policies.publish(after);
-        audit.record(AuditEvent.write(caller, s.orgId(), s.projectId(), "sandbox", "update", id.toString(), details));
+        audit.record(AuditEvent.of(AuditKind.SANDBOX, "update").by(caller).org(s.orgId()).project(s.projectId())
+                .target(id.toString()).details(details).build());
         return after;
     }
 
@@ -114,8 +116,8 @@ public class SandboxWrites {
         }
         Sandbox after = store.find(id).orElseThrow();
         policies.publish(after);
-        audit.record(AuditEvent.write(caller, s.orgId(), s.projectId(), "sandbox", "promote", id.toString(),
-                Map.of("revision", revision, "from", s.activeRevision())));
+        audit.record(AuditEvent.of(AuditKind.SANDBOX, "promote").by(caller).org(s.orgId()).project(s.projectId())
+                .target(id.toString()).details(Map.of("revision", revision, "from", s.activeRevision())).build());
         return after;
     }
 
@@ -126,8 +128,8 @@ public class SandboxWrites {
         if (!store.transition(id, from, to, "", to.equals(Sandbox.STOPPED) ? "user" : null, clock.instant())) {
             throw new ApiProblem(ProblemCode.CONFLICT, "cannot " + action + " a sandbox that is " + s.state());
         }
-        audit.record(AuditEvent.write(caller, s.orgId(), s.projectId(), "sandbox", action, id.toString(),
-                Map.of("name", s.name(), "from", s.state())));
+        audit.record(AuditEvent.of(AuditKind.SANDBOX, action).by(caller).org(s.orgId()).project(s.projectId())
+                .target(id.toString()).details(Map.of("name", s.name(), "from", s.state())).build());
         return store.find(id).orElseThrow();
     }
 
@@ -136,8 +138,8 @@ public class SandboxWrites {
     public Sandbox delete(Identity caller, Grant grant, UUID id) {
         Sandbox s = store.get(grant.projectId(), id);
         erase(s);
-        audit.record(AuditEvent.write(caller, s.orgId(), s.projectId(), "sandbox", "delete", id.toString(),
-                Map.of("name", s.name())));
+        audit.record(AuditEvent.of(AuditKind.SANDBOX, "delete").by(caller).org(s.orgId()).project(s.projectId())
+                .target(id.toString()).details(Map.of("name", s.name())).build());
         return s;
     }
 

@@ -1,6 +1,6 @@
 package dev.stockade.api.spend;
 
-import dev.stockade.api.web.ApiProblem;
+import dev.stockade.api.kernel.web.ApiProblem;
 import java.math.BigDecimal;
 import java.util.regex.Pattern;
 

@@ -1,10 +1,10 @@
 package dev.stockade.api.spend;
 
-import dev.stockade.api.identity.Identity;
+import dev.stockade.api.kernel.identity.Identity;
+import dev.stockade.api.kernel.web.ApiProblem;
+import dev.stockade.api.kernel.web.ProblemCode;
 import dev.stockade.api.sandbox.Sandbox;
 import dev.stockade.api.sandbox.SandboxService;
-import dev.stockade.api.web.ApiProblem;
-import dev.stockade.api.web.ProblemCode;
 import jakarta.inject.Singleton;
 import java.time.Clock;
 import java.time.Instant;

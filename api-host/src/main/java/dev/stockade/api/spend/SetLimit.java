@@ -18,6 +18,6 @@ public record SetLimit(@NotNull String amountUsd, @Nullable String period) {
 
     SpendPeriod spendPeriod() {
         return period == null ? SpendPeriod.MONTH : SpendPeriod.of(period).orElseThrow(() ->
-                dev.stockade.api.web.ApiProblem.invalid("/period", "invalid", "`period` must be `month` or `day`"));
+                dev.stockade.api.kernel.web.ApiProblem.invalid("/period", "invalid", "`period` must be `month` or `day`"));
     }
 }

@@ -1,15 +1,15 @@
 package dev.stockade.api.spend;
 
-import static dev.stockade.api.mcp.ToolArgs.text;
-import static dev.stockade.api.mcp.ToolArgs.uuid;
+import static dev.stockade.api.kernel.tools.ToolArgs.text;
+import static dev.stockade.api.kernel.tools.ToolArgs.uuid;
 
 import com.fasterxml.jackson.databind.JsonNode;
-import dev.stockade.api.mcp.PlatformTool;
-import dev.stockade.api.mcp.Schema;
-import dev.stockade.api.mcp.ToolFamily;
-import dev.stockade.api.web.Action;
-import dev.stockade.api.web.ApiProblem;
-import dev.stockade.api.web.Grant;
+import dev.stockade.api.kernel.access.Action;
+import dev.stockade.api.kernel.access.Grant;
+import dev.stockade.api.kernel.access.ToolFamily;
+import dev.stockade.api.kernel.tools.PlatformTool;
+import dev.stockade.api.kernel.tools.Schema;
+import dev.stockade.api.kernel.web.ApiProblem;
 import jakarta.inject.Singleton;
 import java.time.Clock;
 import java.util.HashMap;

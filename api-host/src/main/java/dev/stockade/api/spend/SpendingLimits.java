@@ -1,10 +1,11 @@
 package dev.stockade.api.spend;
 
-import dev.stockade.api.audit.AuditEvent;
-import dev.stockade.api.audit.AuditLog;
-import dev.stockade.api.db.Sql;
-import dev.stockade.api.identity.Identity;
-import dev.stockade.api.web.ApiProblem;
+import dev.stockade.api.kernel.audit.AuditEvent;
+import dev.stockade.api.kernel.audit.AuditKind;
+import dev.stockade.api.kernel.audit.AuditLog;
+import dev.stockade.api.kernel.db.Sql;
+import dev.stockade.api.kernel.identity.Identity;
+import dev.stockade.api.kernel.web.ApiProblem;
 import io.micronaut.core.annotation.Nullable;
 import jakarta.inject.Singleton;
 import jakarta.transaction.Transactional;
@@ -66,9 +67,10 @@ public class SpendingLimits {
                 + " updated_at = now(), updated_by = EXCLUDED.updated_by", Arrays.asList(orgId, target.scope(),
                 target.id(orgId), target.projectId(), target.sandboxId(), amountMicros, period.wire(),
                 caller.type() + ":" + caller.actorId()));
-        audit.record(AuditEvent.write(caller, orgId, target.projectId(), "spending-limit", "set",
-                target.id(orgId).toString(), Map.of("scope", target.scope(), "amountUsd", Money.usd(amountMicros),
-                        "period", period.wire())));
+        audit.record(AuditEvent.of(AuditKind.SPENDING_LIMIT, "set").by(caller).org(orgId).project(target.projectId())
+                .target(target.id(orgId).toString())
+                .details(Map.of("scope", target.scope(), "amountUsd", Money.usd(amountMicros), "period", period.wire()))
+                .build());
         return find(orgId, target, clock.instant());
     }
 
@@ -81,8 +83,9 @@ public class SpendingLimits {
         if (n == 0) {
             throw ApiProblem.notFound("spending limit of " + target.describe(orgId));
         }
-        audit.record(AuditEvent.write(caller, orgId, target.projectId(), "spending-limit", "delete",
-                target.id(orgId).toString(), Map.of("scope", target.scope())));
+        audit.record(AuditEvent.of(AuditKind.SPENDING_LIMIT, "delete").by(caller).org(orgId)
+                .project(target.projectId()).target(target.id(orgId).toString())
+                .details(Map.of("scope", target.scope())).build());
     }
 
     /** The limit on {@code target} with its spend at {@code now}; 404 when there is none. */

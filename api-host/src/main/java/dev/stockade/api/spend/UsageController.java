@@ -1,9 +1,9 @@
 package dev.stockade.api.spend;
 
-import dev.stockade.api.web.Access;
-import dev.stockade.api.web.Action;
-import dev.stockade.api.web.Caller;
-import dev.stockade.api.web.QueryParameters;
+import dev.stockade.api.kernel.access.Access;
+import dev.stockade.api.kernel.access.Action;
+import dev.stockade.api.kernel.access.Caller;
+import dev.stockade.api.kernel.web.QueryParameters;
 import io.micronaut.core.annotation.Nullable;
 import io.micronaut.http.HttpRequest;
 import io.micronaut.http.annotation.Controller;

@@ -1,8 +1,8 @@
 package dev.stockade.api.spend;
 
-import static dev.stockade.api.web.QueryParameters.invalid;
+import static dev.stockade.api.kernel.web.QueryParameters.invalid;
 
-import dev.stockade.api.db.Sql;
+import dev.stockade.api.kernel.db.Sql;
 import io.micronaut.core.annotation.Introspected;
 import io.micronaut.core.annotation.Nullable;
 import jakarta.inject.Singleton;

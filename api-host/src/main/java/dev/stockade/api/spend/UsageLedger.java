@@ -1,6 +1,6 @@
 package dev.stockade.api.spend;
 
-import dev.stockade.api.db.Sql;
+import dev.stockade.api.kernel.db.Sql;
 import io.micronaut.core.annotation.Nullable;
 import jakarta.inject.Singleton;
 import jakarta.transaction.Transactional;

@@ -1,9 +1,9 @@
 package dev.stockade.api.spend;
 
-import static dev.stockade.api.web.QueryParameters.instant;
-import static dev.stockade.api.web.QueryParameters.invalid;
+import static dev.stockade.api.kernel.web.QueryParameters.instant;
+import static dev.stockade.api.kernel.web.QueryParameters.invalid;
 
-import dev.stockade.api.web.Authorizer;
+import dev.stockade.api.kernel.access.Authorizer;
 import io.micronaut.core.annotation.Nullable;
 import java.time.Duration;
 import java.time.Instant;

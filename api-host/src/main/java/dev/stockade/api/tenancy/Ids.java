@@ -1,6 +1,6 @@
 package dev.stockade.api.tenancy;
 
-import dev.stockade.api.web.Authorizer;
+import dev.stockade.api.kernel.access.Authorizer;
 import java.util.UUID;
 
 /** Path ids that the authorization scope does not cover (a member's user id, an invitation id). */

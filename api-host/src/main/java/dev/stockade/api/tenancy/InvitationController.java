@@ -1,9 +1,9 @@
 package dev.stockade.api.tenancy;
 
-import dev.stockade.api.identity.Identity;
-import dev.stockade.api.web.Access;
-import dev.stockade.api.web.Action;
-import dev.stockade.api.web.Caller;
+import dev.stockade.api.kernel.access.Access;
+import dev.stockade.api.kernel.access.Action;
+import dev.stockade.api.kernel.access.Caller;
+import dev.stockade.api.kernel.identity.Identity;
 import io.micronaut.http.HttpRequest;
 import io.micronaut.http.HttpResponse;
 import io.micronaut.http.HttpStatus;

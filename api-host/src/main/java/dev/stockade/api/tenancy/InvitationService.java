@@ -1,11 +1,12 @@
 package dev.stockade.api.tenancy;
 
-import dev.stockade.api.audit.AuditEvent;
-import dev.stockade.api.audit.AuditLog;
-import dev.stockade.api.db.Sql;
-import dev.stockade.api.identity.Identity;
-import dev.stockade.api.web.ApiProblem;
-import dev.stockade.api.web.ProblemCode;
+import dev.stockade.api.kernel.audit.AuditEvent;
+import dev.stockade.api.kernel.audit.AuditKind;
+import dev.stockade.api.kernel.audit.AuditLog;
+import dev.stockade.api.kernel.db.Sql;
+import dev.stockade.api.kernel.identity.Identity;
+import dev.stockade.api.kernel.web.ApiProblem;
+import dev.stockade.api.kernel.web.ProblemCode;
 import jakarta.inject.Singleton;
 import jakarta.transaction.Transactional;
 import java.sql.ResultSet;
@@ -52,8 +53,8 @@ public class InvitationService {
         if (n == 0) {
             throw new ApiProblem(ProblemCode.CONFLICT, "`" + email + "` is already invited to this organization");
         }
-        audit.record(AuditEvent.write(caller, orgId, null, "invitation", "create", id.toString(),
-                Map.of("email", email, "role", body.role().name())));
+        audit.record(AuditEvent.of(AuditKind.INVITATION, "create").by(caller).org(orgId).target(id.toString())
+                .details(Map.of("email", email, "role", body.role().name())).build());
         return find("id = ?", id).get(0);
     }
 
@@ -79,7 +80,7 @@ public class InvitationService {
         if (n == 0) {
             throw ApiProblem.notFound("invitation `" + id + "`");
         }
-        audit.record(AuditEvent.write(caller, orgId, null, "invitation", "delete", id.toString(), Map.of()));
+        audit.record(AuditEvent.of(AuditKind.INVITATION, "delete").by(caller).org(orgId).target(id.toString()).build());
     }
 
     /** Accepts an invitation addressed to the caller; anyone else's invitation is not found. */
@@ -92,7 +93,8 @@ public class InvitationService {
             return ps.executeUpdate();
         });
         orgs.setMember(user, inv.orgId(), user.userId(), inv.role());
-        audit.record(AuditEvent.write(user, inv.orgId(), null, "invitation", "accept", id.toString(), Map.of()));
+        audit.record(AuditEvent.of(AuditKind.INVITATION, "accept").by(user).org(inv.orgId()).target(id.toString())
+                .build());
         return find("id = ?", id).get(0);
     }
 

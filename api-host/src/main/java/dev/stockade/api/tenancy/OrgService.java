@@ -1,13 +1,14 @@
 package dev.stockade.api.tenancy;
 
-import dev.stockade.api.audit.AuditEvent;
-import dev.stockade.api.audit.AuditLog;
-import dev.stockade.api.identity.Identity;
-import dev.stockade.api.web.ApiProblem;
-import dev.stockade.api.web.FieldError;
-import dev.stockade.api.web.ProblemCode;
-import dev.stockade.api.db.Sql;
-import dev.stockade.api.events.Events;
+import dev.stockade.api.kernel.audit.AuditEvent;
+import dev.stockade.api.kernel.audit.AuditKind;
+import dev.stockade.api.kernel.audit.AuditLog;
+import dev.stockade.api.kernel.db.Sql;
+import dev.stockade.api.kernel.events.Events;
+import dev.stockade.api.kernel.identity.Identity;
+import dev.stockade.api.kernel.web.ApiProblem;
+import dev.stockade.api.kernel.web.FieldError;
+import dev.stockade.api.kernel.web.ProblemCode;
 import jakarta.inject.Singleton;
 import jakarta.transaction.Transactional;
 import java.sql.ResultSet;
@@ -43,8 +44,8 @@ public class OrgService {
         if (caller instanceof Identity.User u) {
             setMember(caller, org.id(), u.userId(), "ADMIN");
         }
-        audit.record(AuditEvent.write(caller, org.id(), null, "organization", "create", org.id().toString(),
-                Map.of("name", org.name())));
+        audit.record(AuditEvent.of(AuditKind.ORGANIZATION, "create").by(caller).org(org.id())
+                .target(org.id().toString()).details(Map.of("name", org.name())).build());
         return org;
     }
 
@@ -68,8 +69,8 @@ public class OrgService {
     @Transactional
     public Organization rename(Identity caller, UUID orgId, String name) {
         orgs.rename(orgId, name.strip());
-        audit.record(AuditEvent.write(caller, orgId, null, "organization", "update", orgId.toString(),
-                Map.of("name", name.strip())));
+        audit.record(AuditEvent.of(AuditKind.ORGANIZATION, "update").by(caller).org(orgId).target(orgId.toString())
+                .details(Map.of("name", name.strip())).build());
         return get(orgId);
     }
 
@@ -122,7 +123,8 @@ public class OrgService {
                     ps.setString(3, role);
                     return ps.executeUpdate();
                 });
-        audit.record(AuditEvent.write(caller, orgId, null, "org-member", "set", userId.toString(), Map.of("role", role)));
+        audit.record(AuditEvent.of(AuditKind.ORG_MEMBER, "set").by(caller).org(orgId).target(userId.toString())
+                .details(Map.of("role", role)).build());
         events.publish("access", orgId, Map.of("userId", userId.toString()));
     }
 
@@ -142,7 +144,8 @@ public class OrgService {
                     ps.setObject(2, orgId, Types.OTHER);
                     return ps.executeUpdate();
                 });
-        audit.record(AuditEvent.write(caller, orgId, null, "org-member", "remove", userId.toString(), Map.of()));
+        audit.record(AuditEvent.of(AuditKind.ORG_MEMBER, "remove").by(caller).org(orgId).target(userId.toString())
+                .build());
         events.publish("access", orgId, Map.of("userId", userId.toString()));
     }
 }

@@ -1,10 +1,10 @@
 package dev.stockade.api.tenancy;
 
-import dev.stockade.api.identity.ClusterTokens;
-import dev.stockade.api.web.Access;
-import dev.stockade.api.web.Action;
-import dev.stockade.api.web.Caller;
-import dev.stockade.api.web.Grant;
+import dev.stockade.api.kernel.access.Access;
+import dev.stockade.api.kernel.access.Action;
+import dev.stockade.api.kernel.access.Caller;
+import dev.stockade.api.kernel.access.Grant;
+import dev.stockade.api.kernel.identity.ClusterTokens;
 import io.micronaut.http.HttpRequest;
 import io.micronaut.http.HttpResponse;
 import io.micronaut.http.HttpStatus;
@@ -87,7 +87,7 @@ class ProjectController {
     }
 
     private List<Map<String, Object>> jwks(String projectId) {
-        return keys.published(dev.stockade.api.web.Authorizer.uuid("projectId", projectId)).stream()
+        return keys.published(dev.stockade.api.kernel.access.Authorizer.uuid("projectId", projectId)).stream()
                 .map(k -> k.toJSONObject()).toList();
     }
 

@@ -1,14 +1,15 @@
 package dev.stockade.api.tenancy;
 
-import dev.stockade.api.audit.AuditEvent;
-import dev.stockade.api.audit.AuditLog;
-import dev.stockade.api.identity.ClusterTokens;
-import dev.stockade.api.identity.Identity;
-import dev.stockade.api.web.ApiProblem;
-import dev.stockade.api.web.Grant;
-import dev.stockade.api.web.ProblemCode;
-import dev.stockade.api.db.Sql;
-import dev.stockade.api.events.Events;
+import dev.stockade.api.kernel.access.Grant;
+import dev.stockade.api.kernel.audit.AuditEvent;
+import dev.stockade.api.kernel.audit.AuditKind;
+import dev.stockade.api.kernel.audit.AuditLog;
+import dev.stockade.api.kernel.db.Sql;
+import dev.stockade.api.kernel.events.Events;
+import dev.stockade.api.kernel.identity.ClusterTokens;
+import dev.stockade.api.kernel.identity.Identity;
+import dev.stockade.api.kernel.web.ApiProblem;
+import dev.stockade.api.kernel.web.ProblemCode;
 import jakarta.inject.Singleton;
 import jakarta.transaction.Transactional;
 import java.sql.ResultSet;
@@ -46,8 +47,8 @@ public class ProjectService {
         Project p = projects.save(new Project(UUID.randomUUID(), orgId, body.name().strip(),
                 body.description() == null ? "" : body.description(), Instant.now()));
         keys.rotate(p.id());
-        audit.record(AuditEvent.write(caller, orgId, p.id(), "project", "create", p.id().toString(),
-                Map.of("name", p.name())));
+        audit.record(AuditEvent.of(AuditKind.PROJECT, "create").by(caller).org(orgId).project(p.id())
+                .target(p.id().toString()).details(Map.of("name", p.name())).build());
         return p;
     }
 
@@ -72,8 +73,8 @@ public class ProjectService {
         }
         Project updated = projects.update(new Project(p.id(), p.orgId(), name,
                 body.description() == null ? p.description() : body.description(), p.createdAt()));
-        audit.record(AuditEvent.write(caller, p.orgId(), p.id(), "project", "update", p.id().toString(),
-                Map.of("name", name)));
+        audit.record(AuditEvent.of(AuditKind.PROJECT, "update").by(caller).org(p.orgId()).project(p.id())
+                .target(p.id().toString()).details(Map.of("name", name)).build());
         return updated;
     }
 
@@ -82,14 +83,15 @@ public class ProjectService {
     public void delete(Identity caller, Grant grant) {
         projects.deleteById(grant.projectId());
         keys.forgetProject(grant.projectId());
-        audit.record(AuditEvent.write(caller, grant.orgId(), grant.projectId(), "project", "delete",
-                grant.projectId().toString(), Map.of()));
+        audit.record(AuditEvent.of(AuditKind.PROJECT, "delete").by(caller).org(grant.orgId())
+                .project(grant.projectId()).target(grant.projectId().toString()).build());
     }
 
     @Transactional
     public String rotateKeys(Identity caller, Grant grant) {
         String kid = keys.rotate(grant.projectId());
-        audit.record(AuditEvent.write(caller, grant.orgId(), grant.projectId(), "project-key", "rotate", kid, Map.of()));
+        audit.record(AuditEvent.of(AuditKind.PROJECT_KEY, "rotate").by(caller).org(grant.orgId())
+                .project(grant.projectId()).target(kid).build());
         return kid;
     }
 
@@ -141,8 +143,8 @@ public class ProjectService {
         Map<String, Object> details = new HashMap<>();
         details.put("principalType", principalType);
         details.put("role", role);
-        audit.record(AuditEvent.write(caller, grant.orgId(), grant.projectId(), "project-member", "set",
-                principalId.toString(), details));
+        audit.record(AuditEvent.of(AuditKind.PROJECT_MEMBER, "set").by(caller).org(grant.orgId())
+                .project(grant.projectId()).target(principalId.toString()).details(details).build());
         events.publish("access", grant.orgId(), Map.of("projectId", grant.projectId().toString()));
     }
 
@@ -158,8 +160,9 @@ public class ProjectService {
         if (n == 0) {
             throw ApiProblem.notFound("project member `" + principalId + "`");
         }
-        audit.record(AuditEvent.write(caller, grant.orgId(), grant.projectId(), "project-member", "remove",
-                principalId.toString(), Map.of("principalType", principalType)));
+        audit.record(AuditEvent.of(AuditKind.PROJECT_MEMBER, "remove").by(caller).org(grant.orgId())
+                .project(grant.projectId()).target(principalId.toString())
+                .details(Map.of("principalType", principalType)).build());
         events.publish("access", grant.orgId(), Map.of("projectId", grant.projectId().toString()));
     }
 }

@@ -4,7 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import com.nimbusds.jwt.JWTClaimsSet;
 import dev.stockade.api.clusters.relay.ClusterRelay;
-import dev.stockade.api.identity.ClusterTokens;
+import dev.stockade.api.kernel.identity.ClusterTokens;
 import dev.stockade.api.support.Await;
 import dev.stockade.api.support.Http;
 import dev.stockade.api.support.PlatformTest;

@@ -5,9 +5,9 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import com.sun.net.httpserver.HttpsConfigurator;
 import com.sun.net.httpserver.HttpsServer;
-import dev.stockade.api.net.GuardedResolver;
+import dev.stockade.api.kernel.net.GuardedResolver;
+import dev.stockade.proxy.dial.DialGuard;
 import dev.stockade.proxy.internal.CertificateAuthority;
-import dev.stockade.proxy.internal.DialGuard;
 import java.io.IOException;
 import java.net.InetAddress;
 import java.net.InetSocketAddress;

@@ -5,7 +5,7 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import com.sun.net.httpserver.HttpServer;
 import dev.stockade.api.connectors.UpstreamClient.UpstreamException;
-import dev.stockade.proxy.internal.DialGuard;
+import dev.stockade.proxy.dial.DialGuard;
 import java.io.IOException;
 import java.net.InetSocketAddress;
 import java.net.URI;

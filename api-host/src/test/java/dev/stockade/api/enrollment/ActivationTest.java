@@ -2,7 +2,7 @@ package dev.stockade.api.enrollment;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import dev.stockade.api.db.Sql;
+import dev.stockade.api.kernel.db.Sql;
 import dev.stockade.api.support.Http;
 import io.micronaut.test.extensions.junit5.annotation.MicronautTest;
 import java.net.URI;

@@ -3,7 +3,7 @@ package dev.stockade.api.enrollment;
 import static dev.stockade.api.enrollment.Fixtures.await;
 import static org.assertj.core.api.Assertions.assertThat;
 
-import dev.stockade.api.PlatformVersion;
+import dev.stockade.api.kernel.config.PlatformVersion;
 import dev.stockade.api.support.Http;
 import dev.stockade.api.support.PlatformTest;
 import io.micronaut.test.extensions.junit5.annotation.MicronautTest;

@@ -3,10 +3,10 @@ package dev.stockade.api.enrollment;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import dev.stockade.api.kernel.web.ApiProblem;
+import dev.stockade.api.kernel.web.ProblemCode;
 import dev.stockade.api.support.Http;
 import dev.stockade.api.support.PlatformTest;
-import dev.stockade.api.web.ApiProblem;
-import dev.stockade.api.web.ProblemCode;
 import io.micronaut.test.extensions.junit5.annotation.MicronautTest;
 import java.io.IOException;
 import java.nio.file.Files;

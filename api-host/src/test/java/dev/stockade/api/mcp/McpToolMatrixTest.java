@@ -1,16 +1,18 @@
 package dev.stockade.api.mcp;
 
-import static dev.stockade.api.web.Relation.*;
+import static dev.stockade.api.kernel.access.Relation.*;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import dev.stockade.api.kernel.access.Relation;
+import dev.stockade.api.kernel.access.Scope;
+import dev.stockade.api.kernel.access.ToolFamily;
+import dev.stockade.api.kernel.tools.PlatformTool;
 import dev.stockade.api.support.Http;
 import dev.stockade.api.support.McpCalls;
 import dev.stockade.api.support.OidcPlatformTest;
-import dev.stockade.api.web.Relation;
-import dev.stockade.api.web.Scope;
 import io.micronaut.test.extensions.junit5.annotation.MicronautTest;
 import jakarta.inject.Inject;
 import java.util.ArrayList;

@@ -3,8 +3,8 @@ package dev.stockade.api.spend;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
-import dev.stockade.api.web.ApiProblem;
-import dev.stockade.api.web.ProblemCode;
+import dev.stockade.api.kernel.web.ApiProblem;
+import dev.stockade.api.kernel.web.ProblemCode;
 import io.micronaut.context.ApplicationContext;
 import io.micronaut.test.extensions.junit5.annotation.MicronautTest;
 import jakarta.inject.Inject;
@@ -84,7 +84,7 @@ class SpendAdmissionTest extends SpendPlatformTest {
         String org = world.org();
         String project = world.project(org, "p");
         Instant at = Instant.parse("2026-06-10T12:00:00Z");
-        limits.set(new dev.stockade.api.identity.Identity.Owner(UUID.randomUUID()), id(org), LimitTarget.org(),
+        limits.set(new dev.stockade.api.kernel.identity.Identity.Owner(UUID.randomUUID()), id(org), LimitTarget.org(),
                 SpendWorld.micros("1"), SpendPeriod.MONTH);
         ledger.record(SpendWorld.usage(org, project, null, Provider.LITELLM, null, true, at)); // no reported cost
         ledger.record(SpendWorld.usage(org, project, null, Provider.AZURE, null, true, at)); // no price

@@ -3,8 +3,8 @@ package dev.stockade.api.spend;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import com.fasterxml.jackson.databind.JsonNode;
+import dev.stockade.api.kernel.secrets.SecretBox;
 import dev.stockade.api.sandbox.SandboxService;
-import dev.stockade.api.secrets.SecretBox;
 import dev.stockade.api.support.McpCalls;
 import dev.stockade.api.support.OidcPlatformTest;
 import io.micronaut.test.extensions.junit5.annotation.MicronautTest;

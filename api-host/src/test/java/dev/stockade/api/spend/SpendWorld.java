@@ -2,11 +2,11 @@ package dev.stockade.api.spend;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import dev.stockade.api.kernel.access.Grant;
+import dev.stockade.api.kernel.secrets.SecretBox;
 import dev.stockade.api.sandbox.Sandbox;
 import dev.stockade.api.sandbox.SandboxService;
-import dev.stockade.api.secrets.SecretBox;
 import dev.stockade.api.support.Http;
-import dev.stockade.api.web.Grant;
 import java.math.BigDecimal;
 import java.time.Instant;
 import java.util.Map;

@@ -1,6 +1,6 @@
 package dev.stockade.api.support;
 
-import dev.stockade.api.db.EmbeddedDatabase;
+import dev.stockade.api.kernel.db.EmbeddedDatabase;
 import java.nio.file.Path;
 import java.sql.Connection;
 import java.sql.DriverManager;

@@ -1,8 +1,11 @@
 package dev.stockade.bench.platform;
 
-import dev.stockade.api.audit.AuditAppender;
-import dev.stockade.api.audit.AuditEvent;
-import dev.stockade.api.audit.AuditLog;
+import dev.stockade.api.kernel.audit.Actor;
+import dev.stockade.api.kernel.audit.AuditAppender;
+import dev.stockade.api.kernel.audit.AuditEvent;
+import dev.stockade.api.kernel.audit.AuditKind;
+import dev.stockade.api.kernel.audit.AuditLog;
+import dev.stockade.api.kernel.audit.AuditOutcome;
 import io.micronaut.transaction.TransactionOperations;
 import java.sql.Connection;
 import java.util.ArrayList;
@@ -42,7 +45,7 @@ public final class AuditAppendBench {
             AuditAppender appender = platform.bean(AuditAppender.class);
             @SuppressWarnings("unchecked")
             TransactionOperations<Connection> tx = platform.bean(TransactionOperations.class);
-            AuditAppender single = new AuditAppender(platform.bean(dev.stockade.api.db.Sql.class), tx, 65_536, 2000, 1,
+            AuditAppender single = new AuditAppender(platform.bean(dev.stockade.api.kernel.db.Sql.class), tx, 65_536, 2000, 1,
                     java.time.Duration.ofSeconds(5));
             Map<String, Producer> modes = new java.util.LinkedHashMap<>();
             modes.put("one-row-tx", (org, n) -> {
@@ -140,7 +143,8 @@ public final class AuditAppendBench {
     }
 
     static AuditEvent event(UUID org, int n) {
-        return new AuditEvent(org, null, "egress", "decide", true, n % 10 == 0 ? "deny" : "allow", "sandbox-token",
-                "sbx-" + (n % 32), "api.example.com:443", Map.of("method", "GET", "path", "/v1/items/" + n));
+        return AuditEvent.of(AuditKind.EGRESS, "decide").org(org).read(true).outcome(n % 10 == 0 ? AuditOutcome.DENIED : AuditOutcome.SUCCESS)
+                .by(Actor.of("sandbox-token", "sbx-" + (n % 32))).target("api.example.com:443")
+                .details(Map.of("method", "GET", "path", "/v1/items/" + n)).build();
     }
 }

@@ -1,8 +1,8 @@
 package dev.stockade.bench.platform;
 
-import dev.stockade.api.identity.Authenticator;
-import dev.stockade.api.identity.Identity;
-import dev.stockade.api.identity.TokenFormat;
+import dev.stockade.api.kernel.identity.Authenticator;
+import dev.stockade.api.kernel.identity.Identity;
+import dev.stockade.api.kernel.identity.TokenFormat;
 import java.util.concurrent.TimeUnit;
 import org.openjdk.jmh.annotations.Benchmark;
 import org.openjdk.jmh.annotations.BenchmarkMode;

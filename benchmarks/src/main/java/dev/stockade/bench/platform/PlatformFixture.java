@@ -1,7 +1,7 @@
 package dev.stockade.bench.platform;
 
-import dev.stockade.api.db.EmbeddedDatabase;
-import dev.stockade.api.db.Sql;
+import dev.stockade.api.kernel.db.EmbeddedDatabase;
+import dev.stockade.api.kernel.db.Sql;
 import io.micronaut.context.ApplicationContext;
 import java.io.IOException;
 import java.nio.file.Files;

@@ -1,5 +1,6 @@
 package dev.stockade.proxy.internal;
 
+import dev.stockade.proxy.dial.DialGuard;
 import java.io.IOException;
 import java.net.InetAddress;
 import java.net.InetSocketAddress;

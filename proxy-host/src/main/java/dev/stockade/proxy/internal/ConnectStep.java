@@ -6,6 +6,7 @@ import dev.stockade.policy.eval.ReasonCode;
 import dev.stockade.policy.eval.RequestTarget;
 import dev.stockade.policy.model.Transport;
 import dev.stockade.proxy.HostRefusal;
+import dev.stockade.proxy.dial.DialGuard;
 import java.net.InetAddress;
 
 /**

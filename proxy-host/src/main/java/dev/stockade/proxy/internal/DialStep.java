@@ -1,5 +1,6 @@
 package dev.stockade.proxy.internal;
 
+import dev.stockade.proxy.dial.DialGuard;
 import java.net.InetAddress;
 
 /**

@@ -5,6 +5,8 @@ import dev.stockade.policy.eval.EgressRequest;
 import dev.stockade.policy.eval.ReasonCode;
 import dev.stockade.policy.model.Transport;
 import dev.stockade.proxy.HostRefusal;
+import dev.stockade.proxy.dial.DialGuard;
+import dev.stockade.proxy.dial.IpLiterals;
 import io.netty.bootstrap.Bootstrap;
 import io.netty.buffer.ByteBuf;
 import io.netty.channel.Channel;

@@ -1,5 +1,7 @@
 package dev.stockade.proxy.internal;
 
+import dev.stockade.proxy.dial.Cidr;
+import dev.stockade.proxy.dial.DialGuard;
 import java.io.BufferedReader;
 import java.io.IOException;
 import java.net.InetAddress;

@@ -6,6 +6,7 @@ import dev.stockade.proxy.CredentialStore;
 import dev.stockade.proxy.Decider;
 import dev.stockade.proxy.ProxyConfig;
 import dev.stockade.proxy.SandboxRegistry;
+import dev.stockade.proxy.dial.DialGuard;
 import io.netty.channel.group.ChannelGroup;
 import io.netty.handler.ssl.SslContext;
 import io.netty.util.concurrent.EventExecutorGroup;

@@ -3,6 +3,7 @@ package dev.stockade.proxy.internal;
 import com.sun.jna.LastErrorException;
 import com.sun.jna.Native;
 import com.sun.jna.Platform;
+import dev.stockade.proxy.dial.DialGuard;
 import java.io.IOException;
 import java.net.Inet4Address;
 import java.net.InetAddress;

@@ -3,6 +3,7 @@ package dev.stockade.proxy.internal;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
+import dev.stockade.proxy.dial.DialGuard;
 import java.io.IOException;
 import java.net.Inet6Address;
 import java.net.InetAddress;

@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import com.code_intelligence.jazzer.api.FuzzedDataProvider;
 import com.code_intelligence.jazzer.junit.FuzzTest;
+import dev.stockade.proxy.dial.IpLiterals;
 
 /**
  * Fuzz targets for what the proxy parses from the wire before any decision. Under plain

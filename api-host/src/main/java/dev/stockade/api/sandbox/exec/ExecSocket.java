@@ -1,15 +1,15 @@
 package dev.stockade.api.sandbox.exec;
 
+import dev.stockade.api.kernel.access.Access;
+import dev.stockade.api.kernel.access.Action;
+import dev.stockade.api.kernel.access.Caller;
+import dev.stockade.api.kernel.access.Grant;
 import dev.stockade.api.sandbox.Sandbox;
 import dev.stockade.api.sandbox.SandboxService;
 import dev.stockade.api.sandbox.provision.ExecProcess;
 import dev.stockade.api.sandbox.provision.ExecRequest;
 import dev.stockade.api.sandbox.provision.ProvisionException;
 import dev.stockade.api.sandbox.provision.Provisioner;
-import dev.stockade.api.web.Access;
-import dev.stockade.api.web.Action;
-import dev.stockade.api.web.Caller;
-import dev.stockade.api.web.Grant;
 import io.micronaut.http.HttpRequest;
 import io.micronaut.websocket.CloseReason;
 import io.micronaut.websocket.WebSocketSession;
@@ -100,7 +100,7 @@ public class ExecSocket {
             session.close(CloseReason.NORMAL);
         } catch (ProvisionException e) {
             session.close(new CloseReason(4500, truncate(e.getMessage())));
-        } catch (dev.stockade.api.web.ApiProblem e) {
+        } catch (dev.stockade.api.kernel.web.ApiProblem e) {
             session.close(new CloseReason(4000 + e.code().status().getCode(), truncate(e.detail())));
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();

@@ -1,12 +1,12 @@
 package dev.stockade.api.sandbox.ingress;
 
+import dev.stockade.api.kernel.web.ApiProblem;
+import dev.stockade.api.kernel.web.ProblemCode;
+import dev.stockade.api.kernel.web.Problems;
 import dev.stockade.api.sandbox.Sandbox;
 import dev.stockade.api.sandbox.SandboxConfig;
 import dev.stockade.api.sandbox.SandboxService;
 import dev.stockade.api.sandbox.provision.Provisioner;
-import dev.stockade.api.web.ApiProblem;
-import dev.stockade.api.web.ProblemCode;
-import dev.stockade.api.web.Problems;
 import io.micronaut.http.HttpHeaders;
 import io.micronaut.http.HttpMethod;
 import io.micronaut.http.HttpRequest;

@@ -1,12 +1,13 @@
 package dev.stockade.api.sandbox.ingress;
 
-import dev.stockade.api.identity.Authenticator;
-import dev.stockade.api.identity.Identity;
+import dev.stockade.api.kernel.access.Action;
+import dev.stockade.api.kernel.access.Authorizer;
+import dev.stockade.api.kernel.identity.Authenticator;
+import dev.stockade.api.kernel.identity.BearerToken;
+import dev.stockade.api.kernel.identity.Identity;
+import dev.stockade.api.kernel.web.ApiProblem;
+import dev.stockade.api.kernel.web.ProblemCode;
 import dev.stockade.api.sandbox.Sandbox;
-import dev.stockade.api.web.Action;
-import dev.stockade.api.web.ApiProblem;
-import dev.stockade.api.web.Authorizer;
-import dev.stockade.api.web.ProblemCode;
 import io.micronaut.http.HttpHeaders;
 import io.micronaut.http.HttpRequest;
 import io.micronaut.http.cookie.Cookie;
@@ -84,11 +85,7 @@ final class IngressAuth {
     }
 
     private static Optional<String> bearer(HttpRequest<?> request) {
-        String h = request.getHeaders().get(HttpHeaders.AUTHORIZATION);
-        if (h == null || h.length() < 8 || !h.regionMatches(true, 0, "Bearer ", 0, 7)) {
-            return Optional.empty();
-        }
-        return Optional.of(h.substring(7).strip());
+        return BearerToken.of(request.getHeaders().get(HttpHeaders.AUTHORIZATION));
     }
 
     private static String displayName(Identity caller) {

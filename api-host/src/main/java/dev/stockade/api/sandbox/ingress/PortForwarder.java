@@ -1,7 +1,7 @@
 package dev.stockade.api.sandbox.ingress;
 
-import dev.stockade.api.web.ApiProblem;
-import dev.stockade.api.web.ProblemCode;
+import dev.stockade.api.kernel.web.ApiProblem;
+import dev.stockade.api.kernel.web.ProblemCode;
 import io.micronaut.http.HttpHeaders;
 import io.micronaut.http.HttpRequest;
 import io.micronaut.http.HttpResponse;

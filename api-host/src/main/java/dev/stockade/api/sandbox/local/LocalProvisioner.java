@@ -1,6 +1,6 @@
 package dev.stockade.api.sandbox.local;
 
-import dev.stockade.api.config.PlatformConfig;
+import dev.stockade.api.kernel.config.PlatformConfig;
 import dev.stockade.api.sandbox.provision.ExecProcess;
 import dev.stockade.api.sandbox.provision.ExecRequest;
 import dev.stockade.api.sandbox.provision.ProvisionException;

@@ -3,7 +3,7 @@ package dev.stockade.api.sandbox.local;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import com.sun.net.httpserver.HttpServer;
-import dev.stockade.api.config.PlatformConfig;
+import dev.stockade.api.kernel.config.PlatformConfig;
 import dev.stockade.api.sandbox.provision.ExecProcess;
 import dev.stockade.api.sandbox.provision.ExecRequest;
 import dev.stockade.api.sandbox.provision.SandboxSpec;

@@ -1,0 +1,117 @@
+package dev.stockade.api.kernel.access;
+
+import dev.stockade.api.kernel.identity.Authenticator;
+import dev.stockade.api.kernel.identity.BearerToken;
+import dev.stockade.api.kernel.identity.Identity;
+import dev.stockade.api.kernel.web.ApiProblem;
+import dev.stockade.api.kernel.web.ProblemCode;
+import dev.stockade.api.kernel.web.Problems;
+import io.micronaut.core.annotation.Nullable;
+import io.micronaut.core.order.Ordered;
+import io.micronaut.http.HttpHeaders;
+import io.micronaut.http.HttpRequest;
+import io.micronaut.http.HttpResponse;
+import io.micronaut.http.annotation.RequestFilter;
+import io.micronaut.http.annotation.ServerFilter;
+import io.micronaut.scheduling.TaskExecutors;
+import io.micronaut.scheduling.annotation.ExecuteOn;
+import io.micronaut.web.router.RouteAttributes;
+import io.micronaut.web.router.RouteMatch;
+import io.micronaut.web.router.UriRouteMatch;
+import java.util.Map;
+import java.util.Optional;
+
+/**
+ * The one gate every request passes, in this order: enrollment (503 until enrolled, except the routes the spec
+ * exempts), authentication (401), and the authorization table (404 across tenants, 403 within). A route without an
+ * {@link Access} declaration is refused: nothing is reachable by omission.
+ */
+@ServerFilter(ServerFilter.MATCH_ALL_PATTERN)
+final class AccessFilter implements Ordered {
+    /** The request attribute holding the caller's {@link Identity}. */
+    static final String IDENTITY = "stockade.identity";
+    /** The request attribute holding the {@link Grant}. */
+    static final String GRANT = "stockade.grant";
+
+    private final WorkGate enrollment;
+    private final Authenticator authenticator;
+    private final Authorizer authorizer;
+    private final Problems problems;
+
+    AccessFilter(WorkGate enrollment, Authenticator authenticator, Authorizer authorizer, Problems problems) {
+        this.enrollment = enrollment;
+        this.authenticator = authenticator;
+        this.authorizer = authorizer;
+        this.problems = problems;
+    }
+
+    @Override
+    public int getOrder() {
+        return Ordered.HIGHEST_PRECEDENCE + 100;
+    }
+
+    @RequestFilter
+    @ExecuteOn(TaskExecutors.BLOCKING)
+    @Nullable
+    HttpResponse<?> filter(HttpRequest<?> request) {
+        try {
+            Optional<RouteMatch<?>> route = RouteAttributes.getRouteMatch(request);
+            Optional<WebSocketRoutes.Match> socket = route.isEmpty() ? WebSocketRoutes.match(request) : Optional.empty();
+            if (socket.isPresent()) {
+                return authorizeSocket(request, socket.get());
+            }
+            Action action = route.flatMap(r -> r.getAnnotationMetadata().enumValue(Access.class, Action.class)).orElse(null);
+            if (action == null || action.gated()) {
+                enrollment.check();
+            }
+            if (route.isEmpty()) {
+                return null; // the router answers 404 or 405 through the error path
+            }
+            if (action == null) {
+                return problems.response(ProblemCode.FORBIDDEN, "this route declares no access rule");
+            }
+            if (action.isPublic() || action.tunnelTokenOnly()) {
+                return null; // a relay route compares the cluster's tunnel token itself (clusters.RelayController)
+            }
+            Identity caller = authenticate(request);
+            if (action.clusterTokenOnly() && !(caller instanceof Identity.ClusterToken)) {
+                throw new ApiProblem(ProblemCode.UNAUTHENTICATED,
+                        "the cluster proxy accepts only a cluster token issued to a sandbox");
+            }
+            if (!action.clusterTokenOnly() && caller instanceof Identity.ClusterToken) {
+                throw new ApiProblem(ProblemCode.UNAUTHENTICATED, "a cluster token is accepted only by the cluster proxy");
+            }
+            Map<String, Object> vars = route.get() instanceof UriRouteMatch<?, ?> u ? u.getVariableValues() : Map.of();
+            Grant grant = authorizer.authorize(caller, action, vars);
+            request.setAttribute(IDENTITY, caller);
+            request.setAttribute(GRANT, grant);
+            return null;
+        } catch (ApiProblem p) {
+            return problems.response(p);
+        }
+    }
+
+    /** A WebSocket handshake: the router matches it apart from HTTP routes, so its action comes from the table. */
+    private HttpResponse<?> authorizeSocket(HttpRequest<?> request, WebSocketRoutes.Match socket) {
+        if (socket.action().gated()) {
+            enrollment.check();
+        }
+        Identity caller = authenticate(request);
+        if (caller instanceof Identity.ClusterToken) {
+            throw new ApiProblem(ProblemCode.UNAUTHENTICATED, "a cluster token is accepted only by the cluster proxy");
+        }
+        request.setAttribute(IDENTITY, caller);
+        request.setAttribute(GRANT, authorizer.authorize(caller, socket.action(), socket.variables()));
+        return null;
+    }
+
+    private Identity authenticate(HttpRequest<?> request) {
+        String header = request.getHeaders().get(HttpHeaders.AUTHORIZATION);
+        if (header == null || header.isBlank()) {
+            throw new ApiProblem(ProblemCode.UNAUTHENTICATED, "a bearer token is required");
+        }
+        String token = BearerToken.of(header).orElseThrow(() -> new ApiProblem(ProblemCode.UNAUTHENTICATED,
+                "the Authorization header must be `Bearer <token>`"));
+        return authenticator.authenticate(token);
+    }
+}

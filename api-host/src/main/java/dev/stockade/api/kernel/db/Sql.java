@@ -1,0 +1,82 @@
+package dev.stockade.api.kernel.db;
+
+import io.micronaut.data.connection.ConnectionOperations;
+import io.micronaut.data.jdbc.runtime.JdbcOperations;
+import jakarta.inject.Singleton;
+import java.sql.Connection;
+import java.sql.PreparedStatement;
+import java.sql.ResultSet;
+import java.sql.SQLException;
+import java.sql.Types;
+import java.time.Instant;
+import java.time.ZoneOffset;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.UUID;
+
+/**
+ * Plain SQL on the current transaction's connection when there is one, otherwise on a connection of its own for the
+ * statement: features use it for the queries a repository method cannot express (joins, upserts, batches, pages).
+ */
+@Singleton
+public final class Sql {
+    /** Work done with a prepared statement. */
+    @FunctionalInterface
+    public interface Statement<R> {
+        R apply(PreparedStatement ps) throws SQLException;
+    }
+
+    /** Reads the current row of a result into a value. */
+    @FunctionalInterface
+    public interface Row<T> {
+        T map(ResultSet rs) throws SQLException;
+    }
+
+    private final JdbcOperations jdbc;
+    private final ConnectionOperations<Connection> connections;
+
+    public Sql(JdbcOperations jdbc, ConnectionOperations<Connection> connections) {
+        this.jdbc = jdbc;
+        this.connections = connections;
+    }
+
+    public <R> R prepare(String sql, Statement<R> work) {
+        return connections.executeWrite(status -> jdbc.prepareStatement(sql, work::apply));
+    }
+
+    /** Runs a query with {@code args} bound in order (see {@link #bind}) and maps every row. */
+    public <T> List<T> query(String sql, List<?> args, Row<T> row) {
+        return prepare(sql, ps -> {
+            bind(ps, args);
+            List<T> out = new ArrayList<>();
+            try (ResultSet rs = ps.executeQuery()) {
+                while (rs.next()) {
+                    out.add(row.map(rs));
+                }
+            }
+            return out;
+        });
+    }
+
+    /** Runs a statement with {@code args} bound in order; returns the number of rows it changed. */
+    public int update(String sql, List<?> args) {
+        return prepare(sql, ps -> {
+            bind(ps, args);
+            return ps.executeUpdate();
+        });
+    }
+
+    /** Binds a UUID as {@code uuid}, an instant as {@code timestamptz}, null untyped (cast it in the SQL). */
+    private static void bind(PreparedStatement ps, List<?> args) throws SQLException {
+        for (int i = 0; i < args.size(); i++) {
+            Object a = args.get(i);
+            if (a == null || a instanceof UUID) {
+                ps.setObject(i + 1, a, Types.OTHER);
+            } else if (a instanceof Instant t) {
+                ps.setObject(i + 1, t.atOffset(ZoneOffset.UTC));
+            } else {
+                ps.setObject(i + 1, a);
+            }
+        }
+    }
+}

@@ -1,0 +1,22 @@
+package dev.stockade.api.kernel.identity;
+
+import io.micronaut.data.annotation.Query;
+import io.micronaut.data.jdbc.annotation.JdbcRepository;
+import io.micronaut.data.model.query.builder.sql.Dialect;
+import io.micronaut.data.repository.CrudRepository;
+import java.time.Instant;
+import java.util.List;
+import java.util.Optional;
+import java.util.UUID;
+
+@JdbcRepository(dialect = Dialect.POSTGRES)
+public interface ApiTokenRepository extends CrudRepository<ApiTokenRow, UUID> {
+    Optional<ApiTokenRow> findByTokenHash(byte[] tokenHash);
+
+    List<ApiTokenRow> findByOrgIdOrderByCreatedAt(UUID orgId);
+
+    @Query("UPDATE api_tokens SET revoked_at = :revokedAt WHERE id = :id AND revoked_at IS NULL")
+    void revoke(UUID id, Instant revokedAt);
+
+    boolean existsByOwnerTrue();
+}

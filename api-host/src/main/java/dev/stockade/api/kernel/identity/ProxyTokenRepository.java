@@ -1,0 +1,20 @@
+package dev.stockade.api.kernel.identity;
+
+import io.micronaut.data.annotation.Query;
+import io.micronaut.data.jdbc.annotation.JdbcRepository;
+import io.micronaut.data.model.query.builder.sql.Dialect;
+import io.micronaut.data.repository.CrudRepository;
+import java.time.Instant;
+import java.util.List;
+import java.util.Optional;
+import java.util.UUID;
+
+@JdbcRepository(dialect = Dialect.POSTGRES)
+public interface ProxyTokenRepository extends CrudRepository<ProxyTokenRow, UUID> {
+    Optional<ProxyTokenRow> findByTokenHash(byte[] tokenHash);
+
+    List<ProxyTokenRow> findAllOrderByCreatedAt();
+
+    @Query("UPDATE proxy_tokens SET revoked_at = :revokedAt WHERE id = :id AND revoked_at IS NULL")
+    void revoke(UUID id, Instant revokedAt);
+}
