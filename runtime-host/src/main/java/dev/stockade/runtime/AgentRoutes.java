@@ -2,14 +2,15 @@ package dev.stockade.runtime;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import dev.stockade.runtime.agent.Agent;
+import dev.stockade.runtime.agent.Conversations;
 import dev.stockade.runtime.agent.DocumentKind;
 import dev.stockade.runtime.agent.Documents;
 import dev.stockade.runtime.agent.Memory;
-import dev.stockade.runtime.channel.Conversations;
 import dev.stockade.runtime.http.HttpProblem;
 import dev.stockade.runtime.http.Request;
 import dev.stockade.runtime.http.Response;
 import dev.stockade.runtime.http.Router;
+import dev.stockade.runtime.observe.Log;
 import dev.stockade.runtime.store.AgentProfile;
 import dev.stockade.runtime.store.AgentStore;
 import java.util.LinkedHashMap;

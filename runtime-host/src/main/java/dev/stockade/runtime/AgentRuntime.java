@@ -2,20 +2,23 @@ package dev.stockade.runtime;
 
 import dev.stockade.runtime.agent.Agent;
 import dev.stockade.runtime.agent.Compactor;
+import dev.stockade.runtime.agent.Conversations;
 import dev.stockade.runtime.agent.Documents;
 import dev.stockade.runtime.agent.Memory;
 import dev.stockade.runtime.agent.ModelCatalog;
+import dev.stockade.runtime.agent.PublicLinks;
 import dev.stockade.runtime.agent.Shell;
 import dev.stockade.runtime.agent.Skills;
 import dev.stockade.runtime.agent.SystemPrompt;
 import dev.stockade.runtime.agent.Toolbox;
 import dev.stockade.runtime.channel.Broadcast;
-import dev.stockade.runtime.channel.Conversations;
-import dev.stockade.runtime.channel.PublicLinks;
 import dev.stockade.runtime.channel.SlackDestinations;
 import dev.stockade.runtime.config.RuntimeConfig;
 import dev.stockade.runtime.http.HttpServer;
 import dev.stockade.runtime.http.Router;
+import dev.stockade.runtime.observe.Log;
+import dev.stockade.runtime.observe.Telemetry;
+import dev.stockade.runtime.observe.Tracing;
 import dev.stockade.runtime.provider.ChatModel;
 import dev.stockade.runtime.provider.ProviderHttp;
 import dev.stockade.runtime.store.AgentProfile;
@@ -108,7 +111,7 @@ public final class AgentRuntime implements AutoCloseable {
             SystemPrompt prompt, Memory memory, Telemetry telemetry, Tracing tracing) {
         ModelCatalog catalog = ModelCatalog.load(cfg.settings().nonBlank("MODEL_CATALOG_URL"),
                 cfg.contextWindowTokens());
-        Shell shell = new Shell(Path.of(cfg.value("SHELL_WORKSPACE_ROOT")), 120);
+        Shell shell = new Shell(Path.of(cfg.value("SHELL_WORKSPACE_ROOT")), 120, cfg.childEnvironment());
         Toolbox tools = new Toolbox(agents, prompt.docs(), memory, shell, prompt.skills());
         Compactor compactor = new Compactor(conversations, chat, catalog, cfg.compactionThresholdPercent(),
                 cfg.compactionTailMessages());

@@ -2,8 +2,8 @@ package dev.stockade.runtime;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import dev.stockade.runtime.agent.Agent;
+import dev.stockade.runtime.agent.Conversations;
 import dev.stockade.runtime.agent.TurnListener;
-import dev.stockade.runtime.channel.Conversations;
 import dev.stockade.runtime.http.HttpProblem;
 import dev.stockade.runtime.http.Request;
 import dev.stockade.runtime.http.Response;

@@ -1,11 +1,15 @@
 package dev.stockade.runtime;
 
+import dev.stockade.runtime.config.Redaction;
 import dev.stockade.runtime.config.RuntimeConfig;
 import dev.stockade.runtime.config.Settings;
 import dev.stockade.runtime.config.VoiceEndpoint;
 import java.io.PrintStream;
 
-/** Prints the resolved configuration, secrets redacted, with where each value came from. */
+/**
+ * Prints the resolved configuration with where each value came from: secrets as a fixed marker, and the user
+ * information of every URL (settings, derived endpoints, problems) redacted.
+ */
 final class ConfigReport {
     private ConfigReport() {
     }
@@ -24,16 +28,16 @@ final class ConfigReport {
         out.println("# Resolved");
         out.println("provider                                     " + cfg.provider().wire()
                 + (cfg.endpoints().routed() ? " (routed through PLATFORM_API_URL)" : " (direct)"));
-        out.println("chat endpoint                                " + orNone(cfg.endpoints().chatBase()));
+        out.println("chat endpoint                                " + orNone(Redaction.urls(cfg.endpoints().chatBase())));
         out.println("database file                                " + cfg.databaseFile());
         VoiceEndpoint v = cfg.voice();
         out.println("voice                                        " + (v.available()
-                ? v.url() + " (step " + v.step() + " of 3)" : "no realtime credential: meeting tools off"));
+                ? Redaction.urls(v.url()) + " (step " + v.step() + " of 3)" : "no realtime credential: meeting tools off"));
         for (String w : cfg.warnings()) {
-            out.println("warning: " + w);
+            out.println("warning: " + Redaction.urls(w));
         }
         for (String p : cfg.problems()) {
-            out.println("error: " + p);
+            out.println("error: " + Redaction.urls(p));
         }
     }
 

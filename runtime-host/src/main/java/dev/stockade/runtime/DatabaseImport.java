@@ -3,6 +3,7 @@ package dev.stockade.runtime;
 import dev.stockade.runtime.http.HttpProblem;
 import dev.stockade.runtime.http.Request;
 import dev.stockade.runtime.http.Response;
+import dev.stockade.runtime.observe.Log;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;

@@ -1,6 +1,8 @@
 package dev.stockade.runtime;
 
+import dev.stockade.runtime.config.Redaction;
 import dev.stockade.runtime.config.RuntimeConfig;
+import dev.stockade.runtime.observe.Log;
 import java.util.HashMap;
 import java.util.Map;
 import java.util.concurrent.CountDownLatch;
@@ -62,7 +64,7 @@ public final class RuntimeMain implements Runnable {
             }
             if (!cfg.problems().isEmpty()) {
                 for (String problem : cfg.problems()) {
-                    System.err.println("stockade runtime: " + problem);
+                    System.err.println("stockade runtime: " + Redaction.urls(problem));
                 }
                 System.err.println("stockade runtime: " + cfg.problems().size()
                         + " configuration problem(s); not starting (see `stockade runtime config`)");

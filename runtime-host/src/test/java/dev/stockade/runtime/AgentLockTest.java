@@ -3,10 +3,10 @@ package dev.stockade.runtime;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import com.fasterxml.jackson.databind.JsonNode;
+import dev.stockade.runtime.agent.Conversations;
 import dev.stockade.runtime.agent.DocumentKind;
 import dev.stockade.runtime.agent.Documents;
 import dev.stockade.runtime.agent.Memory;
-import dev.stockade.runtime.channel.Conversations;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;

@@ -3,7 +3,7 @@ package dev.stockade.runtime;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import com.fasterxml.jackson.databind.JsonNode;
-import dev.stockade.runtime.channel.Conversations;
+import dev.stockade.runtime.agent.Conversations;
 import java.nio.file.Path;
 import java.util.HashMap;
 import java.util.List;

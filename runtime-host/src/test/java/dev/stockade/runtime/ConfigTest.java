@@ -82,7 +82,7 @@ class ConfigTest {
         Files.writeString(home.resolve("data/.env"), "PORT=4000\n  not a line\n");
         RuntimeConfig c = load();
         assertThat(c.problems()).hasSize(1);
-        assertThat(c.problems().get(0)).contains(".env:2:3: expected `NAME=value`").endsWith("\n    ^");
+        assertThat(c.problems().get(0)).endsWith(".env:2:3: expected `NAME=value`; the line has no `=` (its text is not shown)");
     }
 
     @Test
@@ -212,7 +212,7 @@ class ConfigTest {
         ConfigReport.print(c, new PrintStream(out, true, StandardCharsets.UTF_8));
         String text = out.toString(StandardCharsets.UTF_8);
         assertThat(text).doesNotContain("sk-live-abcdef123456").doesNotContain("xoxb-secret-token");
-        assertThat(text).containsPattern("OPENAI_API_KEY +\\*+ \\(redacted, 20 chars\\) +environment");
+        assertThat(text).containsPattern("OPENAI_API_KEY +\\*{6} \\(redacted\\) +environment").doesNotContain("chars");
         assertThat(text).contains(sentinel);
         assertThat(text).containsPattern("PORT +3003 +default");
         assertThat(text).contains("# Voice meetings").contains("provider                                     openai");

@@ -3,6 +3,7 @@ package dev.stockade.runtime;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import com.fasterxml.jackson.databind.JsonNode;
+import dev.stockade.runtime.channel.DeliverTo;
 import dev.stockade.runtime.webhook.EventTypes;
 import dev.stockade.runtime.webhook.PromptTemplate;
 import dev.stockade.runtime.webhook.Subscription;
@@ -41,7 +42,7 @@ class EventTypesAndTemplatesTest {
     @Test
     void eventsAllowlistMatchesIgnoringCase() {
         Subscription s = new Subscription("x", "", Subscription.parseEvents(" push ,, Merge Request Hook"),
-                dev.stockade.runtime.webhook.DeliverTo.ALL, false, "", true);
+                dev.stockade.runtime.channel.DeliverTo.ALL, false, "", true);
         assertThat(s.events()).containsExactly("push", "Merge Request Hook");
         assertThat(s.accepts("PUSH")).isTrue();
         assertThat(s.accepts("merge request hook")).isTrue();

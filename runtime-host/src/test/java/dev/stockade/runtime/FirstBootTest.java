@@ -2,7 +2,11 @@ package dev.stockade.runtime;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import dev.stockade.runtime.observe.Log;
 import dev.stockade.runtime.store.AgentProfile;
+import java.io.ByteArrayOutputStream;
+import java.io.PrintStream;
+import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.Map;
@@ -62,6 +66,28 @@ class FirstBootTest {
         Files.writeString(home.resolve("data/settings.json"), "{modelId: nope");
         try (TestRuntime rt = new TestRuntime(home, Map.of()).start()) {
             assertThat(rt.runtime.profileAtStart().modelOverride()).isNull();
+        }
+    }
+
+    @Test
+    void aSettingsFileWithADuplicateKeyOrTextAfterItSeedsNothingAndSaysWhy() throws Exception {
+        Files.createDirectories(home.resolve("data"));
+        for (String[] c : new String[][] {
+                {"{\"modelId\":\"first\",\"modelId\":\"second\"}", "names the key `modelId` twice"},
+                {"{\"modelId\":\"first\"} {\"modelId\":\"second\"}", "has text after the JSON value"}}) {
+            for (String f : new String[] {"agent.db", "agent.db-wal", "agent.db-shm"}) {
+                Files.deleteIfExists(home.resolve("data").resolve(f)); // a first boot each time
+            }
+            Files.writeString(home.resolve("data/settings.json"), c[0]);
+            ByteArrayOutputStream log = new ByteArrayOutputStream();
+            Log.to(new PrintStream(log, true, StandardCharsets.UTF_8));
+            try (TestRuntime rt = new TestRuntime(home, Map.of()).start()) {
+                assertThat(rt.runtime.profileAtStart().modelOverride()).isNull();
+            } finally {
+                Log.to(System.err);
+            }
+            assertThat(log.toString(StandardCharsets.UTF_8)).contains("seed.settings_file").contains(c[1])
+                    .contains("no model overrides seeded");
         }
     }
 }

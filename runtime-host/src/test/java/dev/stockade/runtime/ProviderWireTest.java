@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import dev.stockade.runtime.agent.Memory;
+import dev.stockade.runtime.observe.Log;
 import dev.stockade.runtime.provider.AnthropicMessages;
 import dev.stockade.runtime.provider.AwsSigV4;
 import dev.stockade.runtime.provider.ChatModel;

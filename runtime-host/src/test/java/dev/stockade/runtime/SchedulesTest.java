@@ -2,7 +2,7 @@ package dev.stockade.runtime;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import dev.stockade.runtime.channel.Conversations;
+import dev.stockade.runtime.agent.Conversations;
 import java.nio.file.Path;
 import java.time.Instant;
 import java.util.HashMap;

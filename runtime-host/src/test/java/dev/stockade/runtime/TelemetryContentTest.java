@@ -3,6 +3,8 @@ package dev.stockade.runtime;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import com.sun.net.httpserver.HttpServer;
+import dev.stockade.runtime.observe.Log;
+import dev.stockade.runtime.observe.Telemetry;
 import java.io.ByteArrayOutputStream;
 import java.io.PrintStream;
 import java.net.InetSocketAddress;

@@ -2,8 +2,9 @@ package dev.stockade.runtime;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import dev.stockade.runtime.channel.Conversations;
+import dev.stockade.runtime.agent.Conversations;
 import dev.stockade.runtime.channel.SlackDestinations;
+import dev.stockade.runtime.observe.Log;
 import java.io.ByteArrayOutputStream;
 import java.io.PrintStream;
 import java.nio.charset.StandardCharsets;

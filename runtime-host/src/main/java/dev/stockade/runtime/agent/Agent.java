@@ -1,10 +1,9 @@
 package dev.stockade.runtime.agent;
 
 import com.fasterxml.jackson.databind.node.ObjectNode;
-import dev.stockade.runtime.Log;
-import dev.stockade.runtime.Telemetry;
-import dev.stockade.runtime.Tracing;
-import dev.stockade.runtime.channel.Conversations;
+import dev.stockade.runtime.observe.Log;
+import dev.stockade.runtime.observe.Telemetry;
+import dev.stockade.runtime.observe.Tracing;
 import dev.stockade.runtime.provider.ChatModel;
 import dev.stockade.runtime.provider.Item;
 import dev.stockade.runtime.provider.ModelReply;

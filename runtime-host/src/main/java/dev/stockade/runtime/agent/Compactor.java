@@ -1,7 +1,6 @@
 package dev.stockade.runtime.agent;
 
-import dev.stockade.runtime.Log;
-import dev.stockade.runtime.channel.Conversations;
+import dev.stockade.runtime.observe.Log;
 import dev.stockade.runtime.provider.ChatModel;
 import dev.stockade.runtime.provider.Item;
 import dev.stockade.runtime.provider.ModelReply;

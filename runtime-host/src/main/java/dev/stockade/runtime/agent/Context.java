@@ -1,7 +1,7 @@
 package dev.stockade.runtime.agent;
 
 import com.fasterxml.jackson.databind.JsonNode;
-import dev.stockade.runtime.channel.Conversations;
+import dev.stockade.runtime.json.StrictJson;
 import dev.stockade.runtime.provider.Item;
 import dev.stockade.runtime.store.AgentProfile;
 import java.io.IOException;
@@ -63,11 +63,11 @@ final class Context {
             case "assistant":
                 return new Item.AssistantText(m.content());
             case "tool_use": {
-                JsonNode n = Toolbox.JSON.readTree(m.content());
+                JsonNode n = StrictJson.object(m.content());
                 return new Item.ToolCall(n.path("id").asText(), n.path("name").asText(), n.path("input"));
             }
             case "tool_result": {
-                JsonNode n = Toolbox.JSON.readTree(m.content());
+                JsonNode n = StrictJson.object(m.content());
                 return new Item.ToolResult(n.path("id").asText(), n.path("output").asText(), n.path("error").asBoolean());
             }
             default:

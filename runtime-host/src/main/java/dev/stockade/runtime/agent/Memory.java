@@ -1,6 +1,6 @@
 package dev.stockade.runtime.agent;
 
-import dev.stockade.runtime.Log;
+import dev.stockade.runtime.observe.Log;
 import dev.stockade.runtime.provider.Embedder;
 import dev.stockade.runtime.provider.ProviderException;
 import dev.stockade.runtime.store.Store;

@@ -1,8 +1,8 @@
 package dev.stockade.runtime.agent;
 
 import com.fasterxml.jackson.databind.JsonNode;
-import com.fasterxml.jackson.databind.ObjectMapper;
-import dev.stockade.runtime.Log;
+import dev.stockade.runtime.json.StrictJson;
+import dev.stockade.runtime.observe.Log;
 import java.io.IOException;
 import java.io.InputStream;
 import java.net.URI;
@@ -21,7 +21,6 @@ import java.util.Map;
  * prefix, vendor prefix, version and date suffixes dropped) before lookup.
  */
 public final class ModelCatalog {
-    private static final ObjectMapper JSON = new ObjectMapper();
     private final Map<String, Integer> bundled;
     private final Map<String, Integer> refreshed;
     private final Integer override;
@@ -36,7 +35,7 @@ public final class ModelCatalog {
     public static ModelCatalog load(String url, Integer override) {
         Map<String, Integer> bundled = new HashMap<>();
         try (InputStream in = ModelCatalog.class.getResourceAsStream("/model-windows.json")) {
-            JSON.readTree(in).fields().forEachRemaining(e -> bundled.put(e.getKey(), e.getValue().asInt()));
+            StrictJson.object(in.readAllBytes()).fields().forEachRemaining(e -> bundled.put(e.getKey(), e.getValue().asInt()));
         } catch (IOException | NullPointerException e) {
             Log.error("catalog.bundled_unreadable");
         }
@@ -53,7 +52,7 @@ public final class ModelCatalog {
                 Log.warn("catalog.refresh_failed", "status", r.statusCode());
                 return out;
             }
-            JsonNode root = JSON.readTree(r.body());
+            JsonNode root = StrictJson.object(r.body());
             root.fields().forEachRemaining(e -> {
                 JsonNode v = e.getValue();
                 int w = v.isInt() ? v.asInt() : v.path("max_input_tokens").asInt(v.path("max_tokens").asInt(0));

@@ -1,5 +1,6 @@
 package dev.stockade.runtime.agent;
 
+import dev.stockade.runtime.config.ChildEnvironment;
 import dev.stockade.runtime.provider.ToolSpec;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
@@ -16,10 +17,13 @@ public final class Shell {
     private static final int MAX_OUTPUT = 16 * 1024;
     private final Path workspace;
     private final long timeoutSeconds;
+    private final ChildEnvironment environment;
 
-    public Shell(Path workspace, long timeoutSeconds) {
+    /** A shell in {@code workspace}; its commands see only {@code environment}, never the runtime's secrets. */
+    public Shell(Path workspace, long timeoutSeconds, ChildEnvironment environment) {
         this.workspace = workspace;
         this.timeoutSeconds = timeoutSeconds;
+        this.environment = environment;
     }
 
     Tool tool() {
@@ -34,7 +38,7 @@ public final class Shell {
         // Output goes to a file so a quiet command cannot block the reader past the time limit.
         Path out = Files.createTempFile("shell-tool", ".out");
         try {
-            Process p = new ProcessBuilder("bash", "-c", command).directory(workspace.toFile())
+            Process p = environment.processBuilder(List.of("bash", "-c", command)).directory(workspace.toFile())
                     .redirectErrorStream(true).redirectOutput(out.toFile()).start();
             p.getOutputStream().close();
             if (!p.waitFor(timeoutSeconds, TimeUnit.SECONDS)) {

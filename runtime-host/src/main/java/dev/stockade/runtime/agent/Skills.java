@@ -3,7 +3,7 @@ package dev.stockade.runtime.agent;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.dataformat.yaml.YAMLFactory;
-import dev.stockade.runtime.Log;
+import dev.stockade.runtime.observe.Log;
 import dev.stockade.runtime.provider.ToolSpec;
 import java.io.IOException;
 import java.io.InputStream;

@@ -1,6 +1,5 @@
 package dev.stockade.runtime.agent;
 
-import dev.stockade.runtime.channel.PublicLinks;
 import dev.stockade.runtime.store.AgentProfile;
 import java.sql.SQLException;
 

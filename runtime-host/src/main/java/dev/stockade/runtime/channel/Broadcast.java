@@ -1,7 +1,8 @@
 package dev.stockade.runtime.channel;
 
-import dev.stockade.runtime.Log;
-import dev.stockade.runtime.webhook.DeliverTo;
+import dev.stockade.runtime.agent.Conversations;
+import dev.stockade.runtime.agent.PublicLinks;
+import dev.stockade.runtime.observe.Log;
 import java.sql.SQLException;
 
 /**

@@ -28,8 +28,10 @@ public final class RuntimeConfig {
     private final String publicUrl;
     private final VoiceEndpoint voice;
     private final ProviderEndpoints endpoints;
+    private final ChildEnvironment childEnvironment;
 
-    private RuntimeConfig(Settings s) {
+    private RuntimeConfig(Settings s, ChildEnvironment childEnvironment) {
+        this.childEnvironment = childEnvironment;
         List<String> p = new ArrayList<>(s.problems());
         List<String> w = new ArrayList<>(s.warnings());
         this.settings = s;
@@ -60,14 +62,14 @@ public final class RuntimeConfig {
 
     /** Resolves and validates the configuration from the process environment and the data home's .env. */
     public static RuntimeConfig load(Map<String, String> env, String userHome) {
-        return new RuntimeConfig(Settings.resolve(env, userHome));
+        return new RuntimeConfig(Settings.resolve(env, userHome), ChildEnvironment.of(env));
     }
 
     private static ProviderKind provider(Settings s, List<String> warnings) {
         ProviderKind k = ProviderKind.parse(s.value("LLM_PROVIDER"));
         if (k == null) {
-            warnings.add("LLM_PROVIDER: `" + s.value("LLM_PROVIDER")
-                    + "` is not bedrock, bedrock-mantle, azure or openai; using bedrock");
+            warnings.add("LLM_PROVIDER: " + Redaction.quote("LLM_PROVIDER", s.value("LLM_PROVIDER"))
+                    + " is not bedrock, bedrock-mantle, azure or openai; using bedrock");
             return ProviderKind.BEDROCK;
         }
         return k;
@@ -83,7 +85,7 @@ public final class RuntimeConfig {
         } catch (NumberFormatException | NullPointerException e) {
             // reported below
         }
-        problems.add(name + ": `" + raw + "` must be an integer from " + min + " to " + max);
+        problems.add(name + ": " + Redaction.quote(name, raw) + " must be an integer from " + min + " to " + max);
         return Integer.parseInt(s.get(name).variable().defaultValue());
     }
 
@@ -94,7 +96,7 @@ public final class RuntimeConfig {
         }
         Integer v = positive(raw);
         if (v == null) {
-            warnings.add(name + ": `" + raw + "` is not a positive integer; ignored");
+            warnings.add(name + ": " + Redaction.quote(name, raw) + " is not a positive integer; ignored");
         }
         return v;
     }
@@ -104,7 +106,7 @@ public final class RuntimeConfig {
         Integer v = positive(raw);
         int fallback = Integer.parseInt(s.get(name).variable().defaultValue());
         if (v == null) {
-            warnings.add(name + ": `" + raw + "` is not a positive integer; using " + fallback);
+            warnings.add(name + ": " + Redaction.quote(name, raw) + " is not a positive integer; using " + fallback);
             return fallback;
         }
         return v;
@@ -124,7 +126,7 @@ public final class RuntimeConfig {
         String path = u.startsWith("file:") ? u.substring("file:".length())
                 : u.startsWith("jdbc:sqlite:") ? u.substring("jdbc:sqlite:".length()) : null;
         if (path == null || path.isBlank() || path.contains("?") || path.equals(":memory:")) {
-            problems.add("DATABASE_URL: `" + url + "` must be a SQLite file URL such as file:/data/agent.db");
+            problems.add("DATABASE_URL: " + Redaction.quote("DATABASE_URL", url) + " must be a SQLite file URL such as file:/data/agent.db");
             return Path.of("agent.db");
         }
         return Path.of(path.startsWith("//") ? path.substring(2) : path);
@@ -146,7 +148,7 @@ public final class RuntimeConfig {
         try {
             UUID.fromString(id);
         } catch (IllegalArgumentException e) {
-            problems.add("AGENT_ID: `" + id + "` is not a UUID");
+            problems.add("AGENT_ID: " + Redaction.quote("AGENT_ID", id) + " is not a UUID");
         }
     }
 
@@ -161,7 +163,7 @@ public final class RuntimeConfig {
         String v = s.nonBlank("AZURE_FOUNDRY_BASE_URL");
         if (v != null && httpUrl("AZURE_FOUNDRY_BASE_URL", v, problems) != null
                 && !Settings.stripSlash(v).endsWith("/anthropic/v1")) {
-            problems.add("AZURE_FOUNDRY_BASE_URL: `" + v + "` must end at /anthropic/v1");
+            problems.add("AZURE_FOUNDRY_BASE_URL: " + Redaction.quote("AZURE_FOUNDRY_BASE_URL", v) + " must end at /anthropic/v1");
         }
     }
 
@@ -176,7 +178,7 @@ public final class RuntimeConfig {
         } catch (Exception e) {
             // reported below
         }
-        problems.add(name + ": `" + value + "` is not an http:// or https:// URL with a host");
+        problems.add(name + ": " + Redaction.quote(name, value) + " is not an http:// or https:// URL with a host");
         return null;
     }
 
@@ -242,6 +244,11 @@ public final class RuntimeConfig {
 
     public ProviderEndpoints endpoints() {
         return endpoints;
+    }
+
+    /** The allowlisted part of the environment the configuration was loaded from, for the agent's children. */
+    public ChildEnvironment childEnvironment() {
+        return childEnvironment;
     }
 
     /** Shorthand for {@link Settings#value}. */

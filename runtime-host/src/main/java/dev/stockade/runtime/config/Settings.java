@@ -16,15 +16,18 @@ import java.util.regex.Pattern;
 public final class Settings {
     /** One resolved variable; {@code value} is {@code null} when unset. */
     public record Setting(Variable variable, String value, String source) {
-        /** The value as printed: secrets redacted, unset shown as such. */
+        /**
+         * The value as printed: a secret as {@link Redaction#MARKER} (a sentinel, which stands in for a key the
+         * platform holds, as itself), the user information of URLs redacted, unset shown as such.
+         */
         public String display() {
             if (value == null) {
                 return "(unset)";
             }
             if (variable.secret() && !value.isEmpty()) {
-                return Sentinels.isSentinel(value) ? value : "****** (redacted, " + value.length() + " chars)";
+                return Sentinels.isSentinel(value) ? value : Redaction.MARKER;
             }
-            return value.isEmpty() ? "\"\"" : value;
+            return value.isEmpty() ? "\"\"" : Redaction.value(variable.name(), value);
         }
     }
 

@@ -51,7 +51,7 @@ public record VoiceEndpoint(String url, String apiKey, int step) {
         try {
             u = new URI(value);
         } catch (Exception e) {
-            problems.add("OPENAI_REALTIME_URL: `" + value + "` is not a URL");
+            problems.add("OPENAI_REALTIME_URL: " + Redaction.quote("OPENAI_REALTIME_URL", value) + " is not a URL");
             return;
         }
         String scheme = u.getScheme() == null ? "" : u.getScheme().toLowerCase(Locale.ROOT);
@@ -62,7 +62,7 @@ public record VoiceEndpoint(String url, String apiKey, int step) {
         if (scheme.equals("ws") && LOOPBACK.contains(host)) {
             return;
         }
-        problems.add("OPENAI_REALTIME_URL: `" + value + "` must be wss:// (plain ws:// only for localhost, "
+        problems.add("OPENAI_REALTIME_URL: " + Redaction.quote("OPENAI_REALTIME_URL", value) + " must be wss:// (plain ws:// only for localhost, "
                 + "127.0.0.1 and [::1])");
     }
 }

@@ -1,6 +1,6 @@
 package dev.stockade.runtime.http;
 
-import dev.stockade.runtime.Log;
+import dev.stockade.runtime.observe.Log;
 import io.netty.buffer.Unpooled;
 import io.netty.channel.ChannelFutureListener;
 import io.netty.channel.ChannelHandlerContext;

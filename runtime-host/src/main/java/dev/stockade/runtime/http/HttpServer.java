@@ -1,6 +1,6 @@
 package dev.stockade.runtime.http;
 
-import dev.stockade.runtime.Log;
+import dev.stockade.runtime.observe.Log;
 import io.netty.bootstrap.ServerBootstrap;
 import io.netty.buffer.Unpooled;
 import io.netty.channel.Channel;
@@ -29,10 +29,10 @@ import java.util.HashMap;
 import java.util.Locale;
 import java.util.Map;
 import java.util.concurrent.ExecutorService;
+import java.util.concurrent.RejectedExecutionException;
 import java.util.concurrent.SynchronousQueue;
 import java.util.concurrent.ThreadPoolExecutor;
 import java.util.concurrent.TimeUnit;
-import java.util.concurrent.RejectedExecutionException;
 
 /**
  * The runtime's HTTP/1.1 server on Netty. Requests are aggregated (bodies up to {@link #MAX_BODY}) and

@@ -1,8 +1,9 @@
 package dev.stockade.runtime.http;
 
-import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
-import java.io.IOException;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import dev.stockade.runtime.json.MalformedJson;
+import dev.stockade.runtime.json.StrictJson;
 import java.nio.charset.StandardCharsets;
 import java.util.Map;
 
@@ -28,17 +29,15 @@ public record Request(String method, String path, Map<String, String> params, Ma
         return new String(body, StandardCharsets.UTF_8);
     }
 
-    /** The body as a JSON object, or a 400 problem when it is not one. */
-    public JsonNode jsonObject() {
-        JsonNode n;
+    /**
+     * The body as exactly one JSON object, read by the runtime's one strict reader; a 400 problem naming
+     * what is wrong (and where) otherwise.
+     */
+    public ObjectNode jsonObject() {
         try {
-            n = JSON.readTree(body);
-        } catch (IOException e) {
-            throw new HttpProblem(400, "invalid-json", "the body is not valid JSON");
+            return StrictJson.object(body);
+        } catch (MalformedJson e) {
+            throw new HttpProblem(400, e.reason().slug(), "the body " + e.getMessage());
         }
-        if (n == null || !n.isObject()) {
-            throw new HttpProblem(400, "not-an-object", "the body must be a JSON object");
-        }
-        return n;
     }
 }

@@ -1,6 +1,6 @@
 package dev.stockade.runtime.provider;
 
-import dev.stockade.runtime.Log;
+import dev.stockade.runtime.observe.Log;
 import java.io.IOException;
 import java.io.InputStream;
 import java.net.URI;

@@ -1,8 +1,9 @@
 package dev.stockade.runtime.store;
 
 import com.fasterxml.jackson.databind.JsonNode;
-import com.fasterxml.jackson.databind.ObjectMapper;
 import dev.stockade.runtime.config.RuntimeConfig;
+import dev.stockade.runtime.json.MalformedJson;
+import dev.stockade.runtime.json.StrictJson;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -15,7 +16,6 @@ import java.util.function.Consumer;
 
 /** The agent row: first-boot seeding, the chat settings and the lock, identity edits. */
 public final class AgentStore {
-    private static final ObjectMapper JSON = new ObjectMapper();
     private final Store store;
 
     public AgentStore(Store store) {
@@ -48,13 +48,11 @@ public final class AgentStore {
             return null;
         }
         try {
-            JsonNode n = JSON.readTree(file.toFile());
-            if (n != null && n.isObject()) {
-                return n;
-            }
-            warn.accept(file + ": not a JSON object; no model overrides seeded");
+            return StrictJson.object(Files.readAllBytes(file));
+        } catch (MalformedJson e) {
+            warn.accept(file + ": the file " + e.getMessage() + "; no model overrides seeded");
         } catch (IOException e) {
-            warn.accept(file + ": not valid JSON; no model overrides seeded");
+            warn.accept(file + ": cannot be read (" + e.getClass().getSimpleName() + "); no model overrides seeded");
         }
         return null;
     }

@@ -1,6 +1,6 @@
 package dev.stockade.runtime.store;
 
-import dev.stockade.runtime.Log;
+import dev.stockade.runtime.observe.Log;
 import java.nio.file.Path;
 import java.sql.Connection;
 import java.sql.DriverManager;

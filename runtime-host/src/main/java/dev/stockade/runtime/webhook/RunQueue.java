@@ -1,12 +1,12 @@
 package dev.stockade.runtime.webhook;
 
 import com.fasterxml.jackson.databind.JsonNode;
-import com.fasterxml.jackson.databind.ObjectMapper;
-import dev.stockade.runtime.Log;
-import dev.stockade.runtime.Telemetry;
 import dev.stockade.runtime.agent.AgentTask;
+import dev.stockade.runtime.agent.Conversations;
 import dev.stockade.runtime.channel.Broadcast;
-import dev.stockade.runtime.channel.Conversations;
+import dev.stockade.runtime.json.StrictJson;
+import dev.stockade.runtime.observe.Log;
+import dev.stockade.runtime.observe.Telemetry;
 import java.sql.SQLException;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
@@ -18,7 +18,6 @@ import java.util.concurrent.ExecutorService;
  * left {@code running} by a crash is taken again first (at least once).
  */
 public final class RunQueue {
-    private static final ObjectMapper JSON = new ObjectMapper();
     private final WebhookStore store;
     private final Broadcast broadcast;
     private final Conversations conversations;
@@ -83,7 +82,8 @@ public final class RunQueue {
         long started = System.nanoTime();
         String header = "**Webhook: " + sub.name() + "**\n\n";
         try {
-            JsonNode payload = JSON.readTree(run.payload());
+            // The stored payload is read as strictly as the body it came from; a corrupt row fails the run.
+            JsonNode payload = StrictJson.object(run.payload());
             String prompt = sub.prompt().isBlank() ? PromptTemplate.leadIn(sub.name(), run.event(), payload)
                     : PromptTemplate.render(sub.prompt(), payload);
             String thread = "webhook-run:" + sub.name();

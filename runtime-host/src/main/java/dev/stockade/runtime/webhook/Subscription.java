@@ -1,5 +1,6 @@
 package dev.stockade.runtime.webhook;
 
+import dev.stockade.runtime.channel.DeliverTo;
 import java.util.List;
 import java.util.Locale;
 import java.util.regex.Pattern;

@@ -1,6 +1,7 @@
 package dev.stockade.runtime.webhook;
 
 import com.fasterxml.jackson.databind.JsonNode;
+import dev.stockade.runtime.channel.DeliverTo;
 import dev.stockade.runtime.http.HttpProblem;
 import dev.stockade.runtime.http.Request;
 import dev.stockade.runtime.http.Response;

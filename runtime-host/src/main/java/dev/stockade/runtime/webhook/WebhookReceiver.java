@@ -1,12 +1,12 @@
 package dev.stockade.runtime.webhook;
 
 import com.fasterxml.jackson.databind.JsonNode;
-import dev.stockade.runtime.Log;
-import dev.stockade.runtime.Telemetry;
 import dev.stockade.runtime.channel.Broadcast;
 import dev.stockade.runtime.http.HttpProblem;
 import dev.stockade.runtime.http.Request;
 import dev.stockade.runtime.http.Response;
+import dev.stockade.runtime.observe.Log;
+import dev.stockade.runtime.observe.Telemetry;
 import java.util.LinkedHashMap;
 import java.util.Map;
 

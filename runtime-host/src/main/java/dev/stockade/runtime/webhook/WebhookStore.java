@@ -1,5 +1,6 @@
 package dev.stockade.runtime.webhook;
 
+import dev.stockade.runtime.channel.DeliverTo;
 import dev.stockade.runtime.store.Store;
 import java.sql.ResultSet;
 import java.sql.SQLException;

@@ -1,4 +1,4 @@
-package dev.stockade.runtime.channel;
+package dev.stockade.runtime.agent;
 
 import dev.stockade.runtime.store.Store;
 import java.sql.ResultSet;

@@ -1,4 +1,4 @@
-package dev.stockade.runtime.channel;
+package dev.stockade.runtime.agent;
 
 import java.net.URLEncoder;
 import java.nio.charset.StandardCharsets;

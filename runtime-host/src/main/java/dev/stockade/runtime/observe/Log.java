@@ -1,4 +1,4 @@
-package dev.stockade.runtime;
+package dev.stockade.runtime.observe;
 
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ObjectNode;

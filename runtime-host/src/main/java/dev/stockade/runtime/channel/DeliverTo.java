@@ -1,4 +1,4 @@
-package dev.stockade.runtime.webhook;
+package dev.stockade.runtime.channel;
 
 import java.util.Locale;
 
