@@ -1,6 +1,7 @@
 package dev.stockade.api.clusters;
 
 import dev.stockade.api.kernel.events.EventStream;
+import dev.stockade.api.kernel.events.Topic;
 import io.micronaut.context.annotation.Context;
 import java.io.FilterInputStream;
 import java.io.IOException;
@@ -20,7 +21,7 @@ public class OpenStreams {
     private final Map<UUID, Set<InputStream>> open = new ConcurrentHashMap<>();
 
     public OpenStreams(EventStream events) {
-        events.subscribe("halt", e -> {
+        events.subscribe(Topic.HALT, e -> {
             if (e.payload().path("halted").asBoolean(false)) {
                 closeAll(e.orgId());
             }

@@ -3,6 +3,7 @@ package dev.stockade.api.connectors;
 import com.fasterxml.jackson.databind.JsonNode;
 import dev.stockade.api.halt.HaltService;
 import dev.stockade.api.kernel.events.EventStream;
+import dev.stockade.api.kernel.events.Topic;
 import jakarta.inject.Singleton;
 import java.net.URI;
 import java.util.Map;
@@ -30,7 +31,7 @@ public class ConnectorCalls {
         this.operations = operations;
         this.credentials = credentials;
         this.halts = halts;
-        events.subscribe("halt", e -> {
+        events.subscribe(Topic.HALT, e -> {
             reloadHalted();
             if (e.payload().path("halted").asBoolean()) {
                 inFlight.getOrDefault(e.orgId(), Set.of()).forEach(Cancellation::cancel);

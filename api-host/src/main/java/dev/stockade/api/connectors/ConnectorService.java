@@ -6,6 +6,7 @@ import dev.stockade.api.kernel.audit.AuditEvent;
 import dev.stockade.api.kernel.audit.AuditKind;
 import dev.stockade.api.kernel.audit.AuditLog;
 import dev.stockade.api.kernel.events.Events;
+import dev.stockade.api.kernel.events.Topic;
 import dev.stockade.api.kernel.identity.Identity;
 import dev.stockade.api.kernel.web.ApiProblem;
 import dev.stockade.api.kernel.web.ProblemCode;
@@ -291,7 +292,7 @@ public class ConnectorService {
     }
 
     private void changed(UUID orgId, UUID connectorId) {
-        events.publish("connector", orgId, Map.of("connectorId", connectorId.toString()));
+        events.publish(Topic.CONNECTOR, orgId, Map.of("connectorId", connectorId.toString()));
     }
 
     private static Map<String, JsonNode> byName(JsonNode tools) {

@@ -1,6 +1,7 @@
 package dev.stockade.api.connectors;
 
 import com.fasterxml.jackson.databind.JsonNode;
+import dev.stockade.api.kernel.events.Topic;
 import dev.stockade.api.kernel.identity.Identity;
 import dev.stockade.api.kernel.tools.GrantedTool;
 import dev.stockade.api.kernel.tools.GrantedToolSource;
@@ -22,7 +23,7 @@ class ConnectorToolSource implements GrantedToolSource {
     }
 
     @Override
-    public List<String> topics() {
+    public List<Topic> topics() {
         return GrantedTools.TOPICS;
     }
 

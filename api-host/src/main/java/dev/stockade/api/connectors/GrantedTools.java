@@ -7,6 +7,7 @@ import dev.stockade.api.governance.Effective;
 import dev.stockade.api.halt.HaltService;
 import dev.stockade.api.kernel.db.Sql;
 import dev.stockade.api.kernel.events.EventStream;
+import dev.stockade.api.kernel.events.Topic;
 import dev.stockade.api.kernel.identity.Identity;
 import dev.stockade.api.kernel.tools.GrantedTool;
 import dev.stockade.api.kernel.web.ApiProblem;
@@ -42,7 +43,8 @@ import org.slf4j.LoggerFactory;
 public class GrantedTools {
     private static final Logger LOG = LoggerFactory.getLogger(GrantedTools.class);
     /** The topics whose events can change what a caller is granted. */
-    public static final List<String> TOPICS = List.of("governance", "connector", "access", "halt", "enforcement");
+    public static final List<Topic> TOPICS = List.of(Topic.GOVERNANCE, Topic.CONNECTOR, Topic.ACCESS, Topic.HALT,
+            Topic.ENFORCEMENT);
 
     /** A connector tool as one caller sees it. */
     public record Exposed(String name, Connector connector, UpstreamClient.Tool tool, @Nullable UUID credentialId)

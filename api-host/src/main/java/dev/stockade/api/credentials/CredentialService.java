@@ -7,6 +7,7 @@ import dev.stockade.api.kernel.audit.AuditKind;
 import dev.stockade.api.kernel.audit.AuditLog;
 import dev.stockade.api.kernel.db.Sql;
 import dev.stockade.api.kernel.events.Events;
+import dev.stockade.api.kernel.events.Topic;
 import dev.stockade.api.kernel.identity.Identity;
 import dev.stockade.api.kernel.secrets.SecretBox;
 import dev.stockade.api.kernel.web.ApiProblem;
@@ -210,7 +211,7 @@ public class CredentialService implements CredentialMaterials {
     }
 
     private void changed(UUID orgId, UUID projectId, UUID credentialId) {
-        events.publish("governance", orgId, Map.of("kind", "credential", "projectId", projectId.toString(),
+        events.publish(Topic.GOVERNANCE, orgId, Map.of("kind", "credential", "projectId", projectId.toString(),
                 "credentialId", credentialId.toString()));
     }
 

@@ -5,7 +5,6 @@ import dev.stockade.api.kernel.access.Action;
 import dev.stockade.api.kernel.access.Caller;
 import dev.stockade.api.kernel.identity.Identity;
 import dev.stockade.api.kernel.web.ApiProblem;
-import dev.stockade.api.kernel.web.ProblemCode;
 import io.micronaut.core.annotation.Nullable;
 import io.micronaut.http.HttpRequest;
 import io.micronaut.http.MediaType;

@@ -3,6 +3,7 @@ package dev.stockade.api.egress;
 import dev.stockade.api.enforcement.EnforcementStore;
 import dev.stockade.api.halt.HaltService;
 import dev.stockade.api.kernel.events.EventStream;
+import dev.stockade.api.kernel.events.Topic;
 import dev.stockade.proxy.feed.FeedWire;
 import dev.stockade.proxy.feed.SandboxSet;
 import io.micronaut.context.annotation.Value;
@@ -51,9 +52,9 @@ public class FeedHub {
             t.setDaemon(true);
             return t;
         });
-        events.subscribe("enforcement", e -> sessions.forEach(Session::wake));
-        events.subscribe("halt", e -> sessions.forEach(Session::haltChanged));
-        events.subscribe("proxy-token", e -> sessions.stream()
+        events.subscribe(Topic.ENFORCEMENT, e -> sessions.forEach(Session::wake));
+        events.subscribe(Topic.HALT, e -> sessions.forEach(Session::haltChanged));
+        events.subscribe(Topic.PROXY_TOKEN, e -> sessions.stream()
                 .filter(s -> s.tokenId.toString().equals(e.payload().path("revoked").asText()))
                 .forEach(s -> s.sink.complete()));
         pool.scheduleWithFixedDelay(() -> sessions.forEach(Session::ping), ping.toMillis(), ping.toMillis(),

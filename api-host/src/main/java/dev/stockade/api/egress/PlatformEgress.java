@@ -4,6 +4,7 @@ import dev.stockade.api.enforcement.EnforcementStore;
 import dev.stockade.api.kernel.audit.AuditAppender;
 import dev.stockade.api.kernel.config.PlatformConfig;
 import dev.stockade.api.kernel.events.EventStream;
+import dev.stockade.api.kernel.events.Topic;
 import dev.stockade.api.sandbox.EgressEndpoint;
 import dev.stockade.api.sandbox.local.LocalProvisioner;
 import dev.stockade.api.sandbox.provision.ProvisionException;
@@ -78,8 +79,8 @@ public class PlatformEgress implements EgressEndpoint {
             started.set(server);
             this.host = bind;
             this.ca = Files.readString(server.caCertificate());
-            events.subscribe("enforcement", e -> follower.wake());
-            events.subscribe("halt", e -> follower.halt(e.orgId(), e.payload().path("halted").asBoolean()));
+            events.subscribe(Topic.ENFORCEMENT, e -> follower.wake());
+            events.subscribe(Topic.HALT, e -> follower.halt(e.orgId(), e.payload().path("halted").asBoolean()));
             LOG.info("egress proxy for sandboxes listening on {}:{}", bind, server.port());
         } catch (IOException e) {
             throw new UncheckedIOException("the egress proxy cannot start on " + bind + ":" + port, e);

@@ -6,6 +6,7 @@ import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.stockade.api.kernel.db.Sql;
 import dev.stockade.api.kernel.events.Events;
+import dev.stockade.api.kernel.events.Topic;
 import jakarta.inject.Singleton;
 import java.io.IOException;
 import java.io.UncheckedIOException;
@@ -66,7 +67,7 @@ public class EnforcementStore {
                     return ps.executeBatch();
                 });
         all.stream().map(SandboxEnforcement::orgId).distinct().forEach(org ->
-                events.publish("enforcement", org, Map.of("sandboxes", all.size())));
+                events.publish(Topic.ENFORCEMENT, org, Map.of("sandboxes", all.size())));
     }
 
     /** Leaves a tombstone: the sandbox's proxy forgets it (on the caller's transaction). */
@@ -81,7 +82,7 @@ public class EnforcementStore {
                     }
                 });
         if (version != null) {
-            events.publish("enforcement", orgId, Map.of("sandboxId", sandboxId.toString(), "version", version));
+            events.publish(Topic.ENFORCEMENT, orgId, Map.of("sandboxId", sandboxId.toString(), "version", version));
         }
     }
 

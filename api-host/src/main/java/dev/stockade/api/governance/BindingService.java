@@ -6,6 +6,7 @@ import dev.stockade.api.kernel.audit.AuditKind;
 import dev.stockade.api.kernel.audit.AuditLog;
 import dev.stockade.api.kernel.db.Sql;
 import dev.stockade.api.kernel.events.Events;
+import dev.stockade.api.kernel.events.Topic;
 import dev.stockade.api.kernel.identity.Identity;
 import dev.stockade.api.kernel.web.ApiProblem;
 import dev.stockade.api.kernel.web.ProblemCode;
@@ -124,7 +125,7 @@ public class BindingService {
         if (scope.projectId() != null) {
             payload.put("projectId", scope.projectId().toString());
         }
-        events.publish("governance", scope.orgId(), payload);
+        events.publish(Topic.GOVERNANCE, scope.orgId(), payload);
     }
 
     /** An org binding takes an org policy; a project binding a policy of its project or of its organization. */

@@ -8,6 +8,7 @@ import dev.stockade.api.kernel.audit.AuditKind;
 import dev.stockade.api.kernel.audit.AuditLog;
 import dev.stockade.api.kernel.db.Sql;
 import dev.stockade.api.kernel.events.Events;
+import dev.stockade.api.kernel.events.Topic;
 import dev.stockade.api.kernel.identity.Identity;
 import dev.stockade.api.kernel.web.ApiProblem;
 import dev.stockade.api.kernel.web.ProblemCode;
@@ -128,7 +129,7 @@ public class PolicyService {
         if (scope.projectId() != null) {
             payload.put("projectId", scope.projectId().toString());
         }
-        events.publish("governance", scope.orgId(), payload);
+        events.publish(Topic.GOVERNANCE, scope.orgId(), payload);
     }
 
     private void refuseTakenName(Grant scope, String name, UUID self) {

@@ -5,6 +5,7 @@ import dev.stockade.api.kernel.audit.AuditKind;
 import dev.stockade.api.kernel.audit.AuditLog;
 import dev.stockade.api.kernel.db.Sql;
 import dev.stockade.api.kernel.events.Events;
+import dev.stockade.api.kernel.events.Topic;
 import dev.stockade.api.kernel.identity.Identity;
 import dev.stockade.api.kernel.web.ApiProblem;
 import dev.stockade.api.tenancy.Organization;
@@ -64,7 +65,7 @@ public class HaltService {
                 });
         audit.record(AuditEvent.of(AuditKind.HALT, halted ? "halt" : "lift").by(caller).org(orgId)
                 .target(orgId.toString()).build());
-        events.publish("halt", orgId, Map.of("halted", halted));
+        events.publish(Topic.HALT, orgId, Map.of("halted", halted));
         return get(orgId);
     }
 

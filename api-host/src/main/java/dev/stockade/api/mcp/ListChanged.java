@@ -1,6 +1,7 @@
 package dev.stockade.api.mcp;
 
 import dev.stockade.api.kernel.events.EventStream;
+import dev.stockade.api.kernel.events.Topic;
 import dev.stockade.api.kernel.identity.Identity;
 import dev.stockade.api.kernel.tools.GrantedToolSource;
 import io.micronaut.core.annotation.Nullable;
@@ -16,7 +17,6 @@ import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
 import org.reactivestreams.Publisher;
-import reactor.core.publisher.Flux;
 import reactor.core.publisher.Sinks;
 
 /**
@@ -65,7 +65,7 @@ public class ListChanged {
     public ListChanged(ToolCatalog catalog, GrantedToolSource granted, EventStream events) {
         this.catalog = catalog;
         this.granted = granted;
-        for (String topic : granted.topics()) {
+        for (Topic topic : granted.topics()) {
             events.subscribe(topic, e -> work.submit(this::recheckAll));
         }
         pings.scheduleWithFixedDelay(() -> streams.forEach(s -> s.sink.tryEmitNext(Event.<String>of("")

@@ -30,7 +30,7 @@ public class PortReadiness {
             Map<String, Object> out = new LinkedHashMap<>();
             out.put("port", p.port());
             out.put("visibility", p.visibility());
-            out.put("ready", s.state().equals(Sandbox.RUNNING) && accepts(provisioner.portAddress(s.id().toString(),
+            out.put("ready", s.state() == SandboxState.RUNNING && accepts(provisioner.portAddress(s.id().toString(),
                     p.port())));
             return out;
         }).toList();

@@ -43,7 +43,7 @@ class SandboxController {
     @Access(Action.SANDBOX_READ)
     Map<String, Object> portReadiness(HttpRequest<?> request, String projectId, String sandboxId) {
         Sandbox s = service.get(Caller.grant(request), id(sandboxId));
-        return Map.of("state", s.state(), "ports", readiness.check(s));
+        return Map.of("state", s.state().slug(), "ports", readiness.check(s));
     }
 
     @Post
@@ -150,6 +150,6 @@ class SandboxController {
     }
 
     static List<String> states() {
-        return List.of(Sandbox.CREATING, Sandbox.STARTING, Sandbox.RUNNING, Sandbox.STOPPED, Sandbox.ERROR);
+        return java.util.Arrays.stream(SandboxState.values()).map(SandboxState::slug).toList();
     }
 }

@@ -2,6 +2,7 @@ package dev.stockade.api.sandbox;
 
 import dev.stockade.api.kernel.access.Grant;
 import dev.stockade.api.kernel.events.EventStream;
+import dev.stockade.api.kernel.events.Topic;
 import dev.stockade.api.kernel.identity.Identity;
 import dev.stockade.api.kernel.web.ApiProblem;
 import dev.stockade.api.kernel.web.ProblemCode;
@@ -29,7 +30,6 @@ import org.slf4j.LoggerFactory;
 @Singleton
 public class SandboxService {
     private static final Logger LOG = LoggerFactory.getLogger(SandboxService.class);
-    private static final List<String> LIVE = List.of(Sandbox.CREATING, Sandbox.STARTING, Sandbox.RUNNING);
 
     private final SandboxWrites writes;
     private final SandboxStore store;
@@ -67,7 +67,7 @@ public class SandboxService {
     /** At start: follow governance changes, and provision again what should run. */
     @EventListener
     void onStartup(StartupEvent event) {
-        events.subscribe("governance", e -> reenforce.submit(() -> reenforce(e.id(), e.orgId(),
+        events.subscribe(Topic.GOVERNANCE, e -> reenforce.submit(() -> reenforce(e.id(), e.orgId(),
                 e.payload().path("kind").asText(), e.payload().path("projectId").asText(null))));
         resume();
     }
@@ -91,31 +91,28 @@ public class SandboxService {
     }
 
     public Sandbox start(Identity caller, Grant grant, UUID id) {
-        Sandbox s = writes.transition(caller, grant, id, List.of(Sandbox.STOPPED, Sandbox.ERROR), Sandbox.STARTING,
-                "start");
+        Sandbox s = writes.transition(caller, grant, id, SandboxState.Transition.START, "start");
         worker.provision(id);
         return s;
     }
 
     /** Stop is accepted while creating or starting too; provisioning in flight ends stopped. */
     public Sandbox stop(Identity caller, Grant grant, UUID id) {
-        Sandbox s = writes.transition(caller, grant, id, List.of(Sandbox.CREATING, Sandbox.STARTING, Sandbox.RUNNING,
-                Sandbox.ERROR, Sandbox.STOPPED), Sandbox.STOPPED, "stop");
+        Sandbox s = writes.transition(caller, grant, id, SandboxState.Transition.STOP, "stop");
         worker.stop(id);
         return s;
     }
 
     /** Re-provisions the active revision of a running sandbox, or starts a stopped (or failed) one. */
     public Sandbox restart(Identity caller, Grant grant, UUID id) {
-        Sandbox s = writes.transition(caller, grant, id, List.of(Sandbox.RUNNING, Sandbox.STOPPED, Sandbox.ERROR),
-                Sandbox.STARTING, "restart");
+        Sandbox s = writes.transition(caller, grant, id, SandboxState.Transition.RESTART, "restart");
         worker.provision(id);
         return s;
     }
 
     public Sandbox promote(Identity caller, Grant grant, UUID id, int revision) {
         Sandbox s = writes.promote(caller, grant, id, revision);
-        if (LIVE.contains(s.state())) {
+        if (SandboxState.LIVE.contains(s.state())) {
             worker.provision(id);
         }
         return s;
@@ -146,8 +143,8 @@ public class SandboxService {
      */
     public Sandbox ensureRunning(UUID id, Duration wait) throws InterruptedException {
         Sandbox s = store.find(id).orElseThrow(() -> ApiProblem.notFound("sandbox `" + id + "`"));
-        if (s.state().equals(Sandbox.STOPPED) && s.autoStart() && "auto-stop".equals(s.stoppedBy())) {
-            tx.executeWrite(st -> store.transition(id, List.of(Sandbox.STOPPED), Sandbox.STARTING, "", null,
+        if (s.state() == SandboxState.STOPPED && s.autoStart() && "auto-stop".equals(s.stoppedBy())) {
+            tx.executeWrite(st -> store.transition(id, SandboxState.Transition.AUTO_START, "", null,
                     clock.instant()));
             worker.provision(id).join();
         }

@@ -42,7 +42,7 @@ public class SandboxStore {
                     ps.setObject(3, s.projectId(), Types.OTHER);
                     ps.setString(4, s.name());
                     ps.setString(5, s.slug());
-                    ps.setString(6, s.state());
+                    ps.setString(6, s.state().slug());
                     setSeconds(ps, 7, s.autoStop());
                     setSeconds(ps, 8, s.autoDelete());
                     ps.setBoolean(9, s.autoStart());
@@ -123,8 +123,9 @@ public class SandboxStore {
                 });
     }
 
-    /** Moves the sandbox to {@code state} if it is in one of {@code from}; whether it moved. */
-    boolean transition(UUID id, List<String> from, String state, String detail, String stoppedBy, Instant now) {
+    /** Makes the move if the sandbox is in a state that accepts it; whether it moved. */
+    boolean transition(UUID id, SandboxState.Transition move, String detail, String stoppedBy, Instant now) {
+        String state = move.to().slug();
         return jdbc.prepare("UPDATE sandboxes SET state = ?, detail = ?, stopped_by = ?, state_changed_at = ?,"
                 + " last_activity_at = CASE WHEN ? = 'running' THEN ? ELSE last_activity_at END, updated_at = now()"
                 + " WHERE id = ? AND state = ANY (?)", ps -> {
@@ -135,7 +136,8 @@ public class SandboxStore {
                     ps.setString(5, state);
                     ps.setTimestamp(6, Timestamp.from(now));
                     ps.setObject(7, id, Types.OTHER);
-                    ps.setArray(8, ps.getConnection().createArrayOf("text", from.toArray()));
+                    ps.setArray(8, ps.getConnection().createArrayOf("text",
+                            move.from().stream().map(SandboxState::slug).toArray()));
                     return ps.executeUpdate() == 1;
                 });
     }
@@ -254,7 +256,7 @@ public class SandboxStore {
 
     private static Sandbox row(ResultSet rs) throws SQLException {
         return new Sandbox(rs.getObject(1, UUID.class), rs.getObject(2, UUID.class), rs.getObject(3, UUID.class),
-                rs.getString(4), rs.getString(5), rs.getString(6), rs.getString(7), rs.getString(8), rs.getInt(9),
+                rs.getString(4), rs.getString(5), SandboxState.of(rs.getString(6)), rs.getString(7), rs.getString(8), rs.getInt(9),
                 (Integer) rs.getObject(10), seconds(rs, 11), seconds(rs, 12), rs.getBoolean(13),
                 rs.getObject(14, UUID.class), rs.getString(15), rs.getTimestamp(16).toInstant(),
                 rs.getTimestamp(17).toInstant(), rs.getTimestamp(18).toInstant(), rs.getTimestamp(19).toInstant(),

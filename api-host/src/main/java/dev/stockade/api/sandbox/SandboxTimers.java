@@ -59,7 +59,7 @@ public class SandboxTimers {
         List<UUID> stopped = tx.executeWrite(st -> {
             List<UUID> moved = new ArrayList<>();
             for (UUID id : store.dueToStop(now)) {
-                if (store.transition(id, List.of(Sandbox.RUNNING), Sandbox.STOPPED, "", "auto-stop", now)) {
+                if (store.transition(id, SandboxState.Transition.AUTO_STOP, "", "auto-stop", now)) {
                     Sandbox s = store.find(id).orElseThrow();
                     audit.record(AuditEvent.of(AuditKind.SANDBOX, "auto-stop").org(s.orgId()).project(s.projectId())
                             .by(Actor.PLATFORM).target(id.toString()).details(Map.of("name", s.name())).build());

@@ -17,11 +17,11 @@ final class SandboxViews {
         out.put("projectId", s.projectId());
         out.put("name", s.name());
         out.put("slug", s.slug());
-        out.put("state", s.state());
+        out.put("state", s.state().slug());
         if (!s.detail().isEmpty()) {
             out.put("detail", s.detail());
         }
-        if (s.stoppedBy() != null && s.state().equals(Sandbox.STOPPED)) {
+        if (s.stoppedBy() != null && s.state() == SandboxState.STOPPED) {
             out.put("stoppedBy", s.stoppedBy());
         }
         out.put("activeRevision", s.activeRevision());

@@ -116,17 +116,16 @@ public class SandboxWorker {
 
     private void runProvision(UUID id) {
         Sandbox s = store.find(id).orElse(null);
-        if (s == null || s.state().equals(Sandbox.STOPPED)) {
+        if (s == null || s.state() == SandboxState.STOPPED) {
             return; // deleted, or stopped before provisioning began
         }
-        inTx(() -> store.transition(id, List.of(Sandbox.CREATING, Sandbox.STARTING, Sandbox.RUNNING, Sandbox.ERROR),
-                Sandbox.STARTING, "", null, clock.instant()));
+        inTx(() -> store.transition(id, SandboxState.Transition.PROVISION, "", null, clock.instant()));
         try {
             SandboxSpec spec = spec(s);
             provisioner.provision(spec);
             inTx(() -> {
                 store.recordProvisioned(id, s.activeRevision(), provisioned(s, spec));
-                if (!store.transition(id, List.of(Sandbox.STARTING), Sandbox.RUNNING, "", null, clock.instant())) {
+                if (!store.transition(id, SandboxState.Transition.READY, "", null, clock.instant())) {
                     stopQuietly(id); // stopped (or deleted) while provisioning: do not leave it running
                 }
                 return null;
@@ -134,7 +133,7 @@ public class SandboxWorker {
         } catch (ProvisionException | RuntimeException e) {
             String detail = e instanceof ProvisionException ? e.getMessage() : "provisioning failed unexpectedly";
             LOG.warn("provisioning sandbox {} failed: {}", id, detail);
-            inTx(() -> store.transition(id, List.of(Sandbox.STARTING), Sandbox.ERROR, detail, null, clock.instant()));
+            inTx(() -> store.transition(id, SandboxState.Transition.FAIL, detail, null, clock.instant()));
         }
     }
 

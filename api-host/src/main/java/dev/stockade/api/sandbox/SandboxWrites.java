@@ -19,7 +19,6 @@ import java.sql.SQLException;
 import java.time.Clock;
 import java.time.Instant;
 import java.util.HashMap;
-import java.util.List;
 import java.util.Map;
 import java.util.UUID;
 
@@ -59,7 +58,7 @@ public class SandboxWrites {
         TokenService.Minted<SandboxTokenRow> token = tokens.createSandboxToken(caller, grant, "sandbox/" + body.name(), null);
         Instant now = clock.instant();
         String slug = body.name() + "-" + id.toString().substring(0, 8);
-        Sandbox row = new Sandbox(id, grant.orgId(), grant.projectId(), body.name(), slug, Sandbox.CREATING, "", null,
+        Sandbox row = new Sandbox(id, grant.orgId(), grant.projectId(), body.name(), slug, SandboxState.CREATING, "", null,
                 1, null, body.timers().autoStop(), body.timers().autoDelete(), body.timers().autoStart(),
                 token.row().id(),
                 box.seal(token.token(), SandboxPolicies.tokenContext(id)), now, now, now, now, body.config());
@@ -121,15 +120,16 @@ public class SandboxWrites {
         return after;
     }
 
-    /** A state change the API asked for; {@code from} are the states it is accepted in (409 otherwise). */
+    /** A state change the API asked for (409 in a state that does not accept it). */
     @Transactional
-    public Sandbox transition(Identity caller, Grant grant, UUID id, List<String> from, String to, String action) {
+    public Sandbox transition(Identity caller, Grant grant, UUID id, SandboxState.Transition move, String action) {
         Sandbox s = store.get(grant.projectId(), id);
-        if (!store.transition(id, from, to, "", to.equals(Sandbox.STOPPED) ? "user" : null, clock.instant())) {
+        String stoppedBy = move.to() == SandboxState.STOPPED ? "user" : null;
+        if (!store.transition(id, move, "", stoppedBy, clock.instant())) {
             throw new ApiProblem(ProblemCode.CONFLICT, "cannot " + action + " a sandbox that is " + s.state());
         }
         audit.record(AuditEvent.of(AuditKind.SANDBOX, action).by(caller).org(s.orgId()).project(s.projectId())
-                .target(id.toString()).details(Map.of("name", s.name(), "from", s.state())).build());
+                .target(id.toString()).details(Map.of("name", s.name(), "from", s.state().slug())).build());
         return store.find(id).orElseThrow();
     }
 

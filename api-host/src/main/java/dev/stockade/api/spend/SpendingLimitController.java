@@ -17,7 +17,6 @@ import io.swagger.v3.oas.annotations.tags.Tag;
 import jakarta.validation.Valid;
 import java.time.Clock;
 import java.time.Instant;
-import java.util.UUID;
 
 /**
  * {@code /v1/orgs/{orgId}/spending-limits}: the list, the status (spend in each limit's current period), and one

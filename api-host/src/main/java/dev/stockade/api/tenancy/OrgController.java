@@ -16,7 +16,6 @@ import io.micronaut.http.annotation.Put;
 import io.micronaut.http.annotation.Status;
 import io.swagger.v3.oas.annotations.tags.Tag;
 import jakarta.validation.Valid;
-import java.util.UUID;
 
 /** {@code /v1/orgs}: organizations and their members. */
 @Controller("/v1/orgs")

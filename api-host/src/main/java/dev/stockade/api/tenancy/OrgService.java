@@ -5,6 +5,7 @@ import dev.stockade.api.kernel.audit.AuditKind;
 import dev.stockade.api.kernel.audit.AuditLog;
 import dev.stockade.api.kernel.db.Sql;
 import dev.stockade.api.kernel.events.Events;
+import dev.stockade.api.kernel.events.Topic;
 import dev.stockade.api.kernel.identity.Identity;
 import dev.stockade.api.kernel.web.ApiProblem;
 import dev.stockade.api.kernel.web.FieldError;
@@ -125,7 +126,7 @@ public class OrgService {
                 });
         audit.record(AuditEvent.of(AuditKind.ORG_MEMBER, "set").by(caller).org(orgId).target(userId.toString())
                 .details(Map.of("role", role)).build());
-        events.publish("access", orgId, Map.of("userId", userId.toString()));
+        events.publish(Topic.ACCESS, orgId, Map.of("userId", userId.toString()));
     }
 
     @Transactional
@@ -146,6 +147,6 @@ public class OrgService {
                 });
         audit.record(AuditEvent.of(AuditKind.ORG_MEMBER, "remove").by(caller).org(orgId).target(userId.toString())
                 .build());
-        events.publish("access", orgId, Map.of("userId", userId.toString()));
+        events.publish(Topic.ACCESS, orgId, Map.of("userId", userId.toString()));
     }
 }

@@ -6,6 +6,7 @@ import dev.stockade.api.kernel.audit.AuditKind;
 import dev.stockade.api.kernel.audit.AuditLog;
 import dev.stockade.api.kernel.db.Sql;
 import dev.stockade.api.kernel.events.Events;
+import dev.stockade.api.kernel.events.Topic;
 import dev.stockade.api.kernel.identity.ClusterTokens;
 import dev.stockade.api.kernel.identity.Identity;
 import dev.stockade.api.kernel.web.ApiProblem;
@@ -145,7 +146,7 @@ public class ProjectService {
         details.put("role", role);
         audit.record(AuditEvent.of(AuditKind.PROJECT_MEMBER, "set").by(caller).org(grant.orgId())
                 .project(grant.projectId()).target(principalId.toString()).details(details).build());
-        events.publish("access", grant.orgId(), Map.of("projectId", grant.projectId().toString()));
+        events.publish(Topic.ACCESS, grant.orgId(), Map.of("projectId", grant.projectId().toString()));
     }
 
     @Transactional
@@ -163,6 +164,6 @@ public class ProjectService {
         audit.record(AuditEvent.of(AuditKind.PROJECT_MEMBER, "remove").by(caller).org(grant.orgId())
                 .project(grant.projectId()).target(principalId.toString())
                 .details(Map.of("principalType", principalType)).build());
-        events.publish("access", grant.orgId(), Map.of("projectId", grant.projectId().toString()));
+        events.publish(Topic.ACCESS, grant.orgId(), Map.of("projectId", grant.projectId().toString()));
     }
 }

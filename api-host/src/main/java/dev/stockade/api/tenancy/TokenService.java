@@ -5,6 +5,7 @@ import dev.stockade.api.kernel.audit.Actor;
 import dev.stockade.api.kernel.audit.AuditEvent;
 import dev.stockade.api.kernel.audit.AuditKind;
 import dev.stockade.api.kernel.audit.AuditLog;
+import dev.stockade.api.kernel.events.Topic;
 import dev.stockade.api.kernel.identity.ApiTokenRepository;
 import dev.stockade.api.kernel.identity.ApiTokenRow;
 import dev.stockade.api.kernel.identity.Authenticator;
@@ -160,6 +161,6 @@ public class TokenService {
         }
         authenticator.forget(row.tokenHash());
         audit.record(AuditEvent.of(AuditKind.PROXY_TOKEN, "revoke").by(caller).org(null).target(id.toString()).build());
-        events.publish("proxy-token", null, Map.of("revoked", id.toString())); // open feeds of it close, everywhere
+        events.publish(Topic.PROXY_TOKEN, null, Map.of("revoked", id.toString())); // open feeds of it close, everywhere
     }
 }

@@ -14,6 +14,7 @@ import java.sql.Statement;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.List;
+import java.util.Optional;
 import java.util.UUID;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.function.Consumer;
@@ -36,10 +37,10 @@ public final class EventStream {
     private static final int BATCH = 500;
 
     /** One committed event. */
-    public record Event(long id, String topic, UUID orgId, JsonNode payload, Instant createdAt) {
+    public record Event(long id, Topic topic, UUID orgId, JsonNode payload, Instant createdAt) {
     }
 
-    private record Subscription(String topic, Consumer<Event> consumer) {
+    private record Subscription(Topic topic, Consumer<Event> consumer) {
     }
 
     private final DataSource dataSource;
@@ -58,8 +59,8 @@ public final class EventStream {
         thread.start();
     }
 
-    /** Calls {@code consumer} for every event of {@code topic} committed from now on ({@code "*"}: every topic). */
-    public void subscribe(String topic, Consumer<Event> consumer) {
+    /** Calls {@code consumer} for every event of {@code topic} committed from now on. */
+    public void subscribe(Topic topic, Consumer<Event> consumer) {
         subscriptions.add(new Subscription(topic, consumer));
     }
 
@@ -115,10 +116,12 @@ public final class EventStream {
                 try (ResultSet rs = ps.executeQuery()) {
                     while (rs.next()) {
                         n++;
-                        Event e = new Event(rs.getLong(1), rs.getString(2), rs.getObject(3, UUID.class),
-                                readPayload(rs.getString(4)), rs.getTimestamp(5).toInstant());
-                        lastId = e.id();
-                        dispatch(e);
+                        lastId = rs.getLong(1);
+                        Optional<Topic> topic = Topic.of(rs.getString(2));
+                        if (topic.isPresent()) { // a topic of a newer replica: nobody here subscribes to it
+                            dispatch(new Event(lastId, topic.get(), rs.getObject(3, UUID.class),
+                                    readPayload(rs.getString(4)), rs.getTimestamp(5).toInstant()));
+                        }
                     }
                 }
             }
@@ -135,7 +138,7 @@ public final class EventStream {
 
     private void dispatch(Event e) {
         for (Subscription s : subscriptions) {
-            if (s.topic().equals("*") || s.topic().equals(e.topic())) {
+            if (s.topic() == e.topic()) {
                 try {
                     s.consumer().accept(e);
                 } catch (RuntimeException ex) {

@@ -10,8 +10,8 @@ import java.util.UUID;
 
 /**
  * Events through the database: a row written on the caller's transaction (so it exists if and only if the change
- * committed) and a {@code NOTIFY stockade_events} that wakes listeners on every replica after commit. Topics today:
- * {@code halt}; proxies, inference and connectors subscribe in their features.
+ * committed) and a {@code NOTIFY stockade_events} that wakes listeners on every replica after commit. Topics are the
+ * closed list of {@link Topic}.
  */
 @Singleton
 public final class Events {
@@ -22,9 +22,10 @@ public final class Events {
         this.jdbc = jdbc;
     }
 
-    public void publish(String topic, UUID orgId, Map<String, Object> payload) {
+    /** Records an event of {@code topic} on the caller's transaction ({@code orgId} null: installation-wide). */
+    public void publish(Topic topic, UUID orgId, Map<String, Object> payload) {
         jdbc.prepare("INSERT INTO events (topic, org_id, payload) VALUES (?, ?, ?::jsonb)", ps -> {
-            ps.setString(1, topic);
+            ps.setString(1, topic.slug());
             ps.setObject(2, orgId, Types.OTHER);
             try {
                 ps.setString(3, json.writeValueAsString(payload));

@@ -1,6 +1,7 @@
 package dev.stockade.api.kernel.tools;
 
 import com.fasterxml.jackson.databind.JsonNode;
+import dev.stockade.api.kernel.events.Topic;
 import dev.stockade.api.kernel.identity.Identity;
 import io.micronaut.core.annotation.Nullable;
 import java.util.List;
@@ -13,7 +14,7 @@ import java.util.UUID;
  */
 public interface GrantedToolSource {
     /** The event topics whose events can change what a caller is granted. */
-    List<String> topics();
+    List<Topic> topics();
 
     /** Moves on with every change that can alter any caller's list (a listing is cached under it). */
     long generation();

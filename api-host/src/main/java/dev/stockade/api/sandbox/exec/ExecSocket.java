@@ -2,10 +2,10 @@ package dev.stockade.api.sandbox.exec;
 
 import dev.stockade.api.kernel.access.Access;
 import dev.stockade.api.kernel.access.Action;
-import dev.stockade.api.kernel.access.Caller;
 import dev.stockade.api.kernel.access.Grant;
 import dev.stockade.api.sandbox.Sandbox;
 import dev.stockade.api.sandbox.SandboxService;
+import dev.stockade.api.sandbox.SandboxState;
 import dev.stockade.api.sandbox.provision.ExecProcess;
 import dev.stockade.api.sandbox.provision.ExecRequest;
 import dev.stockade.api.sandbox.provision.ProvisionException;
@@ -74,7 +74,7 @@ public class ExecSocket {
             UUID id = UUID.fromString(sandboxId);
             Sandbox s = sandboxes.get(grant, id); // 404 for another project's sandbox
             s = sandboxes.ensureRunning(s.id(), Duration.ofSeconds(120)); // auto-start, and activity for auto-stop
-            if (!s.state().equals(Sandbox.RUNNING)) {
+            if (s.state() != SandboxState.RUNNING) {
                 session.close(new CloseReason(4409, "the sandbox is " + s.state()));
                 return;
             }

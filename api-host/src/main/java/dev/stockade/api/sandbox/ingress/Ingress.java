@@ -6,6 +6,7 @@ import dev.stockade.api.kernel.web.Problems;
 import dev.stockade.api.sandbox.Sandbox;
 import dev.stockade.api.sandbox.SandboxConfig;
 import dev.stockade.api.sandbox.SandboxService;
+import dev.stockade.api.sandbox.SandboxState;
 import dev.stockade.api.sandbox.provision.Provisioner;
 import io.micronaut.http.HttpHeaders;
 import io.micronaut.http.HttpMethod;
@@ -80,7 +81,7 @@ public final class Ingress {
     }
 
     private InetSocketAddress address(Sandbox sandbox, SandboxConfig.Port port) {
-        if (!sandbox.state().equals(Sandbox.RUNNING)) {
+        if (sandbox.state() != SandboxState.RUNNING) {
             throw new ApiProblem(ProblemCode.SANDBOX_NOT_RUNNING, "sandbox `" + sandbox.name() + "` is "
                     + sandbox.state());
         }

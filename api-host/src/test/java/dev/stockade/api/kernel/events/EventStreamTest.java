@@ -22,11 +22,11 @@ class EventStreamTest extends PlatformTest {
         List<EventStream.Event> halts = new CopyOnWriteArrayList<>();
         List<EventStream.Event> others = new CopyOnWriteArrayList<>();
         CountDownLatch two = new CountDownLatch(2);
-        stream.subscribe("halt", e -> {
+        stream.subscribe(Topic.HALT, e -> {
             halts.add(e);
             two.countDown();
         });
-        stream.subscribe("no-such-topic", others::add);
+        stream.subscribe(Topic.CONNECTOR, others::add);
         String owner = ownerToken();
         String org = createOrg(owner, "streamed");
 
