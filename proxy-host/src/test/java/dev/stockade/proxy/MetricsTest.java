@@ -2,6 +2,7 @@ package dev.stockade.proxy;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import dev.stockade.testing.Await;
 import java.net.URI;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;

@@ -2,6 +2,7 @@ package dev.stockade.runtime;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import dev.stockade.runtime.config.RuntimeConfig;
+import dev.stockade.testing.Await;
 import java.io.IOException;
 import java.net.URI;
 import java.net.http.HttpClient;
@@ -91,15 +92,9 @@ final class TestRuntime implements AutoCloseable {
         return send("PATCH", path, body);
     }
 
-    /** Waits (polling, up to 30 s) until {@code cond} holds. */
-    static void await(BooleanSupplier cond) throws InterruptedException {
-        long end = System.nanoTime() + Duration.ofSeconds(30).toNanos();
-        while (!cond.getAsBoolean()) {
-            if (System.nanoTime() > end) {
-                throw new AssertionError("condition not reached in 30 s");
-            }
-            Thread.sleep(20); // poll until the condition holds, bounded by the deadline above
-        }
+    /** Waits (up to {@link Await#BOUND}) until {@code cond} holds. */
+    static void await(BooleanSupplier cond) {
+        Await.until("a condition of the runtime under test", cond);
     }
 
     @Override

@@ -2,8 +2,8 @@ package dev.stockade.api.durability;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import dev.stockade.api.support.Await;
 import dev.stockade.api.support.Http;
+import dev.stockade.testing.Await;
 import java.io.IOException;
 import java.net.ServerSocket;
 import java.net.URI;
@@ -58,7 +58,7 @@ class CrashDurabilityTest {
                     }
                 });
             }
-            Await.until("150 acknowledged project creations before the kill", () -> acknowledged.size() >= 150);
+            Await.until("150 acknowledged project creations before the kill", Await.LONG, () -> acknowledged.size() >= 150);
             first.destroyForcibly(); // SIGKILL: no shutdown hook, no orderly database stop
             first.waitFor(30, TimeUnit.SECONDS);
             go.set(false);

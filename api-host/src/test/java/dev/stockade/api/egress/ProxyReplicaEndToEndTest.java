@@ -6,9 +6,9 @@ import com.sun.net.httpserver.HttpServer;
 import dev.stockade.api.sandbox.local.LocalProvisioner;
 import dev.stockade.api.sandbox.provision.ExecProcess;
 import dev.stockade.api.sandbox.provision.ExecRequest;
-import dev.stockade.api.support.Await;
 import dev.stockade.api.support.Http;
 import dev.stockade.api.support.PlatformTest;
+import dev.stockade.policy.eval.ReasonCode;
 import dev.stockade.proxy.AuditEvent;
 import dev.stockade.proxy.CredentialStore;
 import dev.stockade.proxy.Decider;
@@ -18,7 +18,7 @@ import dev.stockade.proxy.SandboxRegistry;
 import dev.stockade.proxy.feed.ControlPlaneSource;
 import dev.stockade.proxy.feed.FeedApplier;
 import dev.stockade.proxy.feed.PlatformAuditSink;
-import dev.stockade.policy.eval.ReasonCode;
+import dev.stockade.testing.Await;
 import io.micronaut.test.extensions.junit5.annotation.MicronautTest;
 import jakarta.inject.Inject;
 import java.net.InetAddress;
@@ -108,7 +108,7 @@ class ProxyReplicaEndToEndTest extends PlatformTest {
             assertThat(audit).anySatisfy(e -> assertThat(e.toString()).contains(id));
             // the replica ships its decisions into the platform's trail, attributed to the sandbox
             // the replica posts its audit lines in batches
-            Await.until("the replica's audit lines in the trail", () -> trail(org, owner).contains("other.test:" + port)
+            Await.until("the replica's audit lines in the trail", Await.LONG, () -> trail(org, owner).contains("other.test:" + port)
                     && trail(org, owner).contains("allowed.test:" + port));
             assertThat(trail(org, owner)).contains("other.test:" + port).contains("\"deny\"")
                     .contains("allowed.test:" + port)
@@ -139,10 +139,10 @@ class ProxyReplicaEndToEndTest extends PlatformTest {
             String tokenId = tokens.body().path("items").get(0).path("id").asText();
             assertThat(http.delete("/v1/proxy-tokens/" + tokenId, owner).status()).isEqualTo(204);
             // the revocation event closes the open feed on every platform replica
-            Await.until("the revoked feed to close", () -> !replica.feed.status().connected());
+            Await.until("the revoked feed to close", Await.LONG, () -> !replica.feed.status().connected());
             assertThat(curl(id, replica.port(), "http://other.test:" + port + "/")).endsWith("[200]");
             // the reconnect (after the replica's backoff) is refused: the token is revoked
-            Await.until("the reconnect to be refused with 401",
+            Await.until("the reconnect to be refused with 401", Await.LONG,
                     () -> String.valueOf(replica.feed.status().lastError()).contains("401"));
             assertThat(log).anySatisfy(l -> assertThat(l).contains("keeping the last good set of 1 sandbox"));
             assertThat(String.join("\n", log)).doesNotContain(proxyToken);
@@ -213,13 +213,7 @@ class ProxyReplicaEndToEndTest extends PlatformTest {
         return out[0];
     }
 
-    private void awaitRunning(String path, String token) throws InterruptedException {
-        for (int i = 0; i < 600; i++) {
-            if (http.get(path, token).body().path("state").asText().equals("running")) {
-                return;
-            }
-            Thread.sleep(100); // provisioning runs on worker threads: bounded poll of the sandbox's state
-        }
-        throw new AssertionError("sandbox never reached running");
+    private void awaitRunning(String path, String token) {
+        http.awaitState(path, token, "running");
     }
 }

@@ -4,6 +4,7 @@ import ch.qos.logback.classic.Logger;
 import ch.qos.logback.classic.spi.ILoggingEvent;
 import ch.qos.logback.core.read.ListAppender;
 import dev.stockade.api.support.TestDatabase;
+import dev.stockade.testing.Await;
 import io.micronaut.context.ApplicationContext;
 import io.micronaut.runtime.server.EmbeddedServer;
 import java.io.IOException;
@@ -44,7 +45,7 @@ final class Fixtures {
 
     /** Waits (generously: the machine is shared) until the condition holds, failing with what was awaited. */
     static void await(String what, BooleanSupplier condition) throws InterruptedException {
-        dev.stockade.api.support.Await.until(what, condition);
+        Await.until(what, Await.LONG, condition);
     }
 
     /** A browser: keeps cookies and follows redirects, as a person's browser would through the hub and back. */

@@ -7,9 +7,9 @@ import com.sun.net.httpserver.HttpsServer;
 import dev.stockade.api.sandbox.local.LocalProvisioner;
 import dev.stockade.api.sandbox.provision.ExecProcess;
 import dev.stockade.api.sandbox.provision.ExecRequest;
-import dev.stockade.api.support.Await;
 import dev.stockade.api.support.Http;
 import dev.stockade.api.support.PlatformTest;
+import dev.stockade.testing.Await;
 import io.micronaut.test.extensions.junit5.annotation.MicronautTest;
 import jakarta.inject.Inject;
 import java.io.FileInputStream;
@@ -114,7 +114,7 @@ class CredentialInjectionEndToEndTest extends PlatformTest {
         assertThat(created.status()).as(created.raw()).isEqualTo(201);
         String path = "/v1/projects/" + project + "/sandboxes/" + created.text("id");
         // provisioning runs on worker threads
-        Await.until("the sandbox to run", () -> http.get(path, owner).text("state").equals("running"));
+        Await.until("the sandbox to run", Await.LONG, () -> http.get(path, owner).text("state").equals("running"));
         String out;
         try (ExecProcess p = provisioner.exec(created.text("id"), new ExecRequest(List.of("sh", "-c",
                 "echo \"env=$API_KEY\"; curl -sS -m 20 -H \"Authorization: Bearer $API_KEY\" https://secure.test:"

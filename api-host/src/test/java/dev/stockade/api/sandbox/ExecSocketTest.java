@@ -3,9 +3,9 @@ package dev.stockade.api.sandbox;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
-import dev.stockade.api.support.Await;
 import dev.stockade.api.support.Http;
 import dev.stockade.api.support.PlatformTest;
+import dev.stockade.testing.Await;
 import io.micronaut.test.extensions.junit5.annotation.MicronautTest;
 import java.io.ByteArrayOutputStream;
 import java.net.URI;
@@ -92,7 +92,7 @@ class ExecSocketTest extends PlatformTest {
                 Map.of("name", name, "cpu", "250m", "memory", "128Mi"));
         String path = "/v1/projects/" + project + "/sandboxes/" + created.text("id");
         // provisioning runs on worker threads
-        Await.until("the sandbox to run", () -> http.get(path, owner).text("state").equals("running"));
+        Await.until("the sandbox to run", Await.LONG, () -> http.get(path, owner).text("state").equals("running"));
         return path;
     }
 
@@ -112,7 +112,7 @@ class ExecSocketTest extends PlatformTest {
                 "&tty=true&cols=100&rows=30", frames).get(30, TimeUnit.SECONDS);
         frames.started.get(60, TimeUnit.SECONDS);
         // the first size report goes out before the resize below, or the shell could report the new size twice
-        Await.until("the terminal's first size report", () -> frames.out.toString(StandardCharsets.UTF_8)
+        Await.until("the terminal's first size report", Await.LONG, () -> frames.out.toString(StandardCharsets.UTF_8)
                 .contains("30 100"));
         send(ws, 4, "{\"cols\":132,\"rows\":43}");
         send(ws, 0, "hi\n");
@@ -149,7 +149,7 @@ class ExecSocketTest extends PlatformTest {
                 Map.of("name", "sh", "cpu", "250m", "memory", "128Mi"));
         String path = "/v1/projects/" + project + "/sandboxes/" + created.text("id");
         // provisioning runs on worker threads
-        Await.until("the sandbox to run", () -> http.get(path, owner).text("state").equals("running"));
+        Await.until("the sandbox to run", Await.LONG, () -> http.get(path, owner).text("state").equals("running"));
 
         Frames frames = new Frames();
         WebSocket ws = connect(path, owner, List.of("sh", "-c", "cat; echo oops >&2; pwd; exit 3"), frames)

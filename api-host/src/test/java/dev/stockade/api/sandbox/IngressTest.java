@@ -10,6 +10,7 @@ import dev.stockade.api.sandbox.provision.ExecRequest;
 import dev.stockade.api.support.Http;
 import dev.stockade.api.support.MutableClock;
 import dev.stockade.api.support.OidcPlatformTest;
+import dev.stockade.testing.Await;
 import io.micronaut.test.extensions.junit5.annotation.MicronautTest;
 import jakarta.inject.Inject;
 import java.nio.charset.StandardCharsets;
@@ -105,25 +106,15 @@ class IngressTest extends OidcPlatformTest {
     }
 
     /** Both exposed ports listen (python starts its servers in the background; slow on a loaded machine). */
-    private void awaitPortsReady(String path, String owner) throws InterruptedException {
-        JsonNode ports = null;
-        for (int i = 0; i < 600; i++) {
-            ports = http.get(path + "/port-readiness", owner).body().path("ports");
-            if (ports.size() == 2 && ports.get(0).path("ready").asBoolean() && ports.get(1).path("ready").asBoolean()) {
-                return;
-            }
-            Thread.sleep(100); // bounded poll: at most a minute
-        }
-        assertThat(ports).as("port readiness").allSatisfy(p -> assertThat(p.path("ready").asBoolean()).isTrue());
+    private void awaitPortsReady(String path, String owner) {
+        Await.until("both ports of " + path + " ready", Await.LONG, () -> {
+            JsonNode ports = http.get(path + "/port-readiness", owner).body().path("ports");
+            return ports.size() == 2 && ports.get(0).path("ready").asBoolean() && ports.get(1).path("ready").asBoolean();
+        });
     }
 
-    private JsonNode awaitState(String path, String token, String state) throws InterruptedException {
-        JsonNode s = null;
-        for (int i = 0; i < 600 && !(s = http.get(path, token).body()).path("state").asText().equals(state); i++) {
-            Thread.sleep(100); // provisioning runs on worker threads: bounded poll of the sandbox's state
-        }
-        assertThat(s.path("state").asText()).isEqualTo(state);
-        return s;
+    private JsonNode awaitState(String path, String token, String state) {
+        return http.awaitState(path, token, state);
     }
 
     @Test

@@ -6,9 +6,9 @@ import com.fasterxml.jackson.databind.JsonNode;
 import dev.stockade.api.sandbox.local.LocalProvisioner;
 import dev.stockade.api.sandbox.provision.ExecProcess;
 import dev.stockade.api.sandbox.provision.ExecRequest;
-import dev.stockade.api.support.Await;
 import dev.stockade.api.support.Http;
 import dev.stockade.api.support.PlatformTest;
+import dev.stockade.testing.Await;
 import io.micronaut.test.extensions.junit5.annotation.MicronautTest;
 import jakarta.inject.Inject;
 import java.nio.file.Files;
@@ -39,13 +39,13 @@ class PortReadinessTest extends PlatformTest {
                         Map.of("port", 9090, "visibility", "public"))));
         String path = "/v1/projects/" + project + "/sandboxes/" + created.text("id");
         // provisioning runs on worker threads
-        Await.until("the sandbox to run", () -> http.get(path, owner).text("state").equals("running"));
+        Await.until("the sandbox to run", Await.LONG, () -> http.get(path, owner).text("state").equals("running"));
         assertThat(ports(path, owner)).extracting(p -> p.path("ready").asBoolean()).containsExactly(false, false);
 
         try (ExecProcess server = provisioner.exec(created.text("id"), new ExecRequest(List.of("python3", "-m",
                 "http.server", "8080", "--bind", "0.0.0.0"), false, 0, 0))) {
             // python starts its server in the sandbox: seconds on a loaded machine
-            Await.until("port 8080 to be ready", () -> ports(path, owner).get(0).path("ready").asBoolean());
+            Await.until("port 8080 to be ready", Await.LONG, () -> ports(path, owner).get(0).path("ready").asBoolean());
             JsonNode both = ports(path, owner);
             assertThat(both.get(0).path("visibility").asText()).isEqualTo("private");
             assertThat(both.get(1).path("ready").asBoolean()).isFalse();

@@ -8,9 +8,9 @@ import dev.stockade.api.egress.PlatformEgress;
 import dev.stockade.api.sandbox.local.LocalProvisioner;
 import dev.stockade.api.sandbox.provision.ExecProcess;
 import dev.stockade.api.sandbox.provision.ExecRequest;
-import dev.stockade.api.support.Await;
 import dev.stockade.api.support.Http;
 import dev.stockade.api.support.PlatformTest;
+import dev.stockade.testing.Await;
 import io.micronaut.test.extensions.junit5.annotation.MicronautTest;
 import jakarta.inject.Inject;
 import java.net.InetAddress;
@@ -22,8 +22,8 @@ import java.util.List;
 import java.util.Map;
 import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Assumptions;
+import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -96,16 +96,8 @@ class SandboxEndToEndTest extends PlatformTest {
         }
     }
 
-    private JsonNode awaitState(String path, String token, String state) throws InterruptedException {
-        JsonNode s = null;
-        for (int i = 0; i < 600; i++) {
-            s = http.get(path, token).body();
-            if (s.path("state").asText().equals(state)) {
-                return s;
-            }
-            Thread.sleep(100); // provisioning runs on worker threads: bounded poll of the sandbox's state
-        }
-        throw new AssertionError("sandbox never reached " + state + ": " + s);
+    private JsonNode awaitState(String path, String token, String state) {
+        return http.awaitState(path, token, state);
     }
 
     private void awaitEnforced(long before) throws InterruptedException {
@@ -203,7 +195,7 @@ class SandboxEndToEndTest extends PlatformTest {
         // a line may land after the curl that caused it has returned
         java.util.function.Supplier<String> trail = () -> http.get("/v1/orgs/" + org
                 + "/audit-trail?kind=egress&limit=500", owner).body().path("items").toString();
-        Await.until("the egress lines in the trail", () -> List.of("\"deny\"", "\"allow\"", "other.test", "CONNECT")
+        Await.until("the egress lines in the trail", Await.LONG, () -> List.of("\"deny\"", "\"allow\"", "other.test", "CONNECT")
                 .stream().allMatch(trail.get()::contains));
         assertThat(trail.get()).contains("\"deny\"").contains("\"allow\"").contains("other.test").contains("CONNECT")
                 .doesNotContain(secret);

@@ -3,10 +3,10 @@ package dev.stockade.api.sandbox;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import com.fasterxml.jackson.databind.JsonNode;
-import dev.stockade.api.support.Await;
 import dev.stockade.api.support.Http;
 import dev.stockade.api.support.MutableClock;
 import dev.stockade.api.support.PlatformTest;
+import dev.stockade.testing.Await;
 import io.micronaut.test.extensions.junit5.annotation.MicronautTest;
 import jakarta.inject.Inject;
 import java.nio.file.Files;
@@ -42,16 +42,8 @@ class SandboxTimersTest extends PlatformTest {
         return Map.of("test.clock", "mutable", "sandbox.timers.interval", "1h");
     }
 
-    private JsonNode awaitState(String path, String token, String state) throws InterruptedException {
-        JsonNode s = null;
-        for (int i = 0; i < 600; i++) {
-            s = http.get(path, token).body();
-            if (s.path("state").asText().equals(state)) {
-                return s;
-            }
-            Thread.sleep(100); // provisioning runs on worker threads: bounded poll of the sandbox's state
-        }
-        throw new AssertionError("sandbox never reached " + state + ": " + s);
+    private JsonNode awaitState(String path, String token, String state) {
+        return http.awaitState(path, token, state);
     }
 
     private int racingRounds(int index) throws Exception {
@@ -106,7 +98,7 @@ class SandboxTimersTest extends PlatformTest {
         assertThat(racingRounds(1)).isEqualTo(1);
         assertThat(problem(http.get(path, owner), 404)).isEqualTo("not_found");
         // the runtime is deleted after the record, on the sandbox's worker
-        Await.until("the sandbox's volume to be deleted", () -> !Files.exists(volume));
+        Await.until("the sandbox's volume to be deleted", Await.LONG, () -> !Files.exists(volume));
         JsonNode trail = http.get("/v1/orgs/" + org + "/audit-trail?kind=sandbox", owner).body().path("items");
         List<String> actions = new ArrayList<>();
         trail.forEach(e -> actions.add(e.path("action").asText()));

@@ -2,9 +2,9 @@ package dev.stockade.api.sandbox;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import dev.stockade.api.support.Await;
 import dev.stockade.api.support.Http;
 import dev.stockade.api.support.PlatformTest;
+import dev.stockade.testing.Await;
 import io.micronaut.test.extensions.junit5.annotation.MicronautTest;
 import jakarta.inject.Inject;
 import java.nio.file.Files;
@@ -35,7 +35,7 @@ class WorkerShutdownTest extends PlatformTest {
         UUID id = UUID.fromString(created.text("id"));
         String path = "/v1/projects/" + project + "/sandboxes/" + id;
         // provisioning runs on worker threads
-        Await.until("the sandbox to run", () -> http.get(path, owner).text("state").equals("running"));
+        Await.until("the sandbox to run", Await.LONG, () -> http.get(path, owner).text("state").equals("running"));
         Path volume = dataDir.resolve("sandboxes").resolve(id.toString());
         assertThat(volume).exists();
         worker.provision(id); // keeps the sandbox's chain busy, so the deletion below is still queued

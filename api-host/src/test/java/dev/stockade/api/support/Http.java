@@ -2,6 +2,7 @@ package dev.stockade.api.support;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
+import dev.stockade.testing.Await;
 import java.io.IOException;
 import java.net.URI;
 import java.net.http.HttpClient;
@@ -83,6 +84,16 @@ public final class Http {
     }
 
     /** The status of a GET whose body is a stream that does not end (the proxy feed); the stream is closed unread. */
+    /** Waits (bounded) until the sandbox at {@code path} is in {@code state}; its last answer. */
+    public JsonNode awaitState(String path, String token, String state) {
+        JsonNode[] last = {null};
+        Await.until("sandbox " + path + " to be " + state, Await.LONG, () -> {
+            last[0] = get(path, token).body();
+            return last[0].path("state").asText().equals(state);
+        });
+        return last[0];
+    }
+
     public int streamStatus(String path, String token) {
         try {
             HttpRequest.Builder b = HttpRequest.newBuilder(base.resolve(path)).timeout(Duration.ofSeconds(30)).GET();

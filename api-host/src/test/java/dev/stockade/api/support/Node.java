@@ -2,6 +2,7 @@ package dev.stockade.api.support;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
+import dev.stockade.testing.Await;
 import java.io.BufferedReader;
 import java.io.IOException;
 import java.io.InputStreamReader;
@@ -14,7 +15,6 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
-
 import java.util.concurrent.BlockingQueue;
 import java.util.concurrent.LinkedBlockingQueue;
 import java.util.concurrent.TimeUnit;
@@ -44,7 +44,7 @@ public final class Node {
             pb.environment().put("PORT", Integer.toString(port));
             Process p = pb.start();
             // node loads its modules first: seconds on a loaded machine, so a deadline rather than a count
-            long deadline = System.nanoTime() + Await.BOUND.toNanos();
+            long deadline = System.nanoTime() + Await.LONG.toNanos();
             while (System.nanoTime() - deadline < 0 && p.isAlive()) {
                 try (Socket s = new Socket()) {
                     s.connect(new InetSocketAddress("127.0.0.1", port), 200);
@@ -56,7 +56,7 @@ public final class Node {
             boolean exited = !p.isAlive();
             p.destroyForcibly();
             throw new IllegalStateException(script + (exited ? " exited before it listened on " + port
-                    : " did not listen on " + port + " within " + Await.BOUND.toSeconds() + " s"));
+                    : " did not listen on " + port + " within " + Await.LONG.toSeconds() + " s"));
         } catch (IOException e) {
             throw new UncheckedIOException(e);
         } catch (InterruptedException e) {

@@ -2,6 +2,7 @@ package dev.stockade.api.support;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import dev.stockade.testing.Await;
 import io.micronaut.runtime.server.EmbeddedServer;
 import io.micronaut.test.support.TestPropertyProvider;
 import jakarta.inject.Inject;
@@ -59,7 +60,7 @@ public abstract class PlatformTest implements TestPropertyProvider {
             return;
         }
         // enrollment with the dev hub runs in the background at start
-        Await.until("the installation to enroll with the dev hub",
+        Await.until("the installation to enroll with the dev hub", Await.LONG,
                 () -> http.get("/v1/installation", null).body().path("enrolled").asBoolean());
     }
 

@@ -3,6 +3,7 @@ package dev.stockade.cli.rest;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import com.fasterxml.jackson.databind.JsonNode;
+import dev.stockade.testing.Await;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
@@ -30,12 +31,8 @@ class SandboxCliTest extends SignedInCliTest {
                 """);
         String id = ok("sandbox", "create", "--project", project, "-f", file.toString()).path("id").asText();
         assertThat(ok("sandbox", "list", "--project", project).path("items")).hasSize(1);
-        String state = "";
-        for (int i = 0; i < 600 && !state.equals("running"); i++) {
-            Thread.sleep(100); // provisioning runs on the platform's workers: bounded poll of the state
-            state = ok("sandbox", "get", "--project", project, id).path("state").asText();
-        }
-        assertThat(state).as("the sandbox's state a minute after it was created").isEqualTo("running");
+        Await.until("the sandbox to run", Await.LONG,
+                () -> ok("sandbox", "get", "--project", project, id).path("state").asText().equals("running"));
         Cli.Run exec = cli.run("sandbox", "exec", "--project", project, id, "--", "sh", "-c",
                 "echo hi from $(pwd); echo warn >&2; exit 7");
         assertThat(exec.status()).as(exec.toString()).isEqualTo(7);

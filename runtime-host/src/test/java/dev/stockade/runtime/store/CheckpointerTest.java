@@ -2,13 +2,13 @@ package dev.stockade.runtime.store;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import dev.stockade.testing.Await;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.sql.Connection;
 import java.sql.DriverManager;
 import java.sql.ResultSet;
 import java.sql.Statement;
-import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -33,13 +33,9 @@ class CheckpointerTest {
      * Waits until a checkpoint round that began after the burst has completed: two more rounds (the first may
      * have started mid-burst). A fixed sleep guessed the time and lost on a loaded machine.
      */
-    private static void awaitRoundAfterBurst(Checkpointer checkpointer) throws InterruptedException {
+    private static void awaitRoundAfterBurst(Checkpointer checkpointer) {
         long target = checkpointer.completedRounds() + 2;
-        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(30);
-        while (checkpointer.completedRounds() < target) {
-            assertThat(System.nanoTime() - deadline).as("two checkpoint rounds within 30 s").isNegative();
-            Thread.sleep(Checkpointer.PERIOD_MS / 5); // poll the rounds, bounded by the deadline above
-        }
+        Await.until("two checkpoint rounds after the burst", () -> checkpointer.completedRounds() >= target);
     }
 
     @Test
