@@ -1,5 +1,6 @@
 package dev.stockade.api.sandbox;
 
+import com.fasterxml.jackson.annotation.JsonValue;
 import java.util.EnumSet;
 import java.util.Locale;
 import java.util.Set;
@@ -56,7 +57,8 @@ public enum SandboxState {
         }
     }
 
-    /** The state as the API and the database write it ({@code running}). */
+    /** The state as the API and the database write it ({@code running}), also when Jackson writes the enum. */
+    @JsonValue
     public String slug() {
         return name().toLowerCase(Locale.ROOT);
     }

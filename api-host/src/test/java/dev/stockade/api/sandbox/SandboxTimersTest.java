@@ -80,7 +80,7 @@ class SandboxTimersTest extends PlatformTest {
         assertThat(stopped.path("stoppedBy").asText()).isEqualTo("auto-stop");
 
         // the next exec, terminal or private-port request starts it again (auto-start)
-        assertThat(sandboxes.ensureRunning(id, Duration.ofSeconds(60)).state()).isEqualTo("running");
+        assertThat(sandboxes.ensureRunning(id, Duration.ofSeconds(60)).state()).isEqualTo(SandboxState.RUNNING);
 
         // a timer changed by an update applies without a restart
         assertThat(http.patch(path, owner, Map.of("autoStop", "2h")).status()).isEqualTo(200);
