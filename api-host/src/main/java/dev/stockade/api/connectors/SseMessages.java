@@ -2,10 +2,10 @@ package dev.stockade.api.connectors;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import dev.stockade.api.connectors.UpstreamClient.UpstreamException;
-import java.io.BufferedReader;
+import dev.stockade.host.sse.SseEvent;
+import dev.stockade.host.sse.SseReader;
 import java.io.IOException;
 import java.io.InputStream;
-import java.io.InputStreamReader;
 import java.nio.charset.StandardCharsets;
 
 /**
@@ -23,27 +23,17 @@ final class SseMessages {
 
     /** The response with {@code id}, or {@code null} when the stream ends without one. */
     static JsonNode responseTo(InputStream in, long id, Parser parser) throws IOException, UpstreamException {
-        BufferedReader lines = new BufferedReader(new InputStreamReader(in, StandardCharsets.UTF_8));
-        StringBuilder data = new StringBuilder();
-        for (String line = lines.readLine(); ; line = lines.readLine()) {
-            if (line == null || line.isEmpty()) {
-                if (data.length() > 0) {
-                    JsonNode message = parser.parse(data.toString().getBytes(StandardCharsets.UTF_8));
-                    data.setLength(0);
-                    if (message.has("id") && message.path("id").asLong() == id
-                            && (message.has("result") || message.has("error"))) {
-                        return message;
-                    }
-                }
-                if (line == null) {
-                    return null;
-                }
-            } else if (line.startsWith("data:")) {
-                if (data.length() > 0) {
-                    data.append('\n');
-                }
-                data.append(line.startsWith("data: ") ? line.substring(6) : line.substring(5));
+        SseReader events = new SseReader(in);
+        for (SseEvent e = events.next(); e != null; e = events.next()) {
+            if (e.data().isEmpty()) {
+                continue;
+            }
+            JsonNode message = parser.parse(e.data().getBytes(StandardCharsets.UTF_8));
+            if (message.has("id") && message.path("id").asLong() == id
+                    && (message.has("result") || message.has("error"))) {
+                return message;
             }
         }
+        return null;
     }
 }

@@ -1,15 +1,15 @@
 package dev.stockade.proxy.feed;
 
 import com.fasterxml.jackson.databind.JsonNode;
-import java.io.BufferedReader;
+import dev.stockade.host.retry.Backoff;
+import dev.stockade.host.sse.SseEvent;
+import dev.stockade.host.sse.SseReader;
 import java.io.IOException;
 import java.io.InputStream;
-import java.io.InputStreamReader;
 import java.net.URI;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
-import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.concurrent.CountDownLatch;
@@ -32,6 +32,7 @@ public final class ControlPlaneSource implements AutoCloseable {
                          String lastError) {
     }
 
+    private static final Duration FIRST_BACKOFF = Duration.ofMillis(250);
     private static final Duration MAX_BACKOFF = Duration.ofSeconds(10);
 
     private final URI feed;
@@ -105,26 +106,25 @@ public final class ControlPlaneSource implements AutoCloseable {
     }
 
     private void run() {
-        Duration backoff = Duration.ofMillis(250);
+        Backoff backoff = new Backoff(FIRST_BACKOFF, MAX_BACKOFF);
         while (!closed) {
             try {
                 if (stream()) {
-                    backoff = Duration.ofMillis(250); // a stream that delivered resets the backoff
+                    backoff.reset(); // a stream that delivered starts the backoff over
                 }
             } catch (IOException | RuntimeException e) {
                 if (closed) {
                     return;
                 }
-                lost(e.getMessage() == null ? e.getClass().getSimpleName() : e.getMessage(), backoff);
+                lost(e.getMessage() == null ? e.getClass().getSimpleName() : e.getMessage(), backoff.next());
             } catch (InterruptedException e) {
                 return;
             }
             try {
-                Thread.sleep(backoff.toMillis()); // reconnect backoff: the platform is down or restarting
+                backoff.pause(); // the platform is down or restarting
             } catch (InterruptedException e) {
                 return;
             }
-            backoff = backoff.multipliedBy(2).compareTo(MAX_BACKOFF) > 0 ? MAX_BACKOFF : backoff.multipliedBy(2);
         }
     }
 
@@ -142,23 +142,10 @@ public final class ControlPlaneSource implements AutoCloseable {
         open = response.body();
         lastByte = System.nanoTime();
         boolean delivered = false;
-        try (BufferedReader in = new BufferedReader(new InputStreamReader(open, StandardCharsets.UTF_8))) {
-            String event = null;
-            StringBuilder data = new StringBuilder();
-            for (String line = in.readLine(); line != null && !closed; line = in.readLine()) {
-                lastByte = System.nanoTime();
-                if (line.isEmpty()) {
-                    if (event != null) {
-                        dispatch(event, data.toString());
-                        delivered = true;
-                    }
-                    event = null;
-                    data.setLength(0);
-                } else if (line.startsWith("event:")) {
-                    event = line.substring(6).strip();
-                } else if (line.startsWith("data:")) {
-                    data.append(line.substring(5).strip());
-                }
+        try (SseReader in = new SseReader(open, () -> lastByte = System.nanoTime())) {
+            for (SseEvent e = in.next(); e != null && !closed; e = in.next()) {
+                dispatch(e.name(), e.data());
+                delivered = true;
             }
         } finally {
             open = null;

@@ -4,6 +4,8 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import dev.stockade.host.sse.SseEvent;
+import dev.stockade.host.sse.SseWriter;
 import java.util.ArrayList;
 import java.util.LinkedHashSet;
 import java.util.List;
@@ -35,7 +37,7 @@ public final class FeedWire {
 
     /** One server-sent event, framed ({@code id} omitted when negative). */
     public static String event(String name, long id, JsonNode data) {
-        return "event: " + name + "\n" + (id >= 0 ? "id: " + id + "\n" : "") + "data: " + data + "\n\n";
+        return SseWriter.frame(new SseEvent(name, data.toString(), id >= 0 ? Long.toString(id) : null));
     }
 
     public static ObjectNode sandbox(SandboxSet s) {

@@ -1,5 +1,6 @@
 package dev.stockade.proxy.feed;
 
+import dev.stockade.host.retry.Backoff;
 import dev.stockade.proxy.AuditEvent;
 import dev.stockade.proxy.AuditSink;
 import java.net.URI;
@@ -68,7 +69,7 @@ public final class PlatformAuditSink implements AuditSink {
 
     private void run() {
         List<String> batch = new ArrayList<>();
-        Duration backoff = Duration.ofMillis(250);
+        Backoff backoff = new Backoff(Duration.ofMillis(250), MAX_BACKOFF);
         while (!closed) {
             try {
                 if (batch.isEmpty()) {
@@ -81,10 +82,9 @@ public final class PlatformAuditSink implements AuditSink {
                 }
                 if (send(batch)) {
                     batch.clear();
-                    backoff = Duration.ofMillis(250);
+                    backoff.reset();
                 } else {
-                    Thread.sleep(backoff.toMillis()); // the platform refused or is down: retry the same batch
-                    backoff = backoff.multipliedBy(2).compareTo(MAX_BACKOFF) > 0 ? MAX_BACKOFF : backoff.multipliedBy(2);
+                    backoff.pause(); // the platform refused or is down: retry the same batch
                 }
             } catch (InterruptedException e) {
                 return;

@@ -1,5 +1,7 @@
 package dev.stockade.runtime.http;
 
+import dev.stockade.host.sse.SseEvent;
+import dev.stockade.host.sse.SseWriter;
 import dev.stockade.runtime.observe.Log;
 import io.netty.buffer.Unpooled;
 import io.netty.channel.ChannelFutureListener;
@@ -51,8 +53,7 @@ final class EventStream implements Response.Events {
         if (!open()) {
             return;
         }
-        String frame = "event: " + name + "\ndata: " + new String(Response.bytes(data), StandardCharsets.UTF_8)
-                + "\n\n";
+        String frame = SseWriter.frame(SseEvent.of(name, new String(Response.bytes(data), StandardCharsets.UTF_8)));
         ctx.writeAndFlush(new DefaultHttpContent(Unpooled.copiedBuffer(frame, StandardCharsets.UTF_8)));
     }
 

@@ -4,6 +4,8 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import dev.stockade.host.sse.SseEvent;
+import dev.stockade.host.sse.SseReader;
 import java.io.IOException;
 import java.io.InputStream;
 import java.util.List;
@@ -80,7 +82,7 @@ public final class AnthropicMessages implements ChatModel {
 
     private static void readSse(InputStream in, AnthropicStream stream) throws ProviderException {
         try (SseReader sse = new SseReader(in)) {
-            SseReader.Event ev;
+            SseEvent ev;
             while ((ev = sse.next()) != null) {
                 if (!ev.data().isEmpty()) {
                     stream.accept(JSON.readTree(ev.data()));

@@ -4,6 +4,8 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import dev.stockade.host.sse.SseEvent;
+import dev.stockade.host.sse.SseReader;
 import java.io.IOException;
 import java.io.InputStream;
 import java.util.ArrayList;
@@ -38,7 +40,7 @@ public final class OpenAiResponses implements ChatModel {
                 "accept", "text/event-stream"), AnthropicMessages.bytes(body(req)));
         List<Item> items = new ArrayList<>();
         try (SseReader sse = new SseReader(in)) {
-            SseReader.Event ev;
+            SseEvent ev;
             while ((ev = sse.next()) != null) {
                 if (ev.data().isEmpty() || ev.data().equals("[DONE]")) {
                     continue;

@@ -4,6 +4,7 @@ import com.fasterxml.jackson.databind.ObjectMapper;
 import com.nimbusds.jose.jwk.JWKSet;
 import com.nimbusds.jwt.SignedJWT;
 import dev.stockade.api.clusters.RelayHub;
+import dev.stockade.host.retry.Backoff;
 import java.io.IOException;
 import java.net.URI;
 import java.net.http.HttpClient;
@@ -53,6 +54,9 @@ public final class ClusterRelay implements Runnable {
     private final RequestVerifier verifier;
     private volatile boolean stopped;
 
+    /** One second at first, as the relay always waited; at most 30 s while the platform stays away. */
+    private final Backoff backoff = new Backoff(Duration.ofSeconds(1), Duration.ofSeconds(30));
+
     public ClusterRelay(Settings settings) {
         this.settings = settings;
         this.verifier = new RequestVerifier(settings.clusterId(), settings.projectId(), this::fetchKeys);
@@ -63,9 +67,13 @@ public final class ClusterRelay implements Runnable {
     public void run() {
         while (!stopped) {
             try {
-                step();
+                if (step()) {
+                    backoff.reset();
+                } else {
+                    backoff.pause(); // the platform failed the poll: poll again shortly
+                }
             } catch (IOException e) {
-                pause(); // the platform is unreachable: poll again shortly
+                pauseQuietly(); // the platform is unreachable: poll again shortly
             } catch (InterruptedException e) {
                 Thread.currentThread().interrupt();
                 return;
@@ -77,8 +85,8 @@ public final class ClusterRelay implements Runnable {
         stopped = true;
     }
 
-    /** One long poll, and the request it brought if any. */
-    void step() throws IOException, InterruptedException {
+    /** One long poll, and the request it brought if any; whether the platform answered the poll as it should. */
+    boolean step() throws IOException, InterruptedException {
         HttpResponse<byte[]> polled = platform.send(tunnel("/next").POST(HttpRequest.BodyPublishers.noBody())
                 .timeout(Duration.ofSeconds(90)).build(), HttpResponse.BodyHandlers.ofByteArray());
         if (polled.statusCode() == 401) {
@@ -86,10 +94,7 @@ public final class ClusterRelay implements Runnable {
             throw new TunnelRefused();
         }
         if (polled.statusCode() != 200) {
-            if (polled.statusCode() != 204) {
-                pause();
-            }
-            return;
+            return polled.statusCode() == 204;
         }
         RelayHub.Envelope envelope = JSON.readValue(polled.body(), RelayHub.Envelope.class);
         RelayHub.Answer answer = serve(envelope);
@@ -97,6 +102,7 @@ public final class ClusterRelay implements Runnable {
                 .header("Content-Type", "application/json")
                 .POST(HttpRequest.BodyPublishers.ofByteArray(JSON.writeValueAsBytes(answer))).build(),
                 HttpResponse.BodyHandlers.discarding());
+        return true;
     }
 
     /** Verifies the request and carries it to the API server; a refused or failed request is answered as such. */
@@ -170,9 +176,9 @@ public final class ClusterRelay implements Runnable {
         }
     }
 
-    private static void pause() {
+    private void pauseQuietly() {
         try {
-            Thread.sleep(1_000); // back off before the next poll of an unreachable or failing platform
+            backoff.pause();
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
         }

@@ -2,6 +2,7 @@ package dev.stockade.api.kernel.events;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
+import dev.stockade.host.retry.Backoff;
 import io.micronaut.context.annotation.Context;
 import io.micronaut.context.annotation.Value;
 import io.micronaut.data.connection.jdbc.advice.DelegatingDataSource;
@@ -71,6 +72,7 @@ public final class EventStream {
     }
 
     private void run() {
+        Backoff backoff = new Backoff(Duration.ofMillis(pollMillis), Duration.ofSeconds(30));
         while (!closed) {
             try (Connection c = dataSource.getConnection()) {
                 c.setAutoCommit(true);
@@ -81,6 +83,7 @@ public final class EventStream {
                     lastId = maxId(c);
                 }
                 PGConnection pg = c.unwrap(PGConnection.class);
+                backoff.reset();
                 while (!closed) {
                     deliverAfter(c);
                     pg.getNotifications((int) pollMillis); // blocks until a notification or the poll interval
@@ -91,7 +94,7 @@ public final class EventStream {
                 }
                 LOG.warn("event stream interrupted, reconnecting: {}", e.getMessage());
                 try {
-                    Thread.sleep(pollMillis); // back off before reconnecting to a database that just failed
+                    backoff.pause(); // before reconnecting to a database that just failed
                 } catch (InterruptedException ie) {
                     return;
                 }
