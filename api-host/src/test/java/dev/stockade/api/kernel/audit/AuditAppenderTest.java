@@ -83,7 +83,7 @@ class AuditAppenderTest extends PlatformTest {
                         return out;
                     }
                 });
-        assertThat(row).containsExactly("egress", "decide", "deny", "sandbox-token", "sbx-1", "api.example.com", "t",
+        assertThat(row).containsExactly("egress", "decide", "denied", "sandbox-token", "sbx-1", "api.example.com", "t",
                 "t");
     }
 
