@@ -132,6 +132,18 @@ class ArchitectureTest {
     }
 
     @Test
+    void outboundClientsAreBuiltOnlyByTheFactory() {
+        noClasses().that().resideOutsideOfPackage("dev.stockade.api.kernel.net..")
+                .should().callMethod(java.net.http.HttpClient.class, "newBuilder")
+                .orShould().callMethod(java.net.http.HttpClient.class, "newHttpClient")
+                .orShould().dependOnClassesThat().haveFullyQualifiedName(
+                        "org.apache.hc.client5.http.impl.classic.HttpClients")
+                .because("every outbound dial says whom it trusts: OutboundClients.guarded for what a user names,"
+                        + " trusted for the installation's own services")
+                .check(PLATFORM);
+    }
+
+    @Test
     void onlyTheProxyUsesItsInternals() {
         noClasses().that().resideOutsideOfPackage("dev.stockade.proxy..")
                 .should().dependOnClassesThat().resideInAPackage("dev.stockade.proxy.internal..")

@@ -3,7 +3,7 @@ package dev.stockade.api.clusters;
 import com.github.benmanes.caffeine.cache.Cache;
 import com.github.benmanes.caffeine.cache.Caffeine;
 import com.github.benmanes.caffeine.cache.RemovalCause;
-import dev.stockade.api.kernel.net.GuardedClients;
+import dev.stockade.api.kernel.net.OutboundClients;
 import dev.stockade.api.kernel.web.ApiProblem;
 import dev.stockade.proxy.dial.DialGuard;
 import jakarta.annotation.PreDestroy;
@@ -107,7 +107,7 @@ public class ClusterTargets {
     /** The client for a cluster trusting {@code caPem} ({@code null}: the JVM's trust store). */
     CloseableHttpClient client(String caPem) {
         // reads have no timeout: a watch may stay quiet for minutes; the proxy bounds the wait for the headers
-        return clients.get(caPem == null ? "" : caPem, key -> GuardedClients.build(guard, settings.connectTimeout(),
+        return clients.get(caPem == null ? "" : caPem, key -> OutboundClients.guarded(guard, settings.connectTimeout(),
                 Duration.ZERO, key.isEmpty() ? null : trusting(key)));
     }
 

@@ -4,6 +4,7 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import dev.stockade.api.kernel.config.PlatformConfig;
 import dev.stockade.api.kernel.db.Sql;
+import dev.stockade.api.kernel.net.OutboundClients;
 import dev.stockade.api.kernel.secrets.SecretBox;
 import dev.stockade.api.kernel.web.ApiProblem;
 import dev.stockade.api.kernel.web.ProblemCode;
@@ -48,8 +49,7 @@ public class ConnectorOAuth {
     private final PlatformConfig config;
     private final ObjectMapper json = new ObjectMapper();
     private final SecureRandom random = new SecureRandom();
-    private final HttpClient http = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(10))
-            .followRedirects(HttpClient.Redirect.NEVER).build();
+    private final HttpClient http = OutboundClients.trusted(Duration.ofSeconds(10));
 
     public ConnectorOAuth(List<OAuthApplication> configured, Sql jdbc, SecretBox box, PlatformConfig config) {
         configured.forEach(a -> applications.put(a.name(), a));

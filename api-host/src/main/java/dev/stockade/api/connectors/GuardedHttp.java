@@ -3,6 +3,7 @@ package dev.stockade.api.connectors;
 import dev.stockade.api.connectors.UpstreamClient.UpstreamException;
 import dev.stockade.api.kernel.net.GuardedClients;
 import dev.stockade.api.kernel.net.GuardedResolver;
+import dev.stockade.api.kernel.net.OutboundClients;
 import dev.stockade.proxy.dial.DialGuard;
 import jakarta.annotation.PreDestroy;
 import jakarta.inject.Inject;
@@ -53,7 +54,7 @@ public class GuardedHttp {
     GuardedHttp(ConnectorSettings settings, DialGuard guard) {
         this.settings = settings;
         // a read never waits past the call timeout; the call's deadline (below) bounds the whole answer
-        this.http = GuardedClients.build(guard, settings.connectTimeout(), settings.callTimeout(), null);
+        this.http = OutboundClients.guarded(guard, settings.connectTimeout(), settings.callTimeout(), null);
     }
 
     /** An answer whose body is being read under the deadline and the bound; close it when done. */

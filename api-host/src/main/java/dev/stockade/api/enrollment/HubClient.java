@@ -2,6 +2,7 @@ package dev.stockade.api.enrollment;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
+import dev.stockade.api.kernel.net.OutboundClients;
 import java.io.IOException;
 import java.net.URI;
 import java.net.http.HttpClient;
@@ -40,7 +41,7 @@ public final class HubClient {
     }
 
     private final URI hub;
-    private final HttpClient http = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(5)).build();
+    private final HttpClient http = OutboundClients.trusted(Duration.ofSeconds(5));
     private final ObjectMapper json = new ObjectMapper();
 
     public HubClient(URI hub) {

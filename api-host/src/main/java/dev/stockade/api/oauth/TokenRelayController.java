@@ -3,6 +3,7 @@ package dev.stockade.api.oauth;
 import dev.stockade.api.kernel.access.Access;
 import dev.stockade.api.kernel.access.Action;
 import dev.stockade.api.kernel.identity.OidcDiscovery;
+import dev.stockade.api.kernel.net.OutboundClients;
 import dev.stockade.api.kernel.web.ApiProblem;
 import dev.stockade.api.kernel.web.ProblemCode;
 import io.micronaut.http.HttpResponse;
@@ -34,7 +35,7 @@ class TokenRelayController {
             "urn:ietf:params:oauth:grant-type:device_code");
 
     private final OidcDiscovery discovery;
-    private final HttpClient http = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(5)).build();
+    private final HttpClient http = OutboundClients.trusted(Duration.ofSeconds(5));
 
     TokenRelayController(OidcDiscovery discovery) {
         this.discovery = discovery;

@@ -4,6 +4,7 @@ import com.fasterxml.jackson.databind.ObjectMapper;
 import com.nimbusds.jose.jwk.JWKSet;
 import com.nimbusds.jwt.SignedJWT;
 import dev.stockade.api.clusters.RelayHub;
+import dev.stockade.api.kernel.net.OutboundClients;
 import dev.stockade.host.retry.Backoff;
 import java.io.IOException;
 import java.net.URI;
@@ -49,8 +50,7 @@ public final class ClusterRelay implements Runnable {
 
     private static final ObjectMapper JSON = new ObjectMapper();
     private final Settings settings;
-    private final HttpClient platform = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(10))
-            .followRedirects(HttpClient.Redirect.NEVER).build();
+    private final HttpClient platform = OutboundClients.trusted(Duration.ofSeconds(10));
     private final RequestVerifier verifier;
     private volatile boolean stopped;
 

@@ -1,6 +1,7 @@
 package dev.stockade.api.clusters.relay;
 
 import dev.stockade.api.clusters.PemTrust;
+import dev.stockade.api.kernel.net.OutboundClients;
 import java.net.URI;
 import java.net.http.HttpClient;
 import java.nio.file.Files;
@@ -8,9 +9,9 @@ import java.nio.file.Path;
 import java.time.Duration;
 import java.util.UUID;
 import java.util.concurrent.Callable;
-import picocli.CommandLine;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
+import picocli.CommandLine;
 
 /**
  * {@code java -cp stockade-platform.jar dev.stockade.api.clusters.relay.RelayCommand ...}: runs a cluster's relay
@@ -45,8 +46,7 @@ public final class RelayCommand implements Callable<Integer> {
     public Integer call() throws Exception {
         Path ca = caFile != null ? caFile : existing(SERVICE_ACCOUNT.resolve("ca.crt"));
         Path token = tokenFile != null ? tokenFile : existing(SERVICE_ACCOUNT.resolve("token"));
-        HttpClient.Builder api = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(10))
-                .followRedirects(HttpClient.Redirect.NEVER);
+        HttpClient.Builder api = OutboundClients.trustedBuilder(Duration.ofSeconds(10));
         if (ca != null) {
             api.sslContext(PemTrust.context(Files.readString(ca)));
         }

@@ -3,6 +3,7 @@ package dev.stockade.api.kernel.identity;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import dev.stockade.api.kernel.config.OidcConfig;
+import dev.stockade.api.kernel.net.OutboundClients;
 import jakarta.inject.Singleton;
 import java.io.IOException;
 import java.net.URI;
@@ -26,7 +27,7 @@ public final class OidcDiscovery {
 
     private final OidcConfig config;
     private final ObjectMapper json = new ObjectMapper();
-    private final HttpClient http = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(5)).build();
+    private final HttpClient http = OutboundClients.trusted(Duration.ofSeconds(5));
     private final AtomicReference<Document> document = new AtomicReference<>();
 
     public OidcDiscovery(OidcConfig config) {

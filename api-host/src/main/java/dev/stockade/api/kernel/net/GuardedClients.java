@@ -32,8 +32,8 @@ public final class GuardedClients {
      * that may stay quiet, whose callers keep their own deadline); {@code tls} is the trust for https ({@code null}:
      * the JVM's), always with host name verification.
      */
-    public static CloseableHttpClient build(DialGuard guard, Duration connectTimeout, Duration readTimeout,
-                                            SSLContext tls) {
+    static CloseableHttpClient build(DialGuard guard, Duration connectTimeout, Duration readTimeout,
+                                     SSLContext tls) {
         Timeout read = readTimeout.isZero() ? Timeout.DISABLED : Timeout.of(readTimeout);
         PoolingHttpClientConnectionManagerBuilder pool = PoolingHttpClientConnectionManagerBuilder.create()
                 .setDnsResolver(new GuardedResolver(guard))

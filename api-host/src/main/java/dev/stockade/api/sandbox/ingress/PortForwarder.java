@@ -1,5 +1,6 @@
 package dev.stockade.api.sandbox.ingress;
 
+import dev.stockade.api.kernel.net.OutboundClients;
 import dev.stockade.api.kernel.web.ApiProblem;
 import dev.stockade.api.kernel.web.ProblemCode;
 import io.micronaut.http.HttpHeaders;
@@ -37,8 +38,8 @@ final class PortForwarder {
             "content-length", "expect", "x-forwarded-user-id", "x-forwarded-user-display-name", "x-forwarded-host",
             "x-forwarded-proto", "x-forwarded-for");
 
-    private final HttpClient client = HttpClient.newBuilder().version(HttpClient.Version.HTTP_1_1)
-            .connectTimeout(Duration.ofSeconds(5)).followRedirects(HttpClient.Redirect.NEVER).build();
+    private final HttpClient client = OutboundClients.trustedBuilder(Duration.ofSeconds(5))
+            .version(HttpClient.Version.HTTP_1_1).build();
 
     MutableHttpResponse<?> forward(HttpRequest<?> request, InetSocketAddress address, Map<String, String> identity,
                                    boolean privatePort) {
