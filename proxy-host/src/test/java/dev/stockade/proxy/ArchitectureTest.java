@@ -1,0 +1,46 @@
+package dev.stockade.proxy;
+
+import static com.tngtech.archunit.lang.syntax.ArchRuleDefinition.noClasses;
+import static com.tngtech.archunit.library.dependencies.SlicesRuleDefinition.slices;
+
+import com.tngtech.archunit.core.domain.JavaClasses;
+import com.tngtech.archunit.core.importer.ClassFileImporter;
+import com.tngtech.archunit.core.importer.ImportOption;
+import java.util.Map;
+import org.junit.jupiter.api.Test;
+
+/**
+ * The proxy's floors (docs/architecture.md), on its compiled classes and the core it embeds: no package cycle, the
+ * shared dial guard uses nothing of the proxy's own, and the core's {@code internal} packages stay the core's.
+ */
+class ArchitectureTest {
+    private static final JavaClasses CLASSES = new ClassFileImporter()
+            .withImportOption(ImportOption.Predefined.DO_NOT_INCLUDE_TESTS)
+            .importPackages("dev.stockade.proxy", "dev.stockade.policy");
+
+    @Test
+    void noPackageCycles() {
+        slices().matching("dev.stockade.proxy.(*)..").should().beFreeOfCycles().check(CLASSES);
+    }
+
+    @Test
+    void theDialGuardStandsAlone() {
+        noClasses().that().resideInAPackage("dev.stockade.proxy.dial..")
+                .should().dependOnClassesThat().resideInAnyPackage("dev.stockade.proxy.internal..",
+                        "dev.stockade.proxy.feed..")
+                .because("the platform shares the dial guard; it must not drag the proxy's internals along")
+                .check(CLASSES);
+    }
+
+    @Test
+    void coreInternalsAreTheirModulesOwn() {
+        Map.of("dev.stockade.policy.model.internal..", new String[] {"dev.stockade.policy.model..",
+                        "dev.stockade.policy.glob.."},
+                "dev.stockade.policy.graphql.internal..", new String[] {"dev.stockade.policy.graphql.."},
+                "dev.stockade.policy.eval.internal..", new String[] {"dev.stockade.policy.eval.."},
+                "dev.stockade.policy.compiler.internal..", new String[] {"dev.stockade.policy.compiler.."})
+                .forEach((internal, owners) -> noClasses().that().resideOutsideOfPackages(owners)
+                        .should().dependOnClassesThat().resideInAPackage(internal)
+                        .because("`internal` is a module's own; the proxy uses the core's public API").check(CLASSES));
+    }
+}
