@@ -1,0 +1,113 @@
+package dev.stockade.pii;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import java.nio.charset.StandardCharsets;
+import org.junit.jupiter.api.Test;
+
+/** Each wire format: text fields masked, everything else byte-for-byte the same value. */
+class WireFormatMaskingTest {
+
+    private static final ObjectMapper JSON = new ObjectMapper();
+    private static final String MAIL = "maria.gonzalez@example.com";
+
+    private static JsonNode mask(WireFormat format, String body) throws Exception {
+        MaskedBody m = PiiMaskerTest.ALL.mask(body.replace('\'', '"').getBytes(StandardCharsets.UTF_8), format);
+        String out = new String(m.body(), StandardCharsets.UTF_8);
+        assertThat(out).doesNotContain(MAIL);
+        return JSON.readTree(out);
+    }
+
+    @Test
+    void anthropicMessages() throws Exception {
+        JsonNode n = mask(WireFormat.ANTHROPIC_MESSAGES, "{'model':'claude-x','max_tokens':1024,"
+                + "'system':[{'type':'text','text':'user is " + MAIL + "'}],"
+                + "'messages':[{'role':'user','content':'mail " + MAIL + "'},"
+                + "{'role':'assistant','content':[{'type':'thinking','thinking':'hmm','signature':'sig'},"
+                + "{'type':'tool_use','id':'tu_1','name':'send','input':{'to':'" + MAIL + "','owner@example.org':3}}]},"
+                + "{'role':'user','content':[{'type':'tool_result','tool_use_id':'tu_1','content':[{'type':'text','text':'sent to " + MAIL + "'}]}]}]}");
+        assertThat(n.path("model").asText()).isEqualTo("claude-x");
+        assertThat(n.path("max_tokens").asInt()).isEqualTo(1024);
+        assertThat(n.at("/system/0/text").asText()).startsWith("user is [EMAIL_");
+        assertThat(n.at("/messages/0/content").asText()).startsWith("mail [EMAIL_");
+        assertThat(n.at("/messages/1/content/1/input/to").asText()).startsWith("[EMAIL_");
+        assertThat(n.at("/messages/1/content/1/input/owner@example.org").asInt()).as("keys are never masked").isEqualTo(3);
+        assertThat(n.at("/messages/2/content/0/content/0/text").asText()).startsWith("sent to [EMAIL_");
+        assertThat(n.at("/messages/2/content/0/tool_use_id").asText()).isEqualTo("tu_1");
+    }
+
+    @Test
+    void signedThinkingIsLeftIntactSoItsSignatureHolds() throws Exception {
+        String body = "{'model':'m','messages':[{'role':'assistant','content':[{'type':'thinking','thinking':'"
+                + MAIL + "','signature':'sig'},{'type':'text','text':'ok'}]}]}";
+        MaskedBody m = PiiMaskerTest.ALL.mask(body.replace('\'', '"').getBytes(StandardCharsets.UTF_8),
+                WireFormat.BEDROCK_INVOKE_ANTHROPIC);
+        assertThat(JSON.readTree(m.body()).at("/messages/0/content/0/thinking").asText()).isEqualTo(MAIL);
+    }
+
+    @Test
+    void openAiChatWithToolArgumentsAsJsonText() throws Exception {
+        JsonNode n = mask(WireFormat.OPENAI_CHAT, "{'model':'gpt-x','temperature':0.2,'messages':["
+                + "{'role':'system','content':'owner " + MAIL + "'},"
+                + "{'role':'user','name':'maria_g','content':[{'type':'text','text':'hi " + MAIL + "'},{'type':'image_url','image_url':{'url':'https://x/y.png'}}]},"
+                + "{'role':'assistant','tool_calls':[{'id':'call_1','type':'function','function':{'name':'lookup','arguments':'{\\'email\\':\\'" + MAIL + "\\',\\'limit\\':5}'}}]},"
+                + "{'role':'tool','tool_call_id':'call_1','content':'found " + MAIL + "'}]}");
+        assertThat(n.path("temperature").asDouble()).isEqualTo(0.2);
+        assertThat(n.at("/messages/1/name").asText()).isEqualTo("maria_g");
+        assertThat(n.at("/messages/1/content/0/text").asText()).startsWith("hi [EMAIL_");
+        assertThat(n.at("/messages/1/content/1/image_url/url").asText()).isEqualTo("https://x/y.png");
+        JsonNode args = JSON.readTree(n.at("/messages/2/tool_calls/0/function/arguments").asText());
+        assertThat(args.path("email").asText()).startsWith("[EMAIL_");
+        assertThat(args.path("limit").asInt()).isEqualTo(5);
+        assertThat(n.at("/messages/3/content").asText()).startsWith("found [EMAIL_");
+    }
+
+    @Test
+    void openAiResponses() throws Exception {
+        JsonNode n = mask(WireFormat.OPENAI_RESPONSES, "{'model':'gpt-x','instructions':'reply to " + MAIL + "',"
+                + "'input':[{'role':'user','content':[{'type':'input_text','text':'I am " + MAIL + "'}]},"
+                + "{'type':'function_call','call_id':'c1','name':'f','arguments':'{\\'q\\':\\'" + MAIL + "\\'}'},"
+                + "{'type':'function_call_output','call_id':'c1','output':'mailed " + MAIL + "'}]}");
+        assertThat(n.path("instructions").asText()).startsWith("reply to [EMAIL_");
+        assertThat(n.at("/input/0/content/0/text").asText()).startsWith("I am [EMAIL_");
+        assertThat(n.at("/input/1/arguments").asText()).contains("[EMAIL_");
+        assertThat(n.at("/input/2/output").asText()).startsWith("mailed [EMAIL_");
+        assertThat(n.at("/input/2/call_id").asText()).isEqualTo("c1");
+    }
+
+    @Test
+    void openAiEmbeddingsMaskTextsAndLeaveTokenArrays() throws Exception {
+        JsonNode n = mask(WireFormat.OPENAI_EMBEDDINGS, "{'model':'text-embedding-3-small','input':['a " + MAIL + "','b']}");
+        assertThat(n.at("/input/0").asText()).startsWith("a [EMAIL_");
+        assertThat(n.at("/input/1").asText()).isEqualTo("b");
+        MaskedBody tokens = PiiMaskerTest.ALL.mask("{\"model\":\"e\",\"input\":[[4155, 8675309]]}".getBytes(), WireFormat.OPENAI_EMBEDDINGS);
+        assertThat(new String(tokens.body())).isEqualTo("{\"model\":\"e\",\"input\":[[4155,8675309]]}");
+    }
+
+    @Test
+    void bedrockConverse() throws Exception {
+        JsonNode n = mask(WireFormat.BEDROCK_CONVERSE, "{'system':[{'text':'owner " + MAIL + "'}],"
+                + "'messages':[{'role':'user','content':[{'text':'mail " + MAIL + "'}]},"
+                + "{'role':'assistant','content':[{'toolUse':{'toolUseId':'t1','name':'send','input':{'to':'" + MAIL + "'}}}]},"
+                + "{'role':'user','content':[{'toolResult':{'toolUseId':'t1','content':[{'text':'ok " + MAIL + "'},{'json':{'who':'" + MAIL + "'}}]}}]}],"
+                + "'inferenceConfig':{'maxTokens':512}}");
+        assertThat(n.at("/system/0/text").asText()).startsWith("owner [EMAIL_");
+        assertThat(n.at("/messages/1/content/0/toolUse/input/to").asText()).startsWith("[EMAIL_");
+        assertThat(n.at("/messages/2/content/0/toolResult/content/0/text").asText()).startsWith("ok [EMAIL_");
+        assertThat(n.at("/messages/2/content/0/toolResult/content/1/json/who").asText()).startsWith("[EMAIL_");
+        assertThat(n.at("/inferenceConfig/maxTokens").asInt()).isEqualTo(512);
+    }
+
+    @Test
+    void aBodyThatIsNotAJsonObjectFailsAsInvalid() {
+        for (String bad : new String[] {"not json", "[1,2]", "{\"a\":", ""}) {
+            assertThatThrownBy(() -> PiiMaskerTest.ALL.mask(bad.getBytes(), WireFormat.OPENAI_CHAT))
+                    .isInstanceOfSatisfying(MaskingException.class,
+                            e -> assertThat(e.kind()).isEqualTo(MaskingException.Kind.INVALID_BODY))
+                    .hasMessageNotContaining(bad.isEmpty() ? "\u0000" : bad);
+        }
+    }
+}
