@@ -1,10 +1,12 @@
 package dev.stockade.proxy;
 
+import com.fasterxml.jackson.databind.JsonNode;
 import java.time.Instant;
 
 /**
  * One canonical audit line: a single decision at the connection or the request level. Never carries
- * request bodies, query strings or secrets.
+ * request bodies, query strings or secrets. Built by name through {@link #builder()} (eighteen fields
+ * in a row are too easy to swap); the record is the line's shape and its accessors.
  *
  * @param time       when the decision was made
  * @param listener   {@code http} (plain forward), {@code connect}, {@code intercepted} or {@code passthrough}
@@ -19,7 +21,7 @@ import java.time.Instant;
  * @param policy     deciding policy or {@code null}
  * @param entry      deciding entry index, -1 when none
  * @param rule       deciding rule index, -1 when none
- * @param reason     stable reason code (core {@code ReasonCode} or a proxy code such as {@code dial-refused})
+ * @param reason     why: the core decision's twin or one of the proxy's own reasons
  * @param status     HTTP status returned to the client, 0 when none (a spliced tunnel)
  * @param bytesIn    bytes received from the client for this decision
  * @param bytesOut   bytes sent to the client for this decision
@@ -39,26 +41,41 @@ public record AuditEvent(
         String policy,
         int entry,
         int rule,
-        String reason,
+        EgressReason reason,
         int status,
         long bytesIn,
         long bytesOut,
         long durationMs) {
 
-    /** Reads the canonical JSON form back (a replica's lines, shipped to the platform). */
-    public static AuditEvent fromJson(com.fasterxml.jackson.databind.JsonNode n) {
+    /** A line built field by field; unset indexes are -1 (no entry, no rule), unset texts null. */
+    public static Builder builder() {
+        return new Builder();
+    }
+
+    /**
+     * Reads the canonical JSON form back (a replica's lines, shipped to the platform). A line without a time or
+     * verdict, or whose reason is not one of {@link EgressReason}'s codes, is refused.
+     */
+    public static AuditEvent fromJson(JsonNode n) {
         if (!n.isObject() || !n.path("time").isTextual() || !n.path("verdict").isTextual()) {
             throw new IllegalArgumentException("not an audit line");
         }
-        return new AuditEvent(java.time.Instant.parse(n.path("time").asText()), text(n, "listener"),
-                text(n, "sandbox"), text(n, "caller"), text(n, "host"), n.path("port").asInt(), text(n, "method"),
-                text(n, "path"), text(n, "verdict"), text(n, "transport"), text(n, "policy"), n.path("entry").asInt(),
-                n.path("rule").asInt(), text(n, "reason"), n.path("status").asInt(), n.path("bytesIn").asLong(),
-                n.path("bytesOut").asLong(), n.path("durationMs").asLong());
+        String code = text(n, "reason");
+        EgressReason reason = EgressReason.fromCode(code);
+        if (code != null && reason == null) {
+            throw new IllegalArgumentException("audit line with an unknown reason");
+        }
+        return builder().time(Instant.parse(n.path("time").asText())).listener(text(n, "listener"))
+                .sandbox(text(n, "sandbox")).caller(text(n, "caller")).host(text(n, "host"))
+                .port(n.path("port").asInt()).method(text(n, "method")).path(text(n, "path"))
+                .verdict(text(n, "verdict")).transport(text(n, "transport")).policy(text(n, "policy"))
+                .entry(n.path("entry").asInt()).rule(n.path("rule").asInt()).reason(reason)
+                .status(n.path("status").asInt()).bytesIn(n.path("bytesIn").asLong())
+                .bytesOut(n.path("bytesOut").asLong()).durationMs(n.path("durationMs").asLong()).build();
     }
 
-    private static String text(com.fasterxml.jackson.databind.JsonNode n, String field) {
-        com.fasterxml.jackson.databind.JsonNode v = n.get(field);
+    private static String text(JsonNode n, String field) {
+        JsonNode v = n.get(field);
         return v == null || v.isNull() ? null : v.asText();
     }
 
@@ -78,7 +95,7 @@ public record AuditEvent(
         field(b, "policy", policy).append(',');
         b.append("\"entry\":").append(entry).append(',');
         b.append("\"rule\":").append(rule).append(',');
-        field(b, "reason", reason).append(',');
+        field(b, "reason", reason == null ? null : reason.code()).append(',');
         b.append("\"status\":").append(status).append(',');
         b.append("\"bytesIn\":").append(bytesIn).append(',');
         b.append("\"bytesOut\":").append(bytesOut).append(',');
@@ -110,5 +127,139 @@ public record AuditEvent(
             }
         }
         return b.append('"');
+    }
+
+    /** Named construction of an {@link AuditEvent}: each field by name, {@link #build} once. */
+    public static final class Builder {
+        private Instant time;
+        private String listener;
+        private String sandbox;
+        private String caller;
+        private String host;
+        private int port;
+        private String method;
+        private String path;
+        private String verdict;
+        private String transport;
+        private String policy;
+        private int entry = -1;
+        private int rule = -1;
+        private EgressReason reason;
+        private int status;
+        private long bytesIn;
+        private long bytesOut;
+        private long durationMs;
+
+        private Builder() {
+        }
+
+        public Builder time(Instant v) {
+            time = v;
+            return this;
+        }
+
+        public Builder listener(String v) {
+            listener = v;
+            return this;
+        }
+
+        public Builder sandbox(String v) {
+            sandbox = v;
+            return this;
+        }
+
+        public Builder caller(String v) {
+            caller = v;
+            return this;
+        }
+
+        /** The target as requested. */
+        public Builder target(String host, int port) {
+            return host(host).port(port);
+        }
+
+        public Builder host(String v) {
+            host = v;
+            return this;
+        }
+
+        public Builder port(int v) {
+            port = v;
+            return this;
+        }
+
+        public Builder method(String v) {
+            method = v;
+            return this;
+        }
+
+        public Builder path(String v) {
+            path = v;
+            return this;
+        }
+
+        public Builder verdict(String v) {
+            verdict = v;
+            return this;
+        }
+
+        public Builder transport(String v) {
+            transport = v;
+            return this;
+        }
+
+        public Builder policy(String v) {
+            policy = v;
+            return this;
+        }
+
+        public Builder entry(int v) {
+            entry = v;
+            return this;
+        }
+
+        public Builder rule(int v) {
+            rule = v;
+            return this;
+        }
+
+        public Builder reason(EgressReason v) {
+            reason = v;
+            return this;
+        }
+
+        public Builder status(int v) {
+            status = v;
+            return this;
+        }
+
+        /** Bytes received from and sent to the client for this decision. */
+        public Builder bytes(long in, long out) {
+            return bytesIn(in).bytesOut(out);
+        }
+
+        public Builder bytesIn(long v) {
+            bytesIn = v;
+            return this;
+        }
+
+        public Builder bytesOut(long v) {
+            bytesOut = v;
+            return this;
+        }
+
+        public Builder durationMs(long v) {
+            durationMs = v;
+            return this;
+        }
+
+        /** The line; a time and a verdict are required (every line says when and what). */
+        public AuditEvent build() {
+            if (time == null || verdict == null) {
+                throw new IllegalStateException("an audit line needs a time and a verdict");
+            }
+            return new AuditEvent(time, listener, sandbox, caller, host, port, method, path, verdict, transport,
+                    policy, entry, rule, reason, status, bytesIn, bytesOut, durationMs);
+        }
     }
 }

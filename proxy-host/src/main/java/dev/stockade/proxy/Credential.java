@@ -2,6 +2,7 @@ package dev.stockade.proxy;
 
 import dev.stockade.policy.glob.DomainPattern;
 import dev.stockade.policy.glob.HostPort;
+import dev.stockade.policy.model.CredentialPlaceholder;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Objects;
@@ -27,9 +28,6 @@ public final class Credential {
     private final List<String> domains;
     private final String headerFormat;
     private final List<Binding> bindings;
-
-    /** The sentinel prefix agents see in place of a secret. */
-    public static final String SENTINEL_PREFIX = "__platform_cred:";
 
     public Credential(UUID id, String name, String secret, List<String> domains, String headerFormat) {
         this.id = Objects.requireNonNull(id, "id");
@@ -92,15 +90,16 @@ public final class Credential {
 
     /**
      * The identifier the platform derives from a credential's name (the compiler's sentinel for an
-     * {@code envVarKey} uses the same), for credential files that give no explicit id.
+     * {@code envVarKey} uses the same, {@link CredentialPlaceholder#idFor}), for credential files that give no
+     * explicit id.
      */
     public static UUID idFor(String name) {
-        return UUID.nameUUIDFromBytes(name.getBytes(java.nio.charset.StandardCharsets.UTF_8));
+        return CredentialPlaceholder.idFor(name);
     }
 
-    /** The sentinel that stands for this credential. */
-    public String sentinel() {
-        return SENTINEL_PREFIX + id + "__";
+    /** The sentinel that stands for this credential: the core's {@link CredentialPlaceholder}. */
+    public CredentialPlaceholder sentinel() {
+        return new CredentialPlaceholder(id);
     }
 
     /**

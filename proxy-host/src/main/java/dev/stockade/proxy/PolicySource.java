@@ -1,15 +1,11 @@
 package dev.stockade.proxy;
 
+import dev.stockade.policy.compiler.Enforcement;
 import dev.stockade.policy.compiler.InstallFacts;
-import dev.stockade.policy.compiler.PolicyCompiler;
 import dev.stockade.policy.compiler.Resolution;
 import dev.stockade.policy.compiler.Resolver;
 import dev.stockade.policy.eval.CompileOptions;
-import dev.stockade.policy.eval.Decision;
-import dev.stockade.policy.eval.DecisionProgram;
-import dev.stockade.policy.eval.EgressRequest;
 import dev.stockade.policy.eval.ReasonCode;
-import dev.stockade.policy.model.CredentialBinding;
 import dev.stockade.policy.model.Policy;
 import dev.stockade.policy.model.PolicyReader;
 import dev.stockade.policy.model.Problem;
@@ -39,7 +35,7 @@ import java.util.stream.Stream;
  * and hot-reloaded on change with an atomic swap. A load that fails switches to deny-all, loudly,
  * until a valid policy arrives: a sandbox that cannot parse its policy has no egress.
  */
-public final class PolicySource implements Supplier<Decider>, AutoCloseable {
+public final class PolicySource implements Supplier<Enforcement>, AutoCloseable {
 
     /** The outcome of one load. */
     public record Load(long generation, boolean valid, List<String> problems) {
@@ -48,8 +44,8 @@ public final class PolicySource implements Supplier<Decider>, AutoCloseable {
     private final List<Path> grants;
     private final List<Path> ceiling;
     private final PrintStream log;
-    private final AtomicReference<Decider> current = new AtomicReference<>(
-            Decider.denyAll(ReasonCode.POLICY_UNAVAILABLE, "no policy loaded yet"));
+    private final AtomicReference<Enforcement> current = new AtomicReference<>(
+            Enforcement.denyAll(ReasonCode.POLICY_UNAVAILABLE, "no policy loaded yet"));
     private final AtomicReference<Load> last = new AtomicReference<>(new Load(0, false, List.of("not loaded")));
     private final AtomicLong generation = new AtomicLong();
     private final Object loadLock = new Object();
@@ -73,7 +69,7 @@ public final class PolicySource implements Supplier<Decider>, AutoCloseable {
     }
 
     @Override
-    public Decider get() {
+    public Enforcement get() {
         return current.get();
     }
 
@@ -90,7 +86,7 @@ public final class PolicySource implements Supplier<Decider>, AutoCloseable {
         return last.get();
     }
 
-    /** Re-reads every file and swaps the decider atomically; an invalid set swaps in deny-all. */
+    /** Re-reads every file and swaps the enforcement atomically; an invalid set swaps in deny-all. */
     public Load reload() {
         synchronized (loadLock) {
             long gen = generation.incrementAndGet();
@@ -102,7 +98,7 @@ public final class PolicySource implements Supplier<Decider>, AutoCloseable {
             }
             Load load;
             if (!problems.isEmpty()) {
-                current.set(Decider.denyAll(ReasonCode.POLICY_UNAVAILABLE,
+                current.set(Enforcement.denyAll(ReasonCode.POLICY_UNAVAILABLE,
                         "the policy failed validation; all egress is denied until a valid policy arrives"));
                 load = new Load(gen, false, List.copyOf(problems));
                 log.println("stockade-proxy: POLICY INVALID, DENYING ALL EGRESS (" + problems.size() + " problem(s)):");
@@ -110,13 +106,12 @@ public final class PolicySource implements Supplier<Decider>, AutoCloseable {
             } else {
                 try {
                     Resolution r = Resolver.resolve(InstallFacts.defaults(), ceilingPolicies, grantPolicies);
-                    DecisionProgram program = PolicyCompiler.compile(r, CompileOptions.defaults());
-                    current.set(new CompiledDecider(program, bound(grantPolicies)));
+                    current.set(Enforcement.of(r, CompileOptions.defaults()));
                     load = new Load(gen, true, List.of());
                     log.println("stockade-proxy: policy loaded (" + grantPolicies.size() + " polic"
                             + (grantPolicies.size() == 1 ? "y" : "ies") + ", " + ceilingPolicies.size() + " ceiling)");
                 } catch (RuntimeException e) {
-                    current.set(Decider.denyAll(ReasonCode.POLICY_UNAVAILABLE, "the policy could not be compiled"));
+                    current.set(Enforcement.denyAll(ReasonCode.POLICY_UNAVAILABLE, "the policy could not be compiled"));
                     load = new Load(gen, false, List.of("compile failed: " + e.getClass().getSimpleName()));
                     log.println("stockade-proxy: POLICY COMPILE FAILED, DENYING ALL EGRESS: " + e);
                 }
@@ -268,30 +263,15 @@ public final class PolicySource implements Supplier<Decider>, AutoCloseable {
     }
 
     /**
-     * A decider for policies that are already read and valid (a control plane hands them over): resolved and
-     * compiled by the core; when that fails, a decider that denies everything.
+     * The enforcement of policies that are already read and valid (a control plane hands them over): resolved and
+     * compiled by the core; when that fails, one that denies everything.
      */
-    public static Decider compile(List<Policy> grants, List<Policy> ceiling) {
+    public static Enforcement compile(List<Policy> grants, List<Policy> ceiling) {
         try {
-            Resolution r = Resolver.resolve(InstallFacts.defaults(), ceiling, grants);
-            return new CompiledDecider(PolicyCompiler.compile(r, CompileOptions.defaults()), bound(grants));
+            return Enforcement.of(Resolver.resolve(InstallFacts.defaults(), ceiling, grants), CompileOptions.defaults());
         } catch (RuntimeException e) {
-            return Decider.denyAll(ReasonCode.POLICY_UNAVAILABLE, "the policy could not be compiled");
+            return Enforcement.denyAll(ReasonCode.POLICY_UNAVAILABLE, "the policy could not be compiled");
         }
-    }
-
-    private static Set<String> bound(List<Policy> grants) {
-        Set<String> names = new LinkedHashSet<>();
-        for (Policy p : grants) {
-            if (p.credentials() != null) {
-                for (CredentialBinding b : p.credentials()) {
-                    if (b.credentialName() != null) {
-                        names.add(b.credentialName());
-                    }
-                }
-            }
-        }
-        return Set.copyOf(names);
     }
 
     @Override
@@ -303,29 +283,6 @@ public final class PolicySource implements Supplier<Decider>, AutoCloseable {
                 // closing anyway
             }
             watchThread.interrupt();
-        }
-    }
-
-    /** The compiled program behind the proxy's {@link Decider} interface. */
-    record CompiledDecider(DecisionProgram program, Set<String> boundCredentials) implements Decider {
-        @Override
-        public Decision decideConnection(EgressRequest request) {
-            return program.decideConnection(request);
-        }
-
-        @Override
-        public Decision decide(EgressRequest request) {
-            return program.decide(request);
-        }
-
-        @Override
-        public boolean graphqlFenced(EgressRequest upgrade) {
-            return program.graphqlFenced(upgrade);
-        }
-
-        @Override
-        public Decision decideFrame(EgressRequest upgrade, String subprotocol, String textFrame) {
-            return program.decideFrame(upgrade, subprotocol, textFrame);
         }
     }
 }

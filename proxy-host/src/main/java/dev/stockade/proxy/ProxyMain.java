@@ -1,5 +1,6 @@
 package dev.stockade.proxy;
 
+import dev.stockade.policy.compiler.Enforcement;
 import dev.stockade.proxy.dial.DialGuard;
 import dev.stockade.proxy.feed.ControlPlaneSource;
 import dev.stockade.proxy.feed.FeedApplier;
@@ -148,9 +149,9 @@ public final class ProxyMain implements Callable<Integer> {
         }
         SandboxRegistry registry = sandboxFile != null ? SandboxRegistry.file(sandboxFile, System.err)
                 : platform != null ? SandboxRegistry.dynamic() : null;
-        Decider none = Decider.denyAll(dev.stockade.policy.eval.ReasonCode.POLICY_UNAVAILABLE,
+        Enforcement none = Enforcement.denyAll(dev.stockade.policy.eval.ReasonCode.POLICY_UNAVAILABLE,
                 "no policy outside the sandboxes file");
-        java.util.function.Supplier<Decider> fallback = source != null ? source : () -> none;
+        java.util.function.Supplier<Enforcement> fallback = source != null ? source : () -> none;
         AuditSink local = "-".equals(audit) ? AuditSink.stdout() : AuditSink.file(Path.of(audit));
         AuditSink sink = platform == null ? local : both(local, new dev.stockade.proxy.feed.PlatformAuditSink(platform,
                 platformToken(), line -> System.err.println("stockade-proxy: " + line)));

@@ -1,6 +1,7 @@
 package dev.stockade.proxy;
 
 import com.sun.net.httpserver.HttpServer;
+import dev.stockade.policy.compiler.Enforcement;
 import dev.stockade.proxy.dial.DialGuard;
 import dev.stockade.proxy.internal.CallerResolver;
 import dev.stockade.proxy.internal.CertificateAuthority;
@@ -72,21 +73,22 @@ public final class ProxyServer implements AutoCloseable {
      * Starts the listeners.
      *
      * @param config      bindings and limits
-     * @param decider     the current decider; called for every decision so a reload swaps it atomically
+     * @param enforcement the current enforcement (the core's program); read for every decision so a reload swaps
+     *                    it atomically
      * @param audit       where audit lines go
      * @param credentials credentials to inject
      */
-    public static ProxyServer start(ProxyConfig config, Supplier<Decider> decider, AuditSink audit,
+    public static ProxyServer start(ProxyConfig config, Supplier<Enforcement> enforcement, AuditSink audit,
                                     CredentialStore credentials) throws IOException {
-        return start(config, decider, audit, credentials, null);
+        return start(config, enforcement, audit, credentials, null);
     }
 
     /**
      * Starts the listeners for several sandboxes: each forward-proxy connection must name its sandbox
      * by token in {@code Proxy-Authorization} (407 otherwise) and is decided by that sandbox's
-     * policies; {@code decider} serves the passthrough listener. The connection cap applies per sandbox.
+     * policies; {@code enforcement} serves the passthrough listener. The connection cap applies per sandbox.
      */
-    public static ProxyServer start(ProxyConfig config, Supplier<Decider> decider, AuditSink audit,
+    public static ProxyServer start(ProxyConfig config, Supplier<Enforcement> enforcement, AuditSink audit,
                                     CredentialStore credentials, SandboxRegistry sandboxes) throws IOException {
         CertificateAuthority ca = CertificateAuthority.loadOrCreate(config.dataDir(), config.leafCacheSize());
         DialGuard guard = new DialGuard(config.allowLoopbackOriginsUnsafe(), config.allowPrivateRanges(),
@@ -99,9 +101,9 @@ public final class ProxyServer implements AutoCloseable {
         EventLoopGroup passLoops = passIo == Transports.NIO ? null : new MultiThreadIoEventLoopGroup(passIo.ioHandlers());
         DefaultEventExecutorGroup blocking = new DefaultEventExecutorGroup(32);
         ChannelGroup channels = new DefaultChannelGroup("stockade-proxy", GlobalEventExecutor.INSTANCE);
-        ProxyContext px = new ProxyContext(config, decider, audit, credentials, ca, guard, CallerResolver.linux(),
+        ProxyContext px = new ProxyContext(config, enforcement, audit, credentials, ca, guard, CallerResolver.linux(),
                 originTls, channels, blocking, sandboxes);
-        countReloads(px, decider, sandboxes);
+        countReloads(px, enforcement, sandboxes);
         List<Channel> bound = new ArrayList<>();
         try {
             bound.add(bind(px, boss, workers, Transports.NIO, config.port(), false));
@@ -138,9 +140,9 @@ public final class ProxyServer implements AutoCloseable {
     }
 
     /** Reloads after start are counted wherever policies come from files (the sandboxes' too). */
-    private static void countReloads(ProxyContext px, Supplier<Decider> decider, SandboxRegistry sandboxes) {
+    private static void countReloads(ProxyContext px, Supplier<Enforcement> enforcement, SandboxRegistry sandboxes) {
         List<PolicySource> sources = new ArrayList<>();
-        if (decider instanceof PolicySource source) {
+        if (enforcement instanceof PolicySource source) {
             sources.add(source);
         }
         if (sandboxes != null) {

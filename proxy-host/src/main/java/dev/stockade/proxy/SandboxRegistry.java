@@ -2,6 +2,7 @@ package dev.stockade.proxy;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
+import dev.stockade.policy.compiler.Enforcement;
 import java.io.IOException;
 import java.io.PrintStream;
 import java.nio.charset.StandardCharsets;
@@ -25,12 +26,12 @@ import java.util.function.Supplier;
 public final class SandboxRegistry implements AutoCloseable {
 
     /**
-     * One sandbox: its name, the decider of its policy set, and its own credentials ({@code null}: the proxy's
+     * One sandbox: its name, the enforcement of its policy set (the core's program), and its own credentials ({@code null}: the proxy's
      * credential store). Credentials of one sandbox never serve another's sentinels.
      */
-    public record Sandbox(String name, Supplier<Decider> decider, CredentialStore credentials) {
-        public Sandbox(String name, Supplier<Decider> decider) {
-            this(name, decider, null);
+    public record Sandbox(String name, Supplier<Enforcement> enforcement, CredentialStore credentials) {
+        public Sandbox(String name, Supplier<Enforcement> enforcement) {
+            this(name, enforcement, null);
         }
     }
 

@@ -117,7 +117,7 @@ class CallerFenceTest {
 
         Run denied = wget("https://api.test:" + origins.tlsPort() + "/by-wget");
         assertThat(denied.exit()).isNotZero();
-        AuditEvent line = audit.await(e -> "caller-not-listed".equals(e.reason()) && "api.test".equals(e.host()),
+        AuditEvent line = audit.await(e -> EgressReason.CALLER_NOT_LISTED == e.reason() && "api.test".equals(e.host()),
                 Duration.ofSeconds(30));
         assertThat(line.caller()).isEqualTo(WGET);
         assertThat(line.listener()).isEqualTo("connect");
@@ -139,7 +139,7 @@ class CallerFenceTest {
                 "--ca-certificate=" + origins.originCaPem, "https://localhost:" + port + "/pass-by-wget"));
         assertThat(byWget.exit()).isNotZero();
         AuditEvent denied = audit.await(e -> "passthrough".equals(e.listener()) && "localhost".equals(e.host())
-                && "caller-not-listed".equals(e.reason()), Duration.ofSeconds(30));
+                && EgressReason.CALLER_NOT_LISTED == e.reason(), Duration.ofSeconds(30));
         assertThat(denied.caller()).isEqualTo(WGET);
         assertThat(denied.verdict()).isEqualTo("deny");
         assertThat(origins.seen).noneMatch(s -> s.startsWith("GET /pass-by-wget\n"));

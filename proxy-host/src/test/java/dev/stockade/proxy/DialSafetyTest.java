@@ -57,7 +57,7 @@ class DialSafetyTest {
         assertThat(resp).startsWith("HTTP/1.1 403").contains("dial-refused");
         // audited in the core's one normal form: [::ffff:127.0.0.1] is 127.0.0.1
         String host = dev.stockade.policy.eval.HostName.of(authority).value();
-        AuditEvent line = audit.await(e -> host.equals(e.host()) && "dial-refused".equals(e.reason()),
+        AuditEvent line = audit.await(e -> host.equals(e.host()) && EgressReason.DIAL_REFUSED == e.reason(),
                 java.time.Duration.ofSeconds(30));
         assertThat(line.verdict()).isEqualTo("deny");
     }

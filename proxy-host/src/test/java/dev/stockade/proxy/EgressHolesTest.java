@@ -181,7 +181,7 @@ class EgressHolesTest {
             }
         }
         assertThat(closed).as("the proxy closes a connection whose request never completes").isTrue();
-        audit.await(e -> "request-timeout".equals(e.reason()), Duration.ofSeconds(30));
+        audit.await(e -> EgressReason.REQUEST_TIMEOUT == e.reason(), Duration.ofSeconds(30));
     }
 
     // ---- never the proxy itself -------------------------------------------------------------------------

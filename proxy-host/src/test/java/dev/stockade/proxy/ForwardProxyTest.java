@@ -154,7 +154,7 @@ class ForwardProxyTest {
             assertThat(e.verdict()).isEqualTo("allow");
             assertThat(e.listener()).isEqualTo("http");
             assertThat(e.status()).isEqualTo(200);
-            assertThat(e.reason()).isEqualTo("rule-allow");
+            assertThat(e.reason()).isEqualTo(EgressReason.RULE_ALLOW);
             assertThat(e.bytesOut()).isEqualTo(r.body().getBytes(StandardCharsets.UTF_8).length);
         });
     }
@@ -220,7 +220,7 @@ class ForwardProxyTest {
         String resp = RawHttp.exchange(proxy.port(), "POST http://plain.test:" + origins.plainPort()
                 + "/upload HTTP/1.1\r\nHost: plain.test:" + origins.plainPort() + "\r\nContent-Length: 2000000\r\n\r\n");
         assertThat(resp).startsWith("HTTP/1.1 413");
-        audit.await(e -> "body-too-large".equals(e.reason()) && e.status() == 413, Duration.ofSeconds(30));
+        audit.await(e -> EgressReason.BODY_TOO_LARGE == e.reason() && e.status() == 413, Duration.ofSeconds(30));
         assertThat(origins.seen).noneMatch(s -> s.startsWith("POST /upload"));
     }
 
@@ -265,7 +265,7 @@ class ForwardProxyTest {
         assertThat(resp).startsWith("HTTP/1.1 403").contains("not-routed-upstream");
         assertThat(auditFor("direct.test", null)).anySatisfy(e -> {
             assertThat(e.verdict()).isEqualTo("deny");
-            assertThat(e.reason()).isEqualTo("not-routed-upstream");
+            assertThat(e.reason()).isEqualTo(EgressReason.NOT_ROUTED_UPSTREAM);
             assertThat(e.method()).isEqualTo("CONNECT");
         });
     }
@@ -325,7 +325,7 @@ class ForwardProxyTest {
                 "https://other.test:" + origins.tlsPort() + "/steal");
         assertThat(out).contains("credential-not-allowed").doesNotContain(SECRET);
         assertThat(auditFor("other.test", "/steal")).singleElement()
-                .satisfies(e -> assertThat(e.reason()).isEqualTo("credential-not-allowed"));
+                .satisfies(e -> assertThat(e.reason()).isEqualTo(EgressReason.CREDENTIAL_NOT_ALLOWED));
     }
 
     @Test

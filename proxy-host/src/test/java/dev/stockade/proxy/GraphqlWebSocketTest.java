@@ -153,7 +153,7 @@ class GraphqlWebSocketTest {
             assertThat(close.closeReason()).isEqualTo("stockade: graphql-field-denied");
             assertThat(ws.atEnd()).isTrue();
         }
-        AuditEvent line = audit.await(e -> "graphql-field-denied".equals(e.reason()), Duration.ofSeconds(30));
+        AuditEvent line = audit.await(e -> EgressReason.GRAPHQL_FIELD_DENIED == e.reason(), Duration.ofSeconds(30));
         assertThat(line.status()).isEqualTo(1008);
         assertThat(line.listener()).isEqualTo("websocket");
         assertThat(line.verdict()).isEqualTo("deny");
@@ -198,7 +198,7 @@ class GraphqlWebSocketTest {
             ws.send(Ws.TEXT, true, "{\"type\":\"ping\"}" + " ".repeat(INSPECT + 1)); // one frame, too long
             assertThat(ws.read().closeCode()).isEqualTo(1008);
         }
-        audit.await(e -> "graphql-limit".equals(e.reason()) && e.status() == 1008, Duration.ofSeconds(30));
+        audit.await(e -> EgressReason.GRAPHQL_LIMIT == e.reason() && e.status() == 1008, Duration.ofSeconds(30));
     }
 
     @Test

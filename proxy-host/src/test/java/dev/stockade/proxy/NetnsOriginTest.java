@@ -162,7 +162,7 @@ class NetnsOriginTest {
         assertThat(pass.output()).doesNotContain("namespace origin");
         AuditEvent line = audit.await(e -> "per-host".equals(e.sandbox()) && "other.test".equals(e.host())
                 && "passthrough-http".equals(e.listener()), Duration.ofSeconds(30));
-        assertThat(line.reason()).isEqualTo("dial-refused");
+        assertThat(line.reason()).isEqualTo(EgressReason.DIAL_REFUSED);
     }
 
     @Test

@@ -154,7 +154,7 @@ class OriginReuseTest {
             assertThat(cut).startsWith("HTTP/1.1 200").endsWith("0123456789");
         }
         AuditEvent e = audit.await(a -> "/short/1".equals(a.path()), Duration.ofSeconds(30));
-        assertThat(e.reason()).isEqualTo("origin-cut-short");
+        assertThat(e.reason()).isEqualTo(EgressReason.ORIGIN_CUT_SHORT);
         try (Tunnel t = new Tunnel()) {
             assertThat(t.get("/keep/2")).startsWith("HTTP/1.1 200");
             assertThat(t.get("/keep/3")).startsWith("HTTP/1.1 200");

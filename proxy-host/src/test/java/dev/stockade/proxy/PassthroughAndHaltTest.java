@@ -85,7 +85,7 @@ class PassthroughAndHaltTest {
                 "-o", "/dev/null", "-w", "%{http_code}", "https://api.test/");
         // api.test is routed upstream: the passthrough port refuses to splice it
         assertThat(out).doesNotStartWith("200");
-        audit.await(e -> "api.test".equals(e.host()) && "routed-upstream".equals(e.reason()), Duration.ofSeconds(30));
+        audit.await(e -> "api.test".equals(e.host()) && EgressReason.ROUTED_UPSTREAM == e.reason(), Duration.ofSeconds(30));
         String direct = curl("-k", "--connect-to", "direct.test:443:127.0.0.1:" + proxy.passthroughPort(),
                 "https://direct.test/spliced");
         assertThat(direct).startsWith("GET /spliced\n");
@@ -102,7 +102,7 @@ class PassthroughAndHaltTest {
         String out = curl("-k", "--connect-to", "evil.test:443:127.0.0.1:" + proxy.passthroughPort(),
                 "-o", "/dev/null", "-w", "%{http_code}", "https://evil.test/");
         assertThat(out).endsWith("000");
-        audit.await(e -> "evil.test".equals(e.host()) && "default-deny".equals(e.reason())
+        audit.await(e -> "evil.test".equals(e.host()) && EgressReason.DEFAULT_DENY == e.reason()
                 && "passthrough".equals(e.listener()), Duration.ofSeconds(30));
     }
 
@@ -114,7 +114,7 @@ class PassthroughAndHaltTest {
             s.getOutputStream().flush();
             assertThat(readToEnd(s.getInputStream())).isEqualTo(-1);
         }
-        audit.await(e -> "malformed-client-hello".equals(e.reason()), Duration.ofSeconds(30));
+        audit.await(e -> EgressReason.MALFORMED_CLIENT_HELLO == e.reason(), Duration.ofSeconds(30));
     }
 
     @Test

@@ -1,5 +1,6 @@
 package dev.stockade.proxy;
 
+import dev.stockade.policy.compiler.Enforcement;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import java.net.InetAddress;
@@ -54,7 +55,7 @@ class SandboxTokenTest {
         registry = SandboxRegistry.file(dir.resolve("sandboxes.json"), System.err);
         ProxyConfig config = ProxyConfig.builder(dir.resolve("data")).port(0).allowLoopbackOriginsUnsafe(true)
                 .maxConnectionsPerSandbox(2).resolve("plain.test", "127.0.0.1").build();
-        Decider none = Decider.denyAll(dev.stockade.policy.eval.ReasonCode.POLICY_UNAVAILABLE, "none");
+        Enforcement none = Enforcement.denyAll(dev.stockade.policy.eval.ReasonCode.POLICY_UNAVAILABLE, "none");
         proxy = ProxyServer.start(config, () -> none, audit, CredentialStore.empty(), registry);
     }
 

@@ -1,5 +1,6 @@
 package dev.stockade.proxy;
 
+import dev.stockade.policy.compiler.Enforcement;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import java.io.InputStream;
@@ -142,7 +143,7 @@ class UpgradeAndLimitsTest {
     void idleConnectionsAreClosed() throws Exception {
         // its own proxy with a short idle timeout, so that a slow TLS handshake elsewhere is never cut off
         ProxyConfig config = ProxyConfig.builder(dir.resolve("data")).port(0).idleTimeout(Duration.ofMillis(400)).build();
-        Decider none = Decider.denyAll(dev.stockade.policy.eval.ReasonCode.DEFAULT_DENY, "none");
+        Enforcement none = Enforcement.denyAll(dev.stockade.policy.eval.ReasonCode.DEFAULT_DENY, "none");
         try (ProxyServer idle = ProxyServer.start(config, () -> none, new AuditCollector(), CredentialStore.empty());
              Socket raw = new Socket(InetAddress.getLoopbackAddress(), idle.port())) {
             raw.setSoTimeout(30_000);
@@ -156,14 +157,14 @@ class UpgradeAndLimitsTest {
         AuditCollector own = new AuditCollector();
         ProxyConfig config = ProxyConfig.builder(dir.resolve("data")).port(0).idleTimeout(Duration.ofSeconds(30))
                 .requestHeadTimeout(Duration.ofMillis(300)).build();
-        Decider none = Decider.denyAll(dev.stockade.policy.eval.ReasonCode.DEFAULT_DENY, "none");
+        Enforcement none = Enforcement.denyAll(dev.stockade.policy.eval.ReasonCode.DEFAULT_DENY, "none");
         try (ProxyServer slow = ProxyServer.start(config, () -> none, own, CredentialStore.empty());
              Socket raw = new Socket(InetAddress.getLoopbackAddress(), slow.port())) {
             raw.setSoTimeout(30_000);
             raw.getOutputStream().write("GET http://plain.test/ HTTP/1.1\r\nHost: pla".getBytes(StandardCharsets.US_ASCII));
             raw.getOutputStream().flush();
             assertThat(readEnd(raw.getInputStream())).isEqualTo(-1);
-            own.await(e -> "request-timeout".equals(e.reason()), Duration.ofSeconds(30));
+            own.await(e -> EgressReason.REQUEST_TIMEOUT == e.reason(), Duration.ofSeconds(30));
         }
     }
 
@@ -203,7 +204,7 @@ class UpgradeAndLimitsTest {
                 inner.startHandshake(); // the tunnel is open and its TLS done; now say nothing
                 assertThat(readEnd(inner.getInputStream())).isEqualTo(-1);
             }
-            AuditEvent line = own.await(e -> "request-timeout".equals(e.reason()), Duration.ofSeconds(30));
+            AuditEvent line = own.await(e -> EgressReason.REQUEST_TIMEOUT == e.reason(), Duration.ofSeconds(30));
             assertThat(line.listener()).isEqualTo("intercepted");
             assertThat(line.host()).isEqualTo("api.test");
         }

@@ -13,6 +13,8 @@ import dev.stockade.api.kernel.tools.GrantedTool;
 import dev.stockade.api.kernel.web.ApiProblem;
 import dev.stockade.api.sandbox.SandboxPolicies;
 import dev.stockade.api.sandbox.SandboxService;
+import dev.stockade.policy.compiler.ConnectorReach;
+import dev.stockade.policy.compiler.ConnectorReach.GrantedConnector;
 import dev.stockade.policy.model.ConnectorGrant;
 import io.micronaut.core.annotation.Nullable;
 import jakarta.inject.Singleton;
@@ -20,10 +22,8 @@ import java.sql.ResultSet;
 import java.sql.Types;
 import java.time.Duration;
 import java.util.ArrayList;
-import java.util.HashMap;
 import java.util.HashSet;
 import java.util.LinkedHashMap;
-import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
@@ -34,7 +34,8 @@ import org.slf4j.LoggerFactory;
 /**
  * The connector tools a caller may see and call: for every project the caller reaches (or the one an endpoint names),
  * the connector grants of its effective policy (a person's or API token's bindings under the org ceiling, a sandbox's
- * own policies), each limited to the tools named in {@code allowedTools} that the connector's active spec offers.
+ * own policies), merged across projects by the core ({@link ConnectorReach}), each limited to the tools named in
+ * {@code allowedTools} that the connector's active spec offers.
  * Tools added upstream are not granted until a policy names them; an empty {@code allowedTools} grants nothing; a
  * halted organization's connectors are not listed. Lists are computed from stored grants, never from upstream
  * calls, and cached per caller and endpoint until a governance, connector, membership, halt or sandbox change.
@@ -125,38 +126,27 @@ public class GrantedTools {
     }
 
     private List<Exposed> compute(Identity caller, @Nullable UUID projectId) {
-        Map<UUID, Map<UUID, Set<String>>> byOrg = new LinkedHashMap<>(); // org -> connector -> allowed tools
-        Map<UUID, UUID> credentials = new HashMap<>(); // connector -> the connector credential its grant names
-        Set<UUID> halted = halts.haltedOrgs();
-        for (Reach r : reach(caller, projectId)) {
-            if (halted.contains(r.orgId())) {
-                continue;
-            }
-            for (ConnectorGrant g : grants(caller, r)) {
-                UUID id;
-                try {
-                    id = UUID.fromString(g.connectorId());
-                } catch (IllegalArgumentException e) {
-                    continue; // the core validated it as a UUID; nothing else can name a connector
-                }
-                byOrg.computeIfAbsent(r.orgId(), o -> new LinkedHashMap<>())
-                        .computeIfAbsent(id, c -> new LinkedHashSet<>()).addAll(g.allowedTools());
-                if (g.credentialId() != null) {
-                    credentials.putIfAbsent(id, UUID.fromString(g.credentialId()));
-                }
-            }
+        // which connectors and tools the projects grant is the core's rule; the host reads rows and names tools
+        List<ConnectorReach.ProjectGrants> projects = reach(caller, projectId).stream()
+                .map(r -> new ConnectorReach.ProjectGrants(r.orgId(), r.projectId(), grants(caller, r))).toList();
+        Map<UUID, List<GrantedConnector>> byOrg = new LinkedHashMap<>();
+        for (GrantedConnector g : ConnectorReach.across(projects, halts.haltedOrgs())) {
+            byOrg.computeIfAbsent(g.orgId(), o -> new ArrayList<>()).add(g);
         }
         List<Exposed> out = new ArrayList<>();
         Set<String> taken = new HashSet<>();
-        byOrg.forEach((org, grants) -> {
-            Map<UUID, Set<String>> hidden = connectors.hidden(grants.keySet());
-            for (Connector c : connectors.ofOrg(org, grants.keySet())) {
-                for (String name : grants.get(c.id())) {
+        byOrg.forEach((org, granted) -> {
+            Map<UUID, GrantedConnector> byId = new LinkedHashMap<>();
+            granted.forEach(g -> byId.put(g.connectorId(), g));
+            Map<UUID, Set<String>> hidden = connectors.hidden(byId.keySet());
+            for (Connector c : connectors.ofOrg(org, byId.keySet())) {
+                GrantedConnector g = byId.get(c.id());
+                for (String name : g.tools()) {
                     UpstreamClient.Tool tool = c.tool(name);
                     if (tool != null && !hidden.getOrDefault(c.id(), Set.of()).contains(name)) {
                         String exposed = ToolNames.exposed(c.id(), c.name(), tool.name(), taken);
                         taken.add(exposed);
-                        out.add(new Exposed(exposed, c, tool, credentials.get(c.id())));
+                        out.add(new Exposed(exposed, c, tool, g.credentialId().orElse(null)));
                     }
                 }
             }

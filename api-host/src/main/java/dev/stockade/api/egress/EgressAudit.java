@@ -49,7 +49,7 @@ final class EgressAudit implements AuditSink {
         put(details, "policy", e.policy());
         details.put("entry", e.entry());
         details.put("rule", e.rule());
-        put(details, "reason", e.reason());
+        put(details, "reason", e.reason() == null ? null : e.reason().code());
         details.put("status", e.status());
         details.put("bytesIn", e.bytesIn());
         details.put("bytesOut", e.bytesOut());

@@ -9,9 +9,9 @@ import dev.stockade.api.sandbox.EgressEndpoint;
 import dev.stockade.api.sandbox.local.LocalProvisioner;
 import dev.stockade.api.sandbox.provision.ProvisionException;
 import dev.stockade.api.sandbox.provision.Provisioner;
+import dev.stockade.policy.compiler.Enforcement;
 import dev.stockade.policy.eval.ReasonCode;
 import dev.stockade.proxy.CredentialStore;
-import dev.stockade.proxy.Decider;
 import dev.stockade.proxy.ProxyConfig;
 import dev.stockade.proxy.ProxyServer;
 import dev.stockade.proxy.SandboxRegistry;
@@ -73,7 +73,7 @@ public class PlatformEgress implements EgressEndpoint {
                 b.extraTrustPem(java.nio.file.Path.of(extraTrust)); // origins signed by a private CA
             }
             Files.createDirectories(config.dataDir().resolve("egress"));
-            this.server = ProxyServer.start(b.build(), () -> Decider.denyAll(ReasonCode.POLICY_UNAVAILABLE,
+            this.server = ProxyServer.start(b.build(), () -> Enforcement.denyAll(ReasonCode.POLICY_UNAVAILABLE,
                     "this listener serves sandboxes only"), new EgressAudit(audit, follower::owner),
                     CredentialStore.empty(), registry);
             started.set(server);

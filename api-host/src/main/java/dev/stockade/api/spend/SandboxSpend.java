@@ -5,6 +5,7 @@ import dev.stockade.api.kernel.web.ApiProblem;
 import dev.stockade.api.kernel.web.ProblemCode;
 import dev.stockade.api.sandbox.Sandbox;
 import dev.stockade.api.sandbox.SandboxService;
+import dev.stockade.policy.compiler.SpendPeriod;
 import jakarta.inject.Singleton;
 import java.time.Clock;
 import java.time.Instant;

@@ -1,5 +1,6 @@
 package dev.stockade.api.spend;
 
+import dev.stockade.policy.compiler.SpendPeriod;
 import io.micronaut.core.annotation.Introspected;
 import io.micronaut.core.annotation.Nullable;
 import jakarta.validation.constraints.NotNull;

@@ -1,6 +1,7 @@
 package dev.stockade.api.spend;
 
 import dev.stockade.api.kernel.db.Sql;
+import dev.stockade.policy.compiler.SpendPeriod;
 import io.micronaut.core.annotation.Nullable;
 import jakarta.inject.Singleton;
 import jakarta.transaction.Transactional;

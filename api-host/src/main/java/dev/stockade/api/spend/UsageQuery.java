@@ -4,6 +4,7 @@ import static dev.stockade.api.kernel.web.QueryParameters.instant;
 import static dev.stockade.api.kernel.web.QueryParameters.invalid;
 
 import dev.stockade.api.kernel.access.Authorizer;
+import dev.stockade.policy.compiler.SpendPeriod;
 import io.micronaut.core.annotation.Nullable;
 import java.time.Duration;
 import java.time.Instant;

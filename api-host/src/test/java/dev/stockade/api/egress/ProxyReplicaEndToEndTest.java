@@ -8,10 +8,10 @@ import dev.stockade.api.sandbox.provision.ExecProcess;
 import dev.stockade.api.sandbox.provision.ExecRequest;
 import dev.stockade.api.support.Http;
 import dev.stockade.api.support.PlatformTest;
+import dev.stockade.policy.compiler.Enforcement;
 import dev.stockade.policy.eval.ReasonCode;
 import dev.stockade.proxy.AuditEvent;
 import dev.stockade.proxy.CredentialStore;
-import dev.stockade.proxy.Decider;
 import dev.stockade.proxy.ProxyConfig;
 import dev.stockade.proxy.ProxyServer;
 import dev.stockade.proxy.SandboxRegistry;
@@ -165,7 +165,7 @@ class ProxyReplicaEndToEndTest extends PlatformTest {
                     .bindAddress(InetAddress.getByName(egress.host())).port(0).allowLoopbackOriginsUnsafe(true)
                     .resolve("allowed.test", "127.0.0.1").resolve("other.test", "127.0.0.1").build();
             PlatformAuditSink trail = new PlatformAuditSink(http.base(), token, log::add);
-            server = ProxyServer.start(config, () -> Decider.denyAll(ReasonCode.POLICY_UNAVAILABLE, "sandboxes only"),
+            server = ProxyServer.start(config, () -> Enforcement.denyAll(ReasonCode.POLICY_UNAVAILABLE, "sandboxes only"),
                     e -> {
                         audit.add(e);
                         trail.record(e);

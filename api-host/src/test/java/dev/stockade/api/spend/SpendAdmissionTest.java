@@ -5,6 +5,8 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import dev.stockade.api.kernel.web.ApiProblem;
 import dev.stockade.api.kernel.web.ProblemCode;
+import dev.stockade.policy.compiler.SpendDecision;
+import dev.stockade.policy.compiler.SpendPeriod;
 import io.micronaut.context.ApplicationContext;
 import io.micronaut.test.extensions.junit5.annotation.MicronautTest;
 import jakarta.inject.Inject;
@@ -118,6 +120,7 @@ class SpendAdmissionTest extends SpendPlatformTest {
         world.spend(org, p1, a, "1", now);
         assertThat(reached(org, p1, a, now)).containsExactly("sandbox");
         assertThat(reached(org, p1, b, now)).isEmpty();
+        assertThat(admission.check(id(org), id(p1), id(b), now).reason()).isEqualTo(SpendDecision.Reason.WITHIN_LIMITS);
         world.spend(org, p1, b, "4", now);
         assertThat(reached(org, p1, b, now)).containsExactly("project");
         assertThat(reached(org, p1, null, now)).containsExactly("project"); // a caller that is not a sandbox
@@ -126,9 +129,12 @@ class SpendAdmissionTest extends SpendPlatformTest {
         world.spend(org, p2, c, "5", now);
         assertThat(reached(org, p2, c, now)).containsExactly("org");
         assertThat(admission.check(id(org), id(p2), id(c), now).allowed()).isFalse();
+        assertThat(admission.check(id(org), id(p2), id(c), now).reason()).isEqualTo(SpendDecision.Reason.LIMIT_REACHED);
 
         assertThat(http.delete("/v1/orgs/" + org + "/spending-limits/org", owner).status()).isEqualTo(204);
         assertThat(admission.check(id(org), id(p2), id(c), now).allowed()).isTrue();
+        // the organization's was the only limit of that project and sandbox
+        assertThat(admission.check(id(org), id(p2), id(c), now).reason()).isEqualTo(SpendDecision.Reason.NO_LIMIT);
     }
 
     @Test
@@ -162,6 +168,7 @@ class SpendAdmissionTest extends SpendPlatformTest {
         world.limit(org, "/projects/" + project, "0", null, ownerToken());
         assertThat(reached(org, project, null, Instant.now())).containsExactly("project");
         assertThat(SpendAdmission.judge(List.of()).allowed()).isTrue();
+        assertThat(SpendAdmission.judge(List.of()).reason()).isEqualTo(SpendDecision.Reason.NO_LIMIT);
         SpendAdmission.judge(List.of()).require(); // allowed: no refusal
         assertThatThrownBy(() -> admission.check(id(org), id(project), null).require())
                 .isInstanceOfSatisfying(ApiProblem.class, p -> {

@@ -3,6 +3,7 @@ package dev.stockade.api.spend;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import com.fasterxml.jackson.databind.JsonNode;
+import dev.stockade.policy.compiler.SpendPeriod;
 import io.micronaut.test.extensions.junit5.annotation.MicronautTest;
 import java.time.Instant;
 import org.junit.jupiter.api.BeforeEach;

@@ -193,6 +193,13 @@ final class Expectations {
                 mismatches.add("connectorGrants " + compact(expect.get("connectorGrants")) + " but got " + compact(actual));
             }
         }
+        if (expect.has("boundCredentials")) {
+            List<String> want = new ArrayList<>();
+            expect.get("boundCredentials").forEach(n -> want.add(n.asText()));
+            if (!want.equals(resolution.boundCredentials())) {
+                mismatches.add("boundCredentials " + want + " but got " + resolution.boundCredentials());
+            }
+        }
         if (expect.has("domains")) {
             CaseResult rows = rows(ctx, expect.get("domains"), DescribeRows.of(resolution.effective()));
             if (rows.status() == CaseResult.Status.FAILED) {

@@ -67,7 +67,8 @@ public final class PolicyTestRunner {
                 if (root == null || !root.isObject()) {
                     continue;
                 }
-                for (String section : List.of("cases", "validate", "update", "effective", "describe")) {
+                for (String section : List.of("cases", "validate", "update", "effective", "describe", "spend",
+                        "connectorReach")) {
                     if (root.has(section)) {
                         return true;
                     }

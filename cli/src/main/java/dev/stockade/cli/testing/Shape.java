@@ -133,6 +133,42 @@ sealed interface Shape {
                 "bedrockAmbient", leaf("bedrockAmbient", Kind.BOOLEAN)));
     }
 
+    /** A spend admission case (an extension of FORMAT.md): limits with their spend, the admission expected. */
+    private static Shape spendCase() {
+        Shape limit = obj("spend limit", Map.of(
+                "scope", leaf("scope", Kind.STRING),
+                "period", leaf("period", Kind.STRING),
+                "limitUsd", leaf("limitUsd", Kind.STRING),
+                "spentUsd", leaf("spentUsd", Kind.STRING)), "scope", "limitUsd", "spentUsd");
+        return obj("spend case", Map.of(
+                "name", leaf("name", Kind.STRING),
+                "limits", list("limits", limit),
+                "expect", obj("spend expect", Map.of(
+                        "allowed", leaf("allowed", Kind.BOOLEAN),
+                        "reason", leaf("reason", Kind.STRING),
+                        "reached", leaf("reached", Kind.STRING_LIST)), "allowed")),
+                "name", "limits", "expect");
+    }
+
+    /** A connector-reach case (an extension of FORMAT.md): projects with their policies, the grants expected. */
+    private static Shape reachCase(Shape policies) {
+        Shape project = obj("project", Map.of(
+                "org", leaf("org", Kind.STRING),
+                "ceiling", policies,
+                "policies", policies), "org", "policies");
+        Shape granted = obj("granted connector", Map.of(
+                "org", leaf("org", Kind.STRING),
+                "connectorId", leaf("connectorId", Kind.STRING),
+                "tools", leaf("tools", Kind.STRING_LIST),
+                "credentialId", leaf("credentialId", Kind.STRING)), "org", "connectorId", "tools");
+        return obj("connectorReach case", Map.of(
+                "name", leaf("name", Kind.STRING),
+                "halted", leaf("halted", Kind.STRING_LIST),
+                "projects", list("projects", project),
+                "expect", list("connectorReach expect", granted)),
+                "name", "projects", "expect");
+    }
+
     /** The whole test-file format of FORMAT.md. */
     static Shape suite() {
         Shape policy = leaf("a policy", Kind.POLICY);
@@ -187,6 +223,7 @@ sealed interface Shape {
                         "sandboxEnvKeys", leaf("sandboxEnvKeys", Kind.STRING_LIST),
                         "absentEnvKeys", leaf("absentEnvKeys", Kind.STRING_LIST),
                         "connectorGrants", leaf("connectorGrants", Kind.ANY),
+                        "boundCredentials", leaf("boundCredentials", Kind.STRING_LIST),
                         "domains", leaf("domains", Kind.STRING_LIST)))),
                 "name", "expect");
         Shape describeCase = obj("describe case", Map.of(
@@ -194,16 +231,18 @@ sealed interface Shape {
                 "policy", policy,
                 "expect", leaf("describe expect", Kind.STRING_LIST)),
                 "name", "policy", "expect");
-        return obj("suite", Map.of(
-                "name", leaf("name", Kind.STRING),
-                "install", install,
-                "ceiling", policies,
-                "policies", policies,
-                "cases", list("cases", decisionCase),
-                "validate", list("validate", validateCase),
-                "update", list("update", updateCase),
-                "effective", list("effective", effectiveCase),
-                "describe", list("describe", describeCase)),
+        return obj("suite", Map.ofEntries(
+                Map.entry("name", leaf("name", Kind.STRING)),
+                Map.entry("install", install),
+                Map.entry("ceiling", policies),
+                Map.entry("policies", policies),
+                Map.entry("cases", list("cases", decisionCase)),
+                Map.entry("validate", list("validate", validateCase)),
+                Map.entry("update", list("update", updateCase)),
+                Map.entry("effective", list("effective", effectiveCase)),
+                Map.entry("describe", list("describe", describeCase)),
+                Map.entry("spend", list("spend", spendCase())),
+                Map.entry("connectorReach", list("connectorReach", reachCase(policies)))),
                 "name");
     }
 }

@@ -2,6 +2,7 @@ package dev.stockade.cli.testing;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import dev.stockade.cli.testing.CaseResult.CaseContext;
+import dev.stockade.policy.compiler.ConnectorReach;
 import dev.stockade.policy.compiler.DescribeRows;
 import dev.stockade.policy.compiler.InstallFacts;
 import dev.stockade.policy.compiler.PolicyCompiler;
@@ -19,11 +20,15 @@ import dev.stockade.policy.model.Problem;
 import dev.stockade.policy.model.ReadResult;
 import dev.stockade.policy.model.SourcePosition;
 import dev.stockade.policy.model.UpdateResult;
+import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.HashMap;
+import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
+import java.util.UUID;
 
 /** One suite of a test file: runs its sections in FORMAT.md order and records a result per case. */
 final class SuiteRun {
@@ -49,6 +54,8 @@ final class SuiteRun {
         section("describe", out, this::describe);
         section("cases", out, this::decide);
         section("effective", out, this::effective);
+        section("spend", out, CoreRuleCases::spend);
+        section("connectorReach", out, this::connectorReach);
     }
 
     private interface CaseBody {
@@ -138,6 +145,26 @@ final class SuiteRun {
     private CaseResult effective(CaseContext ctx, JsonNode node, String pointer) {
         Resolution resolution = resolution(node, pointer);
         return Expectations.effective(ctx, node.get("expect"), resolution);
+    }
+
+    /** Each project resolved by the core from its own policies, then merged across projects by the core. */
+    private CaseResult connectorReach(CaseContext ctx, JsonNode node, String pointer) {
+        List<ConnectorReach.ProjectGrants> projects = new ArrayList<>();
+        List<String> labels = new ArrayList<>();
+        JsonNode given = node.path("projects");
+        for (int i = 0; i < given.size(); i++) {
+            JsonNode p = given.get(i);
+            String at = pointer + "/projects/" + i;
+            String label = p.path("org").asText();
+            labels.add(label);
+            Resolution r = Resolver.resolve(null, policies(p.path("ceiling"), at + "/ceiling"),
+                    policies(p.path("policies"), at + "/policies"));
+            projects.add(new ConnectorReach.ProjectGrants(CoreRuleCases.org(label),
+                    UUID.nameUUIDFromBytes((label + "/" + i).getBytes(StandardCharsets.UTF_8)), r.connectorGrants()));
+        }
+        Set<UUID> halted = new HashSet<>();
+        node.path("halted").forEach(h -> halted.add(CoreRuleCases.org(h.asText())));
+        return CoreRuleCases.reach(ctx, node.get("expect"), ConnectorReach.across(projects, halted), labels);
     }
 
     private DecisionProgram program(JsonNode node, String pointer) {

@@ -19,16 +19,20 @@ import java.util.Map;
  * @param connectorGrants  one grant per connector, tools intersected across policies and the ceiling
  * @param managedInference {@code enabled}, {@code provider}, {@code providers} and {@code env} as
  *                         resolved; {@code enabled == false} with no provider when off
+ * @param boundCredentials the names of the credentials the grant policies bind, each once, first bound first:
+ *                         an enforcement point sets their header on a request that lacks it
  */
 public record Resolution(
         EffectivePolicy effective,
         DriftReport drift,
         Map<String, String> sandboxEnv,
         List<ConnectorGrant> connectorGrants,
-        ManagedInference managedInference) {
+        ManagedInference managedInference,
+        List<String> boundCredentials) {
 
     public Resolution {
         sandboxEnv = Collections.unmodifiableMap(new LinkedHashMap<>(sandboxEnv));
         connectorGrants = List.copyOf(connectorGrants);
+        boundCredentials = List.copyOf(boundCredentials);
     }
 }

@@ -1,5 +1,6 @@
 package dev.stockade.policy.compiler;
 
+import dev.stockade.policy.compiler.internal.BoundCredentials;
 import dev.stockade.policy.compiler.internal.CeilingDrift;
 import dev.stockade.policy.compiler.internal.ConnectorMerge;
 import dev.stockade.policy.compiler.internal.DomainMerge;
@@ -7,6 +8,7 @@ import dev.stockade.policy.compiler.internal.EnvPlan;
 import dev.stockade.policy.compiler.internal.InferenceSelection;
 import dev.stockade.policy.eval.EffectivePolicy;
 import dev.stockade.policy.model.ConnectorGrant;
+import dev.stockade.policy.model.CredentialPlaceholder;
 import dev.stockade.policy.model.ManagedInference;
 import dev.stockade.policy.model.Policy;
 import java.util.List;
@@ -16,7 +18,7 @@ import java.util.Objects;
 /**
  * Resolution (spec "Scope, resolution and ceiling"): merges the policies that reach an agent and clips
  * them by the organization ceiling. Runs its stages in order, each a pure function of the inputs:
- * domains, drift, managed inference, environment, connectors.
+ * domains, drift, managed inference, environment, connectors, bound credentials.
  */
 public final class Resolver {
     private Resolver() {
@@ -38,11 +40,14 @@ public final class Resolver {
         ManagedInference inference = InferenceSelection.select(facts, ceil, grant);
         Map<String, String> env = EnvPlan.plan(grant, inference);
         List<ConnectorGrant> connectors = ConnectorMerge.merge(ceil, grant);
-        return new Resolution(effective, drift, env, connectors, inference);
+        return new Resolution(effective, drift, env, connectors, inference, BoundCredentials.of(grant));
     }
 
-    /** The placeholder a credential's {@code envVarKey} receives: {@code __platform_cred:<uuid>__}. */
+    /**
+     * The placeholder a credential's {@code envVarKey} receives: {@code __platform_cred:<uuid>__}
+     * ({@link CredentialPlaceholder#forName}).
+     */
     public static String credentialSentinel(String credentialName) {
-        return EnvPlan.sentinel(credentialName);
+        return CredentialPlaceholder.forName(credentialName).text();
     }
 }

@@ -1,6 +1,8 @@
 package dev.stockade.policy.model;
 
 import java.util.List;
+import java.util.Optional;
+import java.util.UUID;
 
 /**
  * An element of {@code connectors}: exactly the named tools of one connector. Ids are kept as the text
@@ -10,5 +12,15 @@ public record ConnectorGrant(String connectorId, List<String> allowedTools, Stri
 
     public ConnectorGrant {
         allowedTools = Lists.copyOrNull(allowedTools);
+    }
+
+    /** The connector id as a UUID; empty when it is not one in canonical form (validation reports it). */
+    public Optional<UUID> connector() {
+        return CanonicalUuid.parse(connectorId);
+    }
+
+    /** The credential id as a UUID; empty when absent or not one in canonical form. */
+    public Optional<UUID> credential() {
+        return CanonicalUuid.parse(credentialId);
     }
 }

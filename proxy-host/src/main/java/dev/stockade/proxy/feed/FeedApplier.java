@@ -1,6 +1,7 @@
 package dev.stockade.proxy.feed;
 
 import com.fasterxml.jackson.databind.JsonNode;
+import dev.stockade.policy.compiler.Enforcement;
 import dev.stockade.policy.eval.ReasonCode;
 import dev.stockade.policy.model.Policy;
 import dev.stockade.policy.model.PolicyReader;
@@ -8,7 +9,6 @@ import dev.stockade.policy.model.ReadResult;
 import dev.stockade.policy.model.SourceMap;
 import dev.stockade.proxy.Credential;
 import dev.stockade.proxy.CredentialStore;
-import dev.stockade.proxy.Decider;
 import dev.stockade.proxy.PolicySource;
 import dev.stockade.proxy.SandboxRegistry;
 import java.util.ArrayList;
@@ -37,8 +37,8 @@ public final class FeedApplier {
     /** Distinct documents kept read (about two per sandbox of a proxy with a few thousand sandboxes). */
     private static final int DOCUMENT_CACHE = 10_000;
 
-    private record Entry(String digest, String orgId, String projectId, Decider compiled,
-                         AtomicReference<Decider> current) {
+    private record Entry(String digest, String orgId, String projectId, Enforcement compiled,
+                         AtomicReference<Enforcement> current) {
     }
 
     private final SandboxRegistry registry;
@@ -138,21 +138,21 @@ public final class FeedApplier {
 
     private void refresh(Entry e) {
         e.current().set(halted.contains(e.orgId())
-                ? Decider.denyAll(ReasonCode.HALTED, "the organization is halted") : e.compiled());
+                ? Enforcement.denyAll(ReasonCode.HALTED, "the organization is halted") : e.compiled());
     }
 
-    private Decider compile(SandboxSet set) {
+    private Enforcement compile(SandboxSet set) {
         List<Policy> grants = read(set.grants());
         List<Policy> ceiling = read(set.ceiling());
         if (grants == null || ceiling == null) {
             warn.accept("sandbox " + set.sandboxId() + ": its policy set does not read; it denies everything");
-            return Decider.denyAll(ReasonCode.POLICY_UNAVAILABLE, "the sandbox's policy could not be read");
+            return Enforcement.denyAll(ReasonCode.POLICY_UNAVAILABLE, "the sandbox's policy could not be read");
         }
         try {
             return PolicySource.compile(grants, ceiling);
         } catch (RuntimeException e) {
             warn.accept("sandbox " + set.sandboxId() + ": its policy set does not compile; it denies everything");
-            return Decider.denyAll(ReasonCode.POLICY_UNAVAILABLE, "the sandbox's policy could not be compiled");
+            return Enforcement.denyAll(ReasonCode.POLICY_UNAVAILABLE, "the sandbox's policy could not be compiled");
         }
     }
 

@@ -1,8 +1,9 @@
 package dev.stockade.proxy.internal;
 
-import io.netty.channel.Channel;
-import dev.stockade.proxy.Decider;
+import dev.stockade.policy.compiler.Enforcement;
+import dev.stockade.policy.eval.DecisionProgram;
 import dev.stockade.proxy.SandboxRegistry;
+import io.netty.channel.Channel;
 import io.netty.util.concurrent.EventExecutorGroup;
 import java.net.InetSocketAddress;
 import java.util.concurrent.CompletableFuture;
@@ -90,7 +91,6 @@ public final class ConnectionInfo {
         }
     }
 
-    /** The decider of this connection: its sandbox's policy set, or the proxy's own. */
     /** The name of the sandbox this connection identified as, or null before (or without) identification. */
     public String identifiedSandbox() {
         SandboxRegistry.Sandbox s = identified;
@@ -103,9 +103,15 @@ public final class ConnectionInfo {
         return s != null && s.credentials() != null ? s.credentials() : px.credentials();
     }
 
-    public Decider decider() {
+    /** The enforcement of this connection: its sandbox's policy set, or the proxy's own. */
+    public Enforcement enforcement() {
         SandboxRegistry.Sandbox s = identified;
-        return s != null ? s.decider().get() : px.decider().get();
+        return s != null ? s.enforcement().get() : px.enforcement().get();
+    }
+
+    /** The core's decision program of this connection ({@link #enforcement}'s). */
+    public DecisionProgram program() {
+        return enforcement().program();
     }
 
     /** When the connection was accepted. */

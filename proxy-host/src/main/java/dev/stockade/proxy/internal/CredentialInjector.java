@@ -1,11 +1,11 @@
 package dev.stockade.proxy.internal;
 
+import dev.stockade.policy.model.CredentialPlaceholder;
 import dev.stockade.proxy.Credential;
 import dev.stockade.proxy.CredentialStore;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
-import java.util.UUID;
 
 /**
  * Puts secrets into an allowed, intercepted request (docs/semantics.md, "Credentials go only where they
@@ -47,7 +47,7 @@ public final class CredentialInjector {
         List<Map.Entry<String, String>> out = new ArrayList<>(headers.size());
         for (Map.Entry<String, String> e : headers) {
             String value = e.getValue();
-            if (value.indexOf(Credential.SENTINEL_PREFIX) < 0) {
+            if (!CredentialPlaceholder.mayOccurIn(value)) {
                 out.add(e);
                 continue;
             }
@@ -73,15 +73,11 @@ public final class CredentialInjector {
     private static String replace(String header, String value, Target target, CredentialStore store, StringBuilder b) {
         String safeHeader = Responses.safe(header);
         int from = 0;
-        int at = value.indexOf(Credential.SENTINEL_PREFIX);
-        while (at >= 0) {
-            int idStart = at + Credential.SENTINEL_PREFIX.length();
-            int end = value.indexOf("__", idStart);
-            UUID id = end < 0 ? null : uuid(value.substring(idStart, end));
-            if (id == null) {
+        for (CredentialPlaceholder.Occurrence at : CredentialPlaceholder.findIn(value)) {
+            if (at.malformed()) {
                 return "malformed credential sentinel in header `" + safeHeader + "`";
             }
-            Credential c = store.byId(id).orElse(null);
+            Credential c = store.byId(at.placeholder().id()).orElse(null);
             if (c == null) {
                 return "unknown credential sentinel in header `" + safeHeader + "`";
             }
@@ -97,19 +93,10 @@ public final class CredentialInjector {
             if (!c.covers(target.host(), target.port())) {
                 return "credential `" + name + "` may not be sent to `" + target.host() + ":" + target.port() + "`";
             }
-            b.append(value, from, at).append(c.secret());
-            from = end + 2;
-            at = value.indexOf(Credential.SENTINEL_PREFIX, from);
+            b.append(value, from, at.start()).append(c.secret());
+            from = at.end();
         }
         b.append(value, from, value.length());
         return null;
-    }
-
-    private static UUID uuid(String text) {
-        try {
-            return UUID.fromString(text);
-        } catch (IllegalArgumentException e) {
-            return null;
-        }
     }
 }

@@ -5,22 +5,25 @@ import dev.stockade.policy.eval.EgressRequest;
 import dev.stockade.policy.eval.ReasonCode;
 import java.util.function.Supplier;
 
-/** Asks the connection's decider, timing each decision; a failing or silent decider denies (fail closed). */
+/**
+ * Asks the core's program of the connection, timing each decision; a failing or silent program denies (fail closed).
+ * The decision is the core's own, so its trail (policy, entry, rule, reason code) reaches the audit line.
+ */
 final class Decisions {
     private Decisions() {
     }
 
-    /** A connection decision (a CONNECT); a halt denies before the decider is asked. */
+    /** A connection decision (a CONNECT); a halt denies before the program is asked. */
     static Decision connection(ProxyContext px, ConnectionInfo conn, EgressRequest r) {
         if (px.isHalted()) {
             return Decision.deny(ReasonCode.HALTED, "the organization is halted");
         }
-        return timed(px, "connection", () -> conn.decider().decideConnection(r));
+        return timed(px, "connection", () -> conn.program().decideConnection(r));
     }
 
     /** A request decision. */
     static Decision request(ProxyContext px, ConnectionInfo conn, EgressRequest r) {
-        return timed(px, "request", () -> conn.decider().decide(r));
+        return timed(px, "request", () -> conn.program().decide(r));
     }
 
     private static Decision timed(ProxyContext px, String kind, Supplier<Decision> decide) {

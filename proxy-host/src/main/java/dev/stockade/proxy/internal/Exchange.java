@@ -2,7 +2,7 @@ package dev.stockade.proxy.internal;
 
 import dev.stockade.policy.eval.Decision;
 import dev.stockade.proxy.AuditEvent;
-import dev.stockade.proxy.HostRefusal;
+import dev.stockade.proxy.EgressReason;
 import java.time.Instant;
 
 /**
@@ -23,19 +23,19 @@ public record Exchange(String listener, String host, int port, String method, St
     }
 
     /**
-     * Forwarded under an allowing {@code decision}; {@code error} is a {@link HostRefusal} code when the
+     * Forwarded under an allowing {@code decision}; {@code error} is the proxy's own reason when the
      * origin failed it after the decision (the audit line then carries that instead of the rule's reason).
      */
-    public record Forwarded(Decision decision, int status, long bytesIn, long bytesOut, String error)
+    public record Forwarded(Decision decision, int status, long bytesIn, long bytesOut, EgressReason error)
             implements Outcome {
     }
 
-    /** Refused: {@code reason} is the core's code or a {@link HostRefusal} code; {@code decision} may be null. */
-    public record Refused(Decision decision, String reason, int status, long bytesIn, long bytesOut)
+    /** Refused: {@code reason} is the decision's twin or the proxy's own; {@code decision} may be null. */
+    public record Refused(Decision decision, EgressReason reason, int status, long bytesIn, long bytesOut)
             implements Outcome {
         /** A refusal the proxy makes before or without a decision. */
-        public static Refused by(HostRefusal r, int status) {
-            return new Refused(null, r.code(), status, 0, 0);
+        public static Refused by(EgressReason r, int status) {
+            return new Refused(null, r, status, 0, 0);
         }
     }
 
@@ -56,18 +56,25 @@ public record Exchange(String listener, String host, int port, String method, St
     }
 
     private AuditEvent line(Instant at, long ms, String sandbox, String caller, Outcome outcome) {
+        AuditEvent.Builder b = AuditEvent.builder().time(at).listener(listener).sandbox(sandbox).caller(caller)
+                .target(host, port).method(method).path(path).durationMs(ms);
         if (outcome instanceof Forwarded f) {
-            Decision d = f.decision();
-            return new AuditEvent(at, listener, sandbox, caller, host, port, method, path,
-                    "allow", d.transport() == null ? null : d.transport().wire(), d.policy(), d.entryIndex(),
-                    d.ruleIndex(), f.error() != null ? f.error() : d.reason().code(), f.status(), f.bytesIn(),
-                    f.bytesOut(), ms);
+            // an origin failure after the decision is audited instead of the rule's allow reason
+            return trail(b, f.decision()).verdict("allow")
+                    .reason(f.error() != null ? f.error() : EgressReason.of(f.decision().reason()))
+                    .status(f.status()).bytes(f.bytesIn(), f.bytesOut()).build();
         }
         Refused r = (Refused) outcome;
-        Decision d = r.decision();
-        return new AuditEvent(at, listener, sandbox, caller, host, port, method, path,
-                "deny", d == null || d.transport() == null ? null : d.transport().wire(), d == null ? null : d.policy(),
-                d == null ? -1 : d.entryIndex(), d == null ? -1 : d.ruleIndex(), r.reason(), r.status(), r.bytesIn(),
-                r.bytesOut(), ms);
+        return trail(b, r.decision()).verdict("deny").reason(r.reason()).status(r.status())
+                .bytes(r.bytesIn(), r.bytesOut()).build();
+    }
+
+    /** The decision's trail (transport, policy, entry, rule); none when the proxy refused without a decision. */
+    private static AuditEvent.Builder trail(AuditEvent.Builder b, Decision d) {
+        if (d == null) {
+            return b;
+        }
+        return b.transport(d.transport() == null ? null : d.transport().wire()).policy(d.policy())
+                .entry(d.entryIndex()).rule(d.ruleIndex());
     }
 }

@@ -3,7 +3,7 @@ package dev.stockade.proxy.internal;
 import dev.stockade.policy.eval.Decision;
 import dev.stockade.policy.eval.EgressRequest;
 import dev.stockade.policy.eval.ReasonCode;
-import dev.stockade.proxy.HostRefusal;
+import dev.stockade.proxy.EgressReason;
 import io.netty.channel.Channel;
 import io.netty.channel.ChannelFuture;
 import io.netty.channel.ChannelFutureListener;
@@ -93,7 +93,7 @@ public final class ForwardHandler extends ChannelInboundHandlerAdapter {
             } catch (RuntimeException e) {
                 // fail closed: an unexpected error denies and closes, never reaching the origin
                 Decision d = Decision.deny(ReasonCode.INTERNAL_ERROR, "internal error");
-                record(exchange(req.method().name(), start), new Exchange.Refused(d, d.reason().code(), 500, 0, 0));
+                record(exchange(req.method().name(), start), new Exchange.Refused(d, EgressReason.of(d.reason()), 500, 0, 0));
                 finish(ctx, Responses.text(HttpResponseStatus.INTERNAL_SERVER_ERROR,
                         "stockade: internal error, request denied\n"), true);
             } finally {
@@ -117,9 +117,9 @@ public final class ForwardHandler extends ChannelInboundHandlerAdapter {
 
     private void rejectMalformed(ChannelHandlerContext ctx, FullHttpRequest req, Throwable cause, long start) {
         Outbound.Malformed m = Outbound.malformed(cause);
-        Decision d = Decision.deny(ReasonCode.INVALID_REQUEST, m.reason());
+        Decision d = Decision.deny(ReasonCode.INVALID_REQUEST, m.reason().code());
         record(exchange(null, start), new Exchange.Refused(d, m.reason(), m.status().code(), 0, 0));
-        finish(ctx, Responses.text(m.status(), "stockade: request refused: " + m.reason() + "\n"), true);
+        finish(ctx, Responses.text(m.status(), "stockade: request refused: " + m.reason().code() + "\n"), true);
     }
 
     // ---- CONNECT ---------------------------------------------------------------------------------
@@ -159,20 +159,20 @@ public final class ForwardHandler extends ChannelInboundHandlerAdapter {
                 conn.caller(), t.path(), t.query(), px.config().inspectBodyBytes());
         Decision d = Decisions.request(px, conn, er);
         if (!d.allowed()) {
-            deny(ctx, req, t, d, d.reason().code(), d.detail(), start);
+            deny(ctx, req, t, d, EgressReason.of(d.reason()), d.detail(), start);
             return;
         }
         HttpHeaders out = req.headers().copy();
         String credentialProblem = CredentialInjector.applyTo(out, new CredentialInjector.Target(t.host(), t.port(),
-                tunnel != null), conn.credentials(), tunnel != null ? conn.decider().boundCredentials() : List.of());
+                tunnel != null), conn.credentials(), tunnel != null ? conn.enforcement().boundCredentials() : List.of());
         if (credentialProblem != null) {
-            deny(ctx, req, t, d, HostRefusal.CREDENTIAL_NOT_ALLOWED.code(), credentialProblem, start);
+            deny(ctx, req, t, d, EgressReason.CREDENTIAL_NOT_ALLOWED, credentialProblem, start);
             return;
         }
         DialStep.Result dial = tunnel != null ? new DialStep.Open(tunnel.address())
                 : DialStep.check(px, t.host(), t.port());
         if (dial instanceof DialStep.Refused no) {
-            deny(ctx, req, t, d, HostRefusal.DIAL_REFUSED.code(), no.why(), start);
+            deny(ctx, req, t, d, EgressReason.DIAL_REFUSED, no.why(), start);
             return;
         }
         InetAddress address = ((DialStep.Open) dial).address();
@@ -199,15 +199,15 @@ public final class ForwardHandler extends ChannelInboundHandlerAdapter {
             return false;
         }
         denyAndClose(ctx, new Exchange(listener.auditName(), t.host() == null ? "-" : t.host(), t.port(),
-                req.method().name(), t.path(), start), d, d.reason().code(), d.detail());
+                req.method().name(), t.path(), start), d, EgressReason.of(d.reason()), d.detail());
         return true;
     }
 
     private boolean graphqlFenced(EgressRequest er) {
         try {
-            return conn.decider().graphqlFenced(er);
+            return conn.program().graphqlFenced(er);
         } catch (RuntimeException e) {
-            return true; // fail closed: police the socket, whose frames the failing decider then denies
+            return true; // fail closed: police the socket, whose frames the failing program then denies
         }
     }
 
@@ -239,7 +239,7 @@ public final class ForwardHandler extends ChannelInboundHandlerAdapter {
 
     // ---- decisions, denies, audit --------------------------------------------------------------------
 
-    private void deny(ChannelHandlerContext ctx, FullHttpRequest req, RequestTarget t, Decision d, String reason,
+    private void deny(ChannelHandlerContext ctx, FullHttpRequest req, RequestTarget t, Decision d, EgressReason reason,
                       String detail, long start) {
         FullHttpResponse r = Responses.deny(t.host(), reason, d, detail);
         boolean close = !HttpUtil.isKeepAlive(req);
@@ -251,7 +251,7 @@ public final class ForwardHandler extends ChannelInboundHandlerAdapter {
         finish(ctx, r, close);
     }
 
-    private void denyAndClose(ChannelHandlerContext ctx, Exchange x, Decision d, String reason, String detail) {
+    private void denyAndClose(ChannelHandlerContext ctx, Exchange x, Decision d, EgressReason reason, String detail) {
         FullHttpResponse r = Responses.deny(x.host(), reason, d, detail);
         record(x, new Exchange.Refused(d, reason, 403, 0, r.content().readableBytes()));
         finish(ctx, r, true);

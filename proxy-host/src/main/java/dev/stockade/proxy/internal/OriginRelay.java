@@ -1,6 +1,6 @@
 package dev.stockade.proxy.internal;
 
-import dev.stockade.proxy.HostRefusal;
+import dev.stockade.proxy.EgressReason;
 import dev.stockade.proxy.internal.Upstream.Completion;
 import io.netty.buffer.ByteBuf;
 import io.netty.channel.Channel;
@@ -204,7 +204,7 @@ final class OriginRelay extends ChannelInboundHandlerAdapter {
                 // a stream cut short fails the response: the client must not take it as complete
                 finished = true;
                 client.close();
-                completion.done(status, bytesOut.get(), true, false, null, HostRefusal.ORIGIN_CUT_SHORT.code());
+                completion.done(status, bytesOut.get(), true, false, null, EgressReason.ORIGIN_CUT_SHORT);
             }
         }
     }

@@ -1,7 +1,7 @@
 package dev.stockade.proxy.internal;
 
 import dev.stockade.policy.eval.EgressRequest;
-import dev.stockade.proxy.HostRefusal;
+import dev.stockade.proxy.EgressReason;
 import io.netty.channel.Channel;
 import io.netty.channel.ChannelPipeline;
 import io.netty.handler.codec.TooLongFrameException;
@@ -29,18 +29,18 @@ final class Outbound {
     }
 
     /** The status and reason of a request the HTTP decoder could not read. */
-    record Malformed(HttpResponseStatus status, String reason) {
+    record Malformed(HttpResponseStatus status, EgressReason reason) {
     }
 
     static Malformed malformed(Throwable cause) {
         if (cause instanceof TooLongHttpHeaderException || cause instanceof TooLongFrameException
                 && !(cause instanceof TooLongHttpLineException)) {
-            return new Malformed(HttpResponseStatus.REQUEST_HEADER_FIELDS_TOO_LARGE, HostRefusal.HEADER_TOO_LARGE.code());
+            return new Malformed(HttpResponseStatus.REQUEST_HEADER_FIELDS_TOO_LARGE, EgressReason.HEADER_TOO_LARGE);
         }
         if (cause instanceof TooLongHttpLineException) {
-            return new Malformed(HttpResponseStatus.REQUEST_URI_TOO_LONG, HostRefusal.REQUEST_LINE_TOO_LONG.code());
+            return new Malformed(HttpResponseStatus.REQUEST_URI_TOO_LONG, EgressReason.REQUEST_LINE_TOO_LONG);
         }
-        return new Malformed(HttpResponseStatus.BAD_REQUEST, dev.stockade.policy.eval.ReasonCode.INVALID_REQUEST.code());
+        return new Malformed(HttpResponseStatus.BAD_REQUEST, EgressReason.INVALID_REQUEST);
     }
 
     /**

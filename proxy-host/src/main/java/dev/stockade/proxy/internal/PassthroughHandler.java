@@ -4,7 +4,7 @@ import dev.stockade.policy.eval.Decision;
 import dev.stockade.policy.eval.EgressRequest;
 import dev.stockade.policy.eval.ReasonCode;
 import dev.stockade.policy.model.Transport;
-import dev.stockade.proxy.HostRefusal;
+import dev.stockade.proxy.EgressReason;
 import dev.stockade.proxy.dial.DialGuard;
 import dev.stockade.proxy.dial.IpLiterals;
 import io.netty.bootstrap.Bootstrap;
@@ -57,7 +57,7 @@ public final class PassthroughHandler extends ChannelInboundHandlerAdapter {
         // a client that never finishes its first record is refused, whatever the idle timeout
         ctx.executor().schedule(() -> {
             if (!decided) {
-                refuse(ctx, null, HostRefusal.HANDSHAKE_TIMEOUT.code(), "no complete ClientHello or request in time");
+                refuse(ctx, null, EgressReason.HANDSHAKE_TIMEOUT, "no complete ClientHello or request in time");
             }
         }, px.config().handshakeTimeout().toMillis(), TimeUnit.MILLISECONDS);
         ctx.fireChannelActive();
@@ -96,13 +96,13 @@ public final class PassthroughHandler extends ChannelInboundHandlerAdapter {
         ClientHello.Result r = ClientHello.parse(bytes, bytes.length);
         if (r instanceof ClientHello.NeedMore) {
             if (overflow || bytes.length >= ClientHello.MAX_RECORD) {
-                refuse(ctx, null, HostRefusal.MALFORMED_CLIENT_HELLO.code(), "ClientHello larger than one record");
+                refuse(ctx, null, EgressReason.MALFORMED_CLIENT_HELLO, "ClientHello larger than one record");
             }
             return;
         }
         decided = true;
         if (r instanceof ClientHello.Malformed m) {
-            refuse(ctx, null, HostRefusal.MALFORMED_CLIENT_HELLO.code(), m.why());
+            refuse(ctx, null, EgressReason.MALFORMED_CLIENT_HELLO, m.why());
         } else {
             tls(ctx, ((ClientHello.Parsed) r).sni());
         }
@@ -131,7 +131,7 @@ public final class PassthroughHandler extends ChannelInboundHandlerAdapter {
         int port = px.config().passthroughTlsOriginPort();
         String host = Hosts.normalise(rawSni);
         if (host == null || IpLiterals.isLiteral(host)) {
-            refuse(ctx, rawSni, HostRefusal.NO_SERVER_NAME.code(), "a TLS connection on the passthrough port must name its host");
+            refuse(ctx, rawSni, EgressReason.NO_SERVER_NAME, "a TLS connection on the passthrough port must name its host");
             return;
         }
         Decision d = decide(host, port, null);
@@ -149,13 +149,13 @@ public final class PassthroughHandler extends ChannelInboundHandlerAdapter {
     /** Acts on the decision: refuse, or check the dial (a worker thread resolves a name not known yet). */
     private void decided(ChannelHandlerContext ctx, String host, int port, Decision d, long start) {
         if (!d.allowed()) {
-            refused(host, port, d, d.reason().code(), start);
+            refused(host, port, d, EgressReason.of(d.reason()), start);
             ctx.close();
             return;
         }
         if (d.intercept() || d.transport() != Transport.DIRECT) {
             // an upstream host must be intercepted so its rules hold: never splice it blindly
-            refused(host, port, d, HostRefusal.ROUTED_UPSTREAM.code(), start);
+            refused(host, port, d, EgressReason.ROUTED_UPSTREAM, start);
             ctx.close();
             return;
         }
@@ -181,7 +181,7 @@ public final class PassthroughHandler extends ChannelInboundHandlerAdapter {
             // origin's answer, so its socket is still there to be found and the audit line names it
             conn.whenCallerKnown(caller -> onLoop(ctx, () -> splice(ctx, host, port, allowed.address(), d, start)));
         } else {
-            refused(host, port, d, HostRefusal.DIAL_REFUSED.code(), start);
+            refused(host, port, d, EgressReason.DIAL_REFUSED, start);
             ctx.close();
         }
     }
@@ -217,7 +217,7 @@ public final class PassthroughHandler extends ChannelInboundHandlerAdapter {
         f.addListener((ChannelFutureListener) cf -> {
             if (!cf.isSuccess()) {
                 audited.set(true);
-                refused(host, port, d, HostRefusal.ORIGIN_UNREACHABLE.code(), start);
+                refused(host, port, d, EgressReason.ORIGIN_UNREACHABLE, start);
                 client.close();
                 return;
             }
@@ -256,7 +256,7 @@ public final class PassthroughHandler extends ChannelInboundHandlerAdapter {
                 });
     }
 
-    private void refuse(ChannelHandlerContext ctx, String host, String reason, String detail) {
+    private void refuse(ChannelHandlerContext ctx, String host, EgressReason reason, String detail) {
         decided = true;
         Decision d = Decision.deny(ReasonCode.INVALID_REQUEST, detail);
         refused(host == null ? "-" : Responses.safe(host), px.config().passthroughTlsOriginPort(), d, reason,
@@ -265,7 +265,7 @@ public final class PassthroughHandler extends ChannelInboundHandlerAdapter {
     }
 
     /** Audit lines are recorded once the caller is known, never waiting on an event loop for it. */
-    private void refused(String host, int port, Decision d, String reason, long start) {
+    private void refused(String host, int port, Decision d, EgressReason reason, long start) {
         new Exchange("passthrough", host, port, null, null, start)
                 .recordWhenCallerKnown(px, conn, new Exchange.Refused(d, reason, 0, 0, 0));
     }

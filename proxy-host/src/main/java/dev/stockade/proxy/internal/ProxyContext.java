@@ -1,9 +1,9 @@
 package dev.stockade.proxy.internal;
 
+import dev.stockade.policy.compiler.Enforcement;
 import dev.stockade.proxy.AuditEvent;
 import dev.stockade.proxy.AuditSink;
 import dev.stockade.proxy.CredentialStore;
-import dev.stockade.proxy.Decider;
 import dev.stockade.proxy.ProxyConfig;
 import dev.stockade.proxy.SandboxRegistry;
 import dev.stockade.proxy.dial.DialGuard;
@@ -15,12 +15,12 @@ import java.util.concurrent.atomic.AtomicLong;
 import java.util.function.Supplier;
 
 /**
- * What every connection handler shares: configuration, the current decider, audit, credentials, the
+ * What every connection handler shares: configuration, the current enforcement, audit, credentials, the
  * CA, the dial guard, caller resolution, halt state and counters. Thread-safe.
  */
 public final class ProxyContext {
     private final ProxyConfig config;
-    private final Supplier<Decider> decider;
+    private final Supplier<Enforcement> enforcement;
     private final AuditSink audit;
     private final CredentialStore credentials;
     private final CertificateAuthority ca;
@@ -46,12 +46,12 @@ public final class ProxyContext {
     private final java.util.concurrent.ConcurrentHashMap<String, AtomicLong> sandboxConnections =
             new java.util.concurrent.ConcurrentHashMap<>();
 
-    public ProxyContext(ProxyConfig config, Supplier<Decider> decider, AuditSink audit, CredentialStore credentials,
+    public ProxyContext(ProxyConfig config, Supplier<Enforcement> enforcement, AuditSink audit, CredentialStore credentials,
                         CertificateAuthority ca, DialGuard dialGuard, CallerResolver callers, SslContext originTls,
                         ChannelGroup channels, EventExecutorGroup blocking, SandboxRegistry sandboxes) {
         this.sandboxes = sandboxes;
         this.config = config;
-        this.decider = decider;
+        this.enforcement = enforcement;
         this.audit = audit;
         this.credentials = credentials;
         this.ca = ca;
@@ -71,8 +71,8 @@ public final class ProxyContext {
         return config;
     }
 
-    public Supplier<Decider> decider() {
-        return decider;
+    public Supplier<Enforcement> enforcement() {
+        return enforcement;
     }
 
     public AuditSink audit() {

@@ -1,5 +1,6 @@
 package dev.stockade.proxy.internal;
 
+import dev.stockade.proxy.EgressReason;
 import io.micrometer.core.instrument.Counter;
 import io.micrometer.core.instrument.Gauge;
 import io.micrometer.core.instrument.Timer;
@@ -63,13 +64,13 @@ public final class ProxyMetrics {
     }
 
     /** Counts one decision the proxy acted on (every audited decision and every judged websocket message). */
-    public void decision(String listener, String verdict, String reason) {
+    public void decision(String listener, String verdict, EgressReason reason) {
         String key = listener + '\0' + verdict + '\0' + reason;
         Counter c = decisions.get(key);
         if (c == null) {
             c = decisions.computeIfAbsent(key, k -> Counter.builder("stockade.proxy.decisions")
                     .tag("listener", String.valueOf(listener)).tag("verdict", String.valueOf(verdict))
-                    .tag("reason", String.valueOf(reason)).description("decisions by verdict and reason")
+                    .tag("reason", reason == null ? "null" : reason.code()).description("decisions by verdict and reason")
                     .register(registry));
         }
         c.increment();

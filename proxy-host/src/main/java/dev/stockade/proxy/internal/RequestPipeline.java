@@ -1,6 +1,6 @@
 package dev.stockade.proxy.internal;
 
-import dev.stockade.proxy.HostRefusal;
+import dev.stockade.proxy.EgressReason;
 import io.netty.channel.ChannelHandlerContext;
 import io.netty.channel.ChannelPipeline;
 import io.netty.handler.codec.http.HttpObjectAggregator;
@@ -32,7 +32,7 @@ public final class RequestPipeline {
                     // a client that trickles a request head or body is cut off, whatever the idle timeout
                     px.record(new Exchange(listener, tunnel != null ? tunnel.host() : "-",
                             tunnel != null ? tunnel.port() : 0, null, null, System.nanoTime())
-                            .line(conn, Exchange.Refused.by(HostRefusal.REQUEST_TIMEOUT, 408)));
+                            .line(conn, Exchange.Refused.by(EgressReason.REQUEST_TIMEOUT, 408)));
                     ctx.channel().close();
                 });
         p.addLast("deadline", deadline);
@@ -46,7 +46,7 @@ public final class RequestPipeline {
                 String host = tunnel != null ? tunnel.host() : "-";
                 String method = m instanceof io.netty.handler.codec.http.HttpRequest r ? r.method().name() : null;
                 px.record(new Exchange(listener, host, tunnel != null ? tunnel.port() : 0, method, null,
-                        System.nanoTime()).line(conn, Exchange.Refused.by(HostRefusal.BODY_TOO_LARGE, 413)));
+                        System.nanoTime()).line(conn, Exchange.Refused.by(EgressReason.BODY_TOO_LARGE, 413)));
                 super.handleOversizedMessage(ctx, m);
             }
         });

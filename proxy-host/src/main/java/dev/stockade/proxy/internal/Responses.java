@@ -1,6 +1,7 @@
 package dev.stockade.proxy.internal;
 
 import dev.stockade.policy.eval.Decision;
+import dev.stockade.proxy.EgressReason;
 import io.netty.buffer.Unpooled;
 import io.netty.handler.codec.http.DefaultFullHttpResponse;
 import io.netty.handler.codec.http.FullHttpResponse;
@@ -20,15 +21,15 @@ public final class Responses {
     }
 
     /** A 403 naming the host, the reason code, the policy and entry, in the body and in a header. */
-    public static FullHttpResponse deny(String host, String reason, Decision d, String detail) {
+    public static FullHttpResponse deny(String host, EgressReason reason, Decision d, String detail) {
         String policy = d == null || d.policy() == null ? "-" : safe(d.policy());
         int entry = d == null ? -1 : d.entryIndex();
         int rule = d == null ? -1 : d.ruleIndex();
-        String body = "stockade: request to " + safe(host) + " denied: " + reason + " (policy " + policy
+        String body = "stockade: request to " + safe(host) + " denied: " + reason.code() + " (policy " + policy
                 + ", entry " + entry + (rule >= 0 ? ", rule " + rule : "") + ")\n"
                 + (detail == null || detail.isEmpty() ? "" : safe(detail) + "\n");
         FullHttpResponse r = text(HttpResponseStatus.FORBIDDEN, body);
-        r.headers().set(DENY_HEADER, reason + "; policy=" + policy + "; entry=" + entry + "; rule=" + rule);
+        r.headers().set(DENY_HEADER, reason.code() + "; policy=" + policy + "; entry=" + entry + "; rule=" + rule);
         return r;
     }
 

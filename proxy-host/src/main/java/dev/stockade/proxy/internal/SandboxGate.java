@@ -1,6 +1,6 @@
 package dev.stockade.proxy.internal;
 
-import dev.stockade.proxy.HostRefusal;
+import dev.stockade.proxy.EgressReason;
 import dev.stockade.proxy.SandboxRegistry;
 import io.netty.channel.ChannelFutureListener;
 import io.netty.channel.ChannelHandlerContext;
@@ -45,7 +45,7 @@ public final class SandboxGate extends ChannelInboundHandlerAdapter {
             FullHttpResponse r = Responses.text(HttpResponseStatus.PROXY_AUTHENTICATION_REQUIRED,
                     "stockade: proxy authentication required: send the sandbox token in Proxy-Authorization\n");
             r.headers().set(HttpHeaderNames.PROXY_AUTHENTICATE, "Basic realm=\"stockade\"");
-            refuse(ctx, req, x, HostRefusal.PROXY_AUTH_REQUIRED, r);
+            refuse(ctx, req, x, EgressReason.PROXY_AUTH_REQUIRED, r);
             return;
         }
         int cap = px.config().maxConnectionsPerSandbox();
@@ -54,7 +54,7 @@ public final class SandboxGate extends ChannelInboundHandlerAdapter {
         // INVARIANT: counted once per connection, released when it closes
         if (count.incrementAndGet() > cap && cap > 0) {
             count.decrementAndGet();
-            refuse(ctx, req, x, HostRefusal.CONNECTION_LIMIT, Responses.text(HttpResponseStatus.TOO_MANY_REQUESTS,
+            refuse(ctx, req, x, EgressReason.CONNECTION_LIMIT, Responses.text(HttpResponseStatus.TOO_MANY_REQUESTS,
                     "stockade: the sandbox has too many open connections\n"));
             return;
         }
@@ -63,7 +63,7 @@ public final class SandboxGate extends ChannelInboundHandlerAdapter {
         ctx.fireChannelRead(req);
     }
 
-    private void refuse(ChannelHandlerContext ctx, FullHttpRequest req, Exchange x, HostRefusal why,
+    private void refuse(ChannelHandlerContext ctx, FullHttpRequest req, Exchange x, EgressReason why,
                         FullHttpResponse r) {
         refused = true;
         ReferenceCountUtil.release(req);

@@ -1,5 +1,6 @@
 package dev.stockade.proxy.internal;
 
+import dev.stockade.proxy.EgressReason;
 import io.netty.bootstrap.Bootstrap;
 import io.netty.channel.Channel;
 import io.netty.channel.ChannelFuture;
@@ -34,10 +35,11 @@ public final class Upstream {
          * @param closeClient whether the client connection must now close
          * @param upgraded    the origin switched protocols and the connection is now spliced
          * @param subprotocol the {@code Sec-WebSocket-Protocol} the origin chose on a 101, else {@code null}
-         * @param error       {@code origin-cut-short} when the origin stopped before the response's end (the
+         * @param error       {@link EgressReason#ORIGIN_CUT_SHORT} when the origin stopped before the response's end (the
          *                    client connection is then closed), else {@code null}
          */
-        void done(int status, long bytesOut, boolean closeClient, boolean upgraded, String subprotocol, String error);
+        void done(int status, long bytesOut, boolean closeClient, boolean upgraded, String subprotocol,
+                  EgressReason error);
     }
 
     /** The client channel that currently owns an origin channel (lent from the pool or dialed for it). */

@@ -3,6 +3,7 @@ package dev.stockade.proxy.internal;
 import dev.stockade.policy.eval.Decision;
 import dev.stockade.policy.eval.EgressRequest;
 import dev.stockade.policy.eval.ReasonCode;
+import dev.stockade.proxy.EgressReason;
 import io.netty.buffer.ByteBuf;
 import io.netty.channel.Channel;
 import io.netty.channel.ChannelFutureListener;
@@ -31,7 +32,7 @@ import java.util.concurrent.atomic.AtomicLong;
 
 /**
  * The client-to-origin half of a GraphQL websocket: every text message the client sends (fragments
- * reassembled up to the inspection limit) is judged by {@code Decider.decideFrame} before any of it
+ * reassembled up to the inspection limit) is judged by {@code DecisionProgram.decideFrame} before any of it
  * reaches the origin; a denied message closes the socket with 1008 (policy violation). Control frames
  * pass; binary messages are denied (a GraphQL websocket speaks text). The origin-to-client half stays
  * a byte {@link Splice}: nothing the origin sends is policed.
@@ -112,7 +113,7 @@ public final class WebSocketFence extends ChannelInboundHandlerAdapter {
         } else if (frame instanceof BinaryWebSocketFrame || frame instanceof ContinuationWebSocketFrame) {
             frame.release();
             deny(ctx, Decision.deny(ReasonCode.GRAPHQL_WEBSOCKET_DENIED, "binary websocket message"),
-                    ReasonCode.GRAPHQL_WEBSOCKET_DENIED.code());
+                    EgressReason.GRAPHQL_WEBSOCKET_DENIED);
         } else {
             forward(ctx, frame); // ping, pong, close: housekeeping of the socket itself
         }
@@ -125,7 +126,7 @@ public final class WebSocketFence extends ChannelInboundHandlerAdapter {
         int n = content.readableBytes();
         if (textLength + n > limit) {
             deny(ctx, Decision.deny(ReasonCode.GRAPHQL_LIMIT, "websocket message exceeds the inspection limit"),
-                    ReasonCode.GRAPHQL_LIMIT.code());
+                    EgressReason.GRAPHQL_LIMIT);
             return;
         }
         if (textLength + n > text.length) {
@@ -138,10 +139,10 @@ public final class WebSocketFence extends ChannelInboundHandlerAdapter {
         }
         Decision d = judge();
         if (!d.allowed()) {
-            deny(ctx, d, d.reason().code());
+            deny(ctx, d, EgressReason.of(d.reason()));
             return;
         }
-        px.metrics().decision("websocket", "allow", d.reason().code());
+        px.metrics().decision("websocket", "allow", EgressReason.of(d.reason()));
         px.record(exchange.line(conn, new Exchange.Forwarded(d, 0, textLength, 0, null)));
         for (WebSocketFrame f : message) {
             forward(ctx, f);
@@ -165,7 +166,7 @@ public final class WebSocketFence extends ChannelInboundHandlerAdapter {
         }
         long start = System.nanoTime();
         try {
-            Decision d = conn.decider().decideFrame(upgrade, subprotocol, decoded);
+            Decision d = conn.program().decideFrame(upgrade, subprotocol, decoded);
             return d == null ? Decision.deny(ReasonCode.INTERNAL_ERROR, "no decision") : d;
         } catch (RuntimeException e) {
             return Decision.deny(ReasonCode.INTERNAL_ERROR, "the decision failed");
@@ -200,11 +201,11 @@ public final class WebSocketFence extends ChannelInboundHandlerAdapter {
     }
 
     /** Audits the deny, answers 1008 to the client, closes both sides; the message never reaches the origin. */
-    private void deny(ChannelHandlerContext ctx, Decision d, String reason) {
+    private void deny(ChannelHandlerContext ctx, Decision d, EgressReason reason) {
         closeWith(ctx, d, reason, WebSocketCloseStatus.POLICY_VIOLATION);
     }
 
-    private void closeWith(ChannelHandlerContext ctx, Decision d, String reason, WebSocketCloseStatus status) {
+    private void closeWith(ChannelHandlerContext ctx, Decision d, EgressReason reason, WebSocketCloseStatus status) {
         if (closed) {
             return;
         }
@@ -212,7 +213,7 @@ public final class WebSocketFence extends ChannelInboundHandlerAdapter {
         release();
         px.record(exchange.line(conn, new Exchange.Refused(d, reason, status.code(), 0, 0)));
         // the close reason carries the reason code only, never frame content
-        ctx.channel().writeAndFlush(new CloseWebSocketFrame(status.code(), "stockade: " + reason))
+        ctx.channel().writeAndFlush(new CloseWebSocketFrame(status.code(), "stockade: " + reason.code()))
                 .addListener(ChannelFutureListener.CLOSE);
         if (origin.isActive()) {
             origin.writeAndFlush(new CloseWebSocketFrame(WebSocketCloseStatus.NORMAL_CLOSURE))
@@ -248,10 +249,10 @@ public final class WebSocketFence extends ChannelInboundHandlerAdapter {
         if (cause instanceof CorruptedWebSocketFrameException bad) {
             if (bad.closeStatus() != null && bad.closeStatus().code() == WebSocketCloseStatus.MESSAGE_TOO_BIG.code()) {
                 deny(ctx, Decision.deny(ReasonCode.GRAPHQL_LIMIT, "websocket frame exceeds the inspection limit"),
-                        ReasonCode.GRAPHQL_LIMIT.code());
+                        EgressReason.GRAPHQL_LIMIT);
             } else {
                 closeWith(ctx, Decision.deny(ReasonCode.INVALID_REQUEST, "websocket protocol violation"),
-                        ReasonCode.INVALID_REQUEST.code(), WebSocketCloseStatus.PROTOCOL_ERROR);
+                        EgressReason.INVALID_REQUEST, WebSocketCloseStatus.PROTOCOL_ERROR);
             }
             return;
         }

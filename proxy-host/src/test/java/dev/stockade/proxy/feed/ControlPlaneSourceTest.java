@@ -102,7 +102,7 @@ class ControlPlaneSourceTest {
     private Decision decide(String token, String host) {
         Optional<SandboxRegistry.Sandbox> s = registry.identify("Bearer " + token);
         assertThat(s).as("sandbox of %s", token).isPresent();
-        return s.get().decider().get().decideConnection(EgressRequest.connection("https", host, 443, host, null));
+        return s.get().enforcement().get().program().decideConnection(EgressRequest.connection("https", host, 443, host, null));
     }
 
     private static String allowOnly(String host) {

@@ -1,14 +1,13 @@
 package dev.stockade.policy.compiler.internal;
 
 import dev.stockade.policy.model.CredentialBinding;
+import dev.stockade.policy.model.CredentialPlaceholder;
 import dev.stockade.policy.model.ManagedInference;
 import dev.stockade.policy.model.Policy;
 import dev.stockade.policy.model.Provider;
-import java.nio.charset.StandardCharsets;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
-import java.util.UUID;
 
 /**
  * Stage "sandbox environment": policy env, managed-inference env, credential sentinels and the
@@ -64,8 +63,7 @@ public final class EnvPlan {
 
     /** The placeholder the platform swaps for the credential: a name-based (v3) UUID of its name. */
     public static String sentinel(String credentialName) {
-        UUID id = UUID.nameUUIDFromBytes(credentialName.getBytes(StandardCharsets.UTF_8));
-        return "__platform_cred:" + id + "__";
+        return CredentialPlaceholder.forName(credentialName).text();
     }
 
     private static void putUser(Map<String, String> env, Map<String, String> values) {

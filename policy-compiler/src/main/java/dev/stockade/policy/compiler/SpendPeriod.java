@@ -1,4 +1,4 @@
-package dev.stockade.api.spend;
+package dev.stockade.policy.compiler;
 
 import java.time.Instant;
 import java.time.ZoneOffset;
@@ -9,7 +9,8 @@ import java.util.Optional;
 
 /**
  * The period a spending limit counts over: a calendar day or a calendar month in UTC, half open: a call at exactly
- * midnight UTC counts toward the period that begins then.
+ * midnight UTC counts toward the period that begins then. In the core because which spend counts against a limit is
+ * part of the admission rule ({@link SpendDecision}).
  */
 public enum SpendPeriod {
     DAY("day"), MONTH("month");
@@ -20,10 +21,12 @@ public enum SpendPeriod {
         this.wire = wire;
     }
 
+    /** The name in the API and the database: {@code day} or {@code month}. */
     public String wire() {
         return wire;
     }
 
+    /** The period named {@code wire}, or empty. */
     public static Optional<SpendPeriod> of(String wire) {
         return Arrays.stream(values()).filter(p -> p.wire.equals(wire)).findFirst();
     }

@@ -1,0 +1,42 @@
+package dev.stockade.proxy;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import com.fasterxml.jackson.databind.ObjectMapper;
+import java.time.Instant;
+import org.junit.jupiter.api.Test;
+
+/** The audit line's named construction and its canonical JSON form, written and read back. */
+class AuditEventTest {
+    private static final ObjectMapper JSON = new ObjectMapper();
+
+    @Test
+    void unsetIndexesMeanNoEntryAndNoRule() {
+        AuditEvent e = AuditEvent.builder().time(Instant.EPOCH).verdict("deny").reason(EgressReason.DIAL_REFUSED)
+                .target("evil.test", 443).build();
+        assertThat(e.entry()).isEqualTo(-1);
+        assertThat(e.rule()).isEqualTo(-1);
+        assertThat(e.policy()).isNull();
+        assertThat(e.toJson()).contains("\"host\":\"evil.test\",\"port\":443")
+                .contains("\"reason\":\"dial-refused\"");
+    }
+
+    @Test
+    void theJsonFormReadsBackToTheSameLine() throws Exception {
+        AuditEvent e = AuditEvent.builder().time(Instant.parse("2026-01-02T03:04:05Z")).listener("intercepted")
+                .sandbox("sb").caller("/usr/bin/git").target("api.github.com", 443).method("GET").path("/repos")
+                .verdict("allow").transport("upstream").policy("p\"q").entry(2).rule(1)
+                .reason(EgressReason.RULE_ALLOW).status(200).bytes(10, 2048).durationMs(7).build();
+        assertThat(AuditEvent.fromJson(JSON.readTree(e.toJson()))).isEqualTo(e);
+    }
+
+    @Test
+    void aLineWithoutTimeOrWithAnUnknownReasonIsRefused() throws Exception {
+        assertThatThrownBy(() -> AuditEvent.builder().verdict("deny").build())
+                .isInstanceOf(IllegalStateException.class);
+        String unknown = "{\"time\":\"2026-01-02T03:04:05Z\",\"verdict\":\"deny\",\"reason\":\"made-up\"}";
+        assertThatThrownBy(() -> AuditEvent.fromJson(JSON.readTree(unknown)))
+                .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("unknown reason");
+    }
+}
