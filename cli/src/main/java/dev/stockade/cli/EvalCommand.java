@@ -1,5 +1,6 @@
 package dev.stockade.cli;
 
+import dev.stockade.policy.text.Quoted;
 import dev.stockade.policy.model.TerminalText;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ObjectNode;
@@ -111,7 +112,7 @@ final class EvalCommand implements Callable<Integer> {
         for (String header : headers == null ? List.<String>of() : headers) {
             int colon = header.indexOf(':');
             if (colon <= 0) {
-                throw new IllegalArgumentException("--header `" + header + "` must be NAME:VALUE");
+                throw new IllegalArgumentException("--header " + Quoted.input(header) + " must be NAME:VALUE");
             }
             map.put(header.substring(0, colon).strip(), header.substring(colon + 1).strip());
         }

@@ -1,5 +1,6 @@
 package dev.stockade.cli;
 
+import dev.stockade.policy.text.Quoted;
 import dev.stockade.policy.model.TerminalText;
 import dev.stockade.cli.rest.AuditCommand;
 import dev.stockade.cli.rest.BindingsCommand;
@@ -61,6 +62,20 @@ public final class Stockade {
         System.exit(run(args));
     }
 
+    /**
+     * {@code message} with every long command-line argument it quotes clipped by the core's one rule
+     * ({@link Quoted#clip}): picocli's own messages ({@code Unknown option}, {@code Invalid value}) quote them whole.
+     */
+    static String clipArguments(String message, String[] args) {
+        String clipped = message;
+        for (String arg : args) {
+            if (arg != null && arg.length() > Quoted.SHOWN && clipped.contains(arg)) {
+                clipped = clipped.replace(arg, Quoted.clip(arg));
+            }
+        }
+        return clipped;
+    }
+
     /** Runs the CLI on the process's streams and returns its exit status instead of exiting. */
     public static int run(String... args) {
         return run(new java.io.PrintWriter(System.out, true), new java.io.PrintWriter(System.err, true), args);
@@ -87,12 +102,12 @@ public final class Stockade {
         cli.setErr(err);
         cli.setCaseInsensitiveEnumValuesAllowed(true);
         cli.setExecutionExceptionHandler((e, commandLine, parseResult) -> {
-            commandLine.getErr().println("stockade: " + TerminalText.escape(String.valueOf(e.getMessage())));
+            commandLine.getErr().println("stockade: " + TerminalText.escape(clipArguments(String.valueOf(e.getMessage()), args)));
             return 2;
         });
         cli.setParameterExceptionHandler((e, args1) -> {
             CommandLine cmd = e.getCommandLine();
-            cmd.getErr().println("stockade: " + TerminalText.escape(e.getMessage()));
+            cmd.getErr().println("stockade: " + TerminalText.escape(clipArguments(String.valueOf(e.getMessage()), args1)));
             cmd.getErr().println("run `" + cmd.getCommandSpec().qualifiedName() + " --help` for usage");
             return 2;
         });

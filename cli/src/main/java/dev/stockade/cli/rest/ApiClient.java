@@ -1,5 +1,6 @@
 package dev.stockade.cli.rest;
 
+import dev.stockade.policy.text.Quoted;
 import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
@@ -51,7 +52,7 @@ public final class ApiClient {
             String scheme = u.getScheme() == null ? "" : u.getScheme().toLowerCase(java.util.Locale.ROOT);
             if (!(scheme.equals("http") || scheme.equals("https")) || u.getHost() == null || u.getRawQuery() != null
                     || u.getRawFragment() != null || u.getRawUserInfo() != null) {
-                throw Failure.usage("`" + Text.safe(url) + "` is not a platform URL such as http://127.0.0.1:8080");
+                throw Failure.usage(Quoted.input(url, Text::safe) + " is not a platform URL such as http://127.0.0.1:8080");
             }
             String s = u.toString();
             while (s.endsWith("/")) {
@@ -59,7 +60,7 @@ public final class ApiClient {
             }
             return URI.create(s);
         } catch (URISyntaxException e) {
-            throw Failure.usage("`" + Text.safe(url) + "` is not a URL: " + e.getReason());
+            throw Failure.usage(Quoted.input(url, Text::safe) + " is not a URL: " + e.getReason());
         }
     }
 
@@ -122,7 +123,7 @@ public final class ApiClient {
                     ? e.getCause().getCause().getMessage() : e.getCause().getMessage());
             throw Failure.usage("the platform refused the exec: " + Text.safe(why));
         } catch (java.util.concurrent.TimeoutException e) {
-            throw Failure.usage("the platform at " + base + " did not open the exec within 60 seconds");
+            throw Failure.usage("the platform at " + Text.shown(base) + " did not open the exec within 60 seconds");
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
             throw Failure.usage("interrupted");
@@ -213,11 +214,11 @@ public final class ApiClient {
         try {
             return http.send(request, HttpResponse.BodyHandlers.ofInputStream());
         } catch (HttpConnectTimeoutException | ConnectException e) {
-            throw Failure.usage("cannot reach the platform at " + base + " (" + reason(e, "connection refused") + ")");
+            throw Failure.usage("cannot reach the platform at " + Text.shown(base) + " (" + reason(e, "connection refused") + ")");
         } catch (HttpTimeoutException e) {
-            throw Failure.usage("the platform at " + base + " did not answer within 60 seconds");
+            throw Failure.usage("the platform at " + Text.shown(base) + " did not answer within 60 seconds");
         } catch (IOException e) {
-            throw Failure.usage("cannot reach the platform at " + base + " (" + reason(e, "I/O error") + ")");
+            throw Failure.usage("cannot reach the platform at " + Text.shown(base) + " (" + reason(e, "I/O error") + ")");
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
             throw Failure.usage("interrupted");
@@ -232,11 +233,11 @@ public final class ApiClient {
         try (InputStream in = response.body()) {
             byte[] bytes = in.readNBytes(MAX_BODY + 1);
             if (bytes.length > MAX_BODY) {
-                throw Failure.unexpected("the answer from " + base + " is larger than " + (MAX_BODY >> 20) + " MiB");
+                throw Failure.unexpected("the answer from " + Text.shown(base) + " is larger than " + (MAX_BODY >> 20) + " MiB");
             }
             return new String(bytes, StandardCharsets.UTF_8);
         } catch (IOException e) {
-            throw Failure.usage("the connection to " + base + " broke while reading the answer");
+            throw Failure.usage("the connection to " + Text.shown(base) + " broke while reading the answer");
         }
     }
 
@@ -253,7 +254,7 @@ public final class ApiClient {
         if (status >= 400 && node != null && node.isObject() && node.has("status")) {
             throw new Refused(status, node);
         }
-        throw Failure.unexpected(method + " " + base + path + " answered HTTP " + status
+        throw Failure.unexpected(method + " " + Text.shown(base + path) + " answered HTTP " + status
                 + (node == null ? " with a body that is not JSON" : " without problem details")
                 + "; is this the Stockade platform?");
     }

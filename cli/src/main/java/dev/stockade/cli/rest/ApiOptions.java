@@ -90,7 +90,7 @@ public final class ApiOptions {
             if (ApiClient.parseUrl(stored.get().url()).equals(base)) {
                 t = stored.get().token();
             } else if (needToken) {
-                throw Failure.usage("the stored login is for " + Text.safe(stored.get().url()) + ", not " + base
+                throw Failure.usage("the stored login is for " + Text.shown(stored.get().url()) + ", not " + base
                         + "; give --token or STOCKADE_TOKEN for " + base);
             }
         }

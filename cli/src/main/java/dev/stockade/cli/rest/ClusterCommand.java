@@ -113,11 +113,11 @@ public final class ClusterCommand extends Group {
     private static String read(Path file) {
         try {
             if (Files.size(file) > 65_536) {
-                throw Failure.usage("--ca-file " + file + ": larger than 64 KiB, not a CA bundle");
+                throw Failure.usage("--ca-file " + Text.shown(file) + ": larger than 64 KiB, not a CA bundle");
             }
             return Files.readString(file);
         } catch (IOException e) {
-            throw Failure.usage("--ca-file " + file + ": cannot be read (" + e.getClass().getSimpleName() + ")");
+            throw Failure.usage("--ca-file " + Text.shown(file) + ": cannot be read (" + e.getClass().getSimpleName() + ")");
         }
     }
 }

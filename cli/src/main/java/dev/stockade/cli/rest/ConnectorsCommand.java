@@ -1,5 +1,6 @@
 package dev.stockade.cli.rest;
 
+import dev.stockade.policy.text.Quoted;
 import static dev.stockade.cli.rest.ApiClient.seg;
 
 import com.fasterxml.jackson.databind.JsonNode;
@@ -143,7 +144,7 @@ public final class ConnectorsCommand extends Group {
                    @Parameters(index = "1", paramLabel = "ENTRY") String entry,
                    @Parameters(index = "2", paramLabel = "visible|hidden") String state, @Mixin ApiOptions api) {
         if (!state.equals("visible") && !state.equals("hidden")) {
-            throw Failure.usage("the state is `visible` or `hidden`, not `" + Text.safe(state) + "`");
+            throw Failure.usage("the state is `visible` or `hidden`, not " + Quoted.input(state, Text::safe));
         }
         return api.call((client, out) -> {
             client.put("/v1/mcp-servers/" + seg(id) + "/entries/" + seg(entry) + "/visibility",
@@ -202,7 +203,7 @@ public final class ConnectorsCommand extends Group {
         try {
             return Files.readString(file);
         } catch (IOException e) {
-            throw Failure.usage("cannot read " + file + ": " + Text.safe(String.valueOf(e.getMessage())));
+            throw Failure.usage("cannot read " + Text.shown(file) + ": " + Text.shown(e.getMessage()));
         }
     }
 }

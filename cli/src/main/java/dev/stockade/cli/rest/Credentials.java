@@ -42,13 +42,13 @@ public record Credentials(String url, String token) {
             String url = node.path("url").asText("");
             String token = node.path("token").asText("");
             if (url.isEmpty() || token.isEmpty()) {
-                throw Failure.usage(file + ": not a Stockade login (needs `url` and `token`); run `stockade login`");
+                throw Failure.usage(Text.shown(file) + ": not a Stockade login (needs `url` and `token`); run `stockade login`");
             }
             return Optional.of(new Credentials(url, token));
         } catch (NoSuchFileException e) {
             return Optional.empty();
         } catch (IOException e) {
-            throw Failure.usage("cannot read " + file + ": " + e.getMessage());
+            throw Failure.usage("cannot read " + Text.shown(file) + ": " + Text.shown(e.getMessage()));
         }
     }
 
@@ -75,7 +75,8 @@ public record Credentials(String url, String token) {
                 Files.deleteIfExists(tmp);
             }
         } catch (IOException | UnsupportedOperationException e) {
-            throw Failure.usage("cannot store the login in " + file + ": " + e.getMessage());
+            throw Failure.usage("cannot store the login in " + Text.shown(file) + ": "
+                    + Text.shown(e.getMessage()));
         }
     }
 
@@ -84,7 +85,7 @@ public record Credentials(String url, String token) {
         try {
             return Files.deleteIfExists(file);
         } catch (IOException e) {
-            throw Failure.usage("cannot remove " + file + ": " + e.getMessage());
+            throw Failure.usage("cannot remove " + Text.shown(file) + ": " + Text.shown(e.getMessage()));
         }
     }
 

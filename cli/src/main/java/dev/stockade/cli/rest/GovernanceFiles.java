@@ -1,5 +1,6 @@
 package dev.stockade.cli.rest;
 
+import dev.stockade.policy.text.Quoted;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
@@ -17,11 +18,11 @@ final class GovernanceFiles {
         try {
             byte[] bytes = file.equals("-") ? stdin.readNBytes(MAX + 1) : Files.readAllBytes(Path.of(file));
             if (bytes.length > MAX) {
-                throw Failure.usage("`" + Text.safe(file) + "` is larger than 1 MiB");
+                throw Failure.usage(Quoted.input(file, Text::safe) + " is larger than 1 MiB");
             }
             return new String(bytes, StandardCharsets.UTF_8);
         } catch (IOException e) {
-            throw Failure.usage("cannot read `" + Text.safe(file) + "`: " + e.getClass().getSimpleName());
+            throw Failure.usage("cannot read " + Quoted.input(file, Text::safe) + ": " + e.getClass().getSimpleName());
         }
     }
 

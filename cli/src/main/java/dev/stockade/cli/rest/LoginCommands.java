@@ -115,16 +115,16 @@ public final class LoginCommands {
             text = source.equals("-") ? new String(stdin.readNBytes(64 * 1024), StandardCharsets.UTF_8)
                     : Files.readString(Path.of(source));
         } catch (NoSuchFileException e) {
-            throw Failure.usage("cannot read the token file " + Text.safe(source) + ": no such file");
+            throw Failure.usage("cannot read the token file " + Text.shown(source) + ": no such file");
         } catch (AccessDeniedException e) {
-            throw Failure.usage("cannot read the token file " + Text.safe(source) + ": permission denied");
+            throw Failure.usage("cannot read the token file " + Text.shown(source) + ": permission denied");
         } catch (IOException | RuntimeException e) {
-            throw Failure.usage("cannot read the token file " + Text.safe(source) + ": "
+            throw Failure.usage("cannot read the token file " + Text.shown(source) + ": "
                     + (e.getMessage() == null ? e.getClass().getSimpleName() : Text.safe(e.getMessage())));
         }
         String token = text.strip();
         if (token.isEmpty() || token.chars().anyMatch(c -> c <= ' ' || c >= 0x7f)) {
-            throw Failure.usage("the token file " + Text.safe(source) + " must hold one token on one line");
+            throw Failure.usage("the token file " + Text.shown(source) + " must hold one token on one line");
         }
         return token;
     }

@@ -35,7 +35,7 @@ public final class ProxyTokensCommand extends Group {
         }
         return api.call((client, out) -> {
             if (Files.exists(file)) {
-                throw Failure.usage(file + " exists: choose a new file for the token");
+                throw Failure.usage(Text.shown(file) + " exists: choose a new file for the token");
             }
             JsonNode created = client.post("/v1/proxy-tokens", Map.of("name", name));
             write(file, created.path("token").asText());
@@ -55,10 +55,10 @@ public final class ProxyTokensCommand extends Group {
             Files.writeString(Files.createFile(file, PosixFilePermissions.asFileAttribute(
                     PosixFilePermissions.fromString("rw-------"))), token + "\n");
         } catch (FileAlreadyExistsException e) {
-            throw Failure.usage(file + " exists: the token was created but not written; revoke it and choose"
+            throw Failure.usage(Text.shown(file) + " exists: the token was created but not written; revoke it and choose"
                     + " another file");
         } catch (IOException | UnsupportedOperationException e) {
-            throw Failure.usage("cannot write " + file + ": " + e.getMessage());
+            throw Failure.usage("cannot write " + Text.shown(file) + ": " + Text.shown(e.getMessage()));
         }
     }
 }

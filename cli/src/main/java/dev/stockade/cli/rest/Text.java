@@ -1,5 +1,7 @@
 package dev.stockade.cli.rest;
 
+import dev.stockade.policy.text.Quoted;
+
 /** Makes text from the server safe to print on a terminal. */
 final class Text {
     private Text() {
@@ -39,6 +41,14 @@ final class Text {
                         || c == '\u200e' || c == '\u200f' || c == '\u061c';
                 return control || bidi ? String.format("\\u%04x", (int) c) : null;
         }
+    }
+
+    /**
+     * User input shown in a message without backticks (a file, a URL, an exception's text): clipped by the
+     * core's one rule ({@link Quoted#clip}), then made safe.
+     */
+    static String shown(Object value) {
+        return safe(Quoted.clip(value == null ? null : String.valueOf(value)));
     }
 
     /** Bytes as UTF-8 text onto a writer (each chunk decoded whole), flushed per write. */

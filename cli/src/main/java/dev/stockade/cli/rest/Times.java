@@ -1,5 +1,6 @@
 package dev.stockade.cli.rest;
 
+import dev.stockade.policy.text.Quoted;
 import java.time.Duration;
 import java.time.Instant;
 import java.time.LocalDate;
@@ -39,9 +40,8 @@ final class Times {
             try {
                 return LocalDate.parse(v).atStartOfDay(ZoneOffset.UTC).toInstant();
             } catch (DateTimeParseException notDate) {
-                throw Failure.usage("`" + option + "` must be an ISO 8601 instant (2026-12-31T09:00:00Z), a date"
-                        + " (2026-12-31, midnight UTC) or a duration such as 30d, 12h, 15m, 2w; got `" + Text.safe(v)
-                        + "`");
+                throw Failure.usage(Quoted.input(option) + " must be an ISO 8601 instant (2026-12-31T09:00:00Z), a date"
+                        + " (2026-12-31, midnight UTC) or a duration such as 30d, 12h, 15m, 2w; got " + Quoted.input(v, Text::safe));
             }
         }
     }

@@ -1,5 +1,6 @@
 package dev.stockade.cli.testing;
 
+import dev.stockade.policy.text.Quoted;
 import com.fasterxml.jackson.databind.JsonNode;
 import dev.stockade.policy.compiler.InstallFacts;
 import dev.stockade.policy.model.Documents;
@@ -50,7 +51,7 @@ public final class PolicySources {
         Path path = resolve(value.asText(), pointer);
         ParsedDocument parsed = Documents.parse(path.toString(), readText(path, pointer));
         if (parsed.root() == null) {
-            throw new FormatProblem(pointer, "cannot parse `" + value.asText() + "`");
+            throw new FormatProblem(pointer, "cannot parse " + Quoted.input(value.asText()));
         }
         return parsed.root();
     }
@@ -74,7 +75,7 @@ public final class PolicySources {
             for (JsonNode value : node.get("providers")) {
                 Provider provider = Provider.fromWire(value.asText());
                 if (provider == null) {
-                    throw new IllegalArgumentException("unknown provider `" + value.asText() + "`");
+                    throw new IllegalArgumentException("unknown provider " + Quoted.input(value.asText()));
                 }
                 providers.add(provider);
             }
@@ -87,7 +88,7 @@ public final class PolicySources {
     private Path resolve(String relative, String pointer) {
         Path path = dir.resolve(relative).normalize();
         if (!Files.isRegularFile(path)) {
-            throw new FormatProblem(pointer, "no policy file `" + relative + "` (looked at " + path + ")");
+            throw new FormatProblem(pointer, "no policy file " + Quoted.input(relative) + " (looked at " + Quoted.clip(String.valueOf(path)) + ")");
         }
         return path;
     }

@@ -1,5 +1,6 @@
 package dev.stockade.cli.testing;
 
+import dev.stockade.policy.text.Quoted;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ObjectNode;
@@ -80,7 +81,7 @@ public final class RequestFactory {
     private static RequestTarget parse(String url) {
         RequestTarget t = RequestTarget.parseUrl(url);
         if (t instanceof RequestTarget.Refused r) {
-            throw new IllegalArgumentException("url `" + url + "` is not a URL Stockade decides: " + r.why());
+            throw new IllegalArgumentException("url " + Quoted.input(url) + " is not a URL Stockade decides: " + r.why());
         }
         return t;
     }

@@ -1,5 +1,6 @@
 package dev.stockade.cli.testing;
 
+import dev.stockade.policy.text.Quoted;
 import com.fasterxml.jackson.databind.JsonNode;
 import java.util.Map;
 import java.util.Set;
@@ -24,14 +25,14 @@ sealed interface Shape {
             }
             for (String key : required) {
                 if (!node.has(key)) {
-                    problems.accept(pointer + "/" + escape(key), what + " lacks the required key `" + key + "`");
+                    problems.accept(pointer + "/" + escape(key), what + " lacks the required key " + Quoted.input(key));
                 }
             }
             node.fields().forEachRemaining(field -> {
                 String at = pointer + "/" + escape(field.getKey());
                 Shape shape = keys.get(field.getKey());
                 if (shape == null) {
-                    problems.accept(at, "unknown key `" + field.getKey() + "` in " + what
+                    problems.accept(at, "unknown key " + Quoted.input(field.getKey()) + " in " + what
                             + "; known keys: " + String.join(", ", new java.util.TreeSet<>(keys.keySet())));
                 } else {
                     shape.check(field.getValue(), at, problems);

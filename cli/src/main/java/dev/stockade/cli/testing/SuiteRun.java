@@ -1,5 +1,6 @@
 package dev.stockade.cli.testing;
 
+import dev.stockade.policy.text.Quoted;
 import com.fasterxml.jackson.databind.JsonNode;
 import dev.stockade.cli.testing.CaseResult.CaseContext;
 import dev.stockade.policy.compiler.ConnectorReach;
@@ -102,7 +103,7 @@ final class SuiteRun {
         UpdateResult result = switch (mode) {
             case "embedded" -> PolicyUpdates.embedded(stored, body);
             case "standalone" -> PolicyUpdates.standalone(stored, body);
-            default -> throw new FormatProblem(pointer + "/mode", "mode must be `embedded` or `standalone`, not `" + mode + "`");
+            default -> throw new FormatProblem(pointer + "/mode", "mode must be `embedded` or `standalone`, not " + Quoted.input(mode));
         };
         JsonNode expect = node.get("expect");
         if (expect.has("errors")) {

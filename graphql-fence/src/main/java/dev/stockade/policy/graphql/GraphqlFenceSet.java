@@ -6,7 +6,6 @@ import dev.stockade.policy.graphql.internal.GlobWork;
 import dev.stockade.policy.graphql.internal.ParserSetup;
 import dev.stockade.policy.graphql.internal.Prepared;
 import dev.stockade.policy.graphql.internal.PreparedOperation;
-import dev.stockade.policy.graphql.internal.Reason;
 import dev.stockade.policy.model.GraphqlFence;
 import java.util.List;
 
@@ -52,11 +51,11 @@ public final class GraphqlFenceSet {
     /** Judges one HTTP request: a websocket upgrade by the fences' operation types, anything else in full. */
     public FenceResult judge(GraphqlExchange exchange) {
         if (fences.length == 0) {
-            return FenceResult.deny(Reason.OPERATION_DENIED, "no graphql fence admits the request");
+            return FenceResult.deny(FenceReason.OPERATION_DENIED, "no graphql fence admits the request");
         }
         if (exchange.websocketUpgrade()) {
             return grantsWebSocket ? FenceResult.allow()
-                    : FenceResult.deny(Reason.WEBSOCKET_DENIED, "websocket upgrade needs a subscription or * fence");
+                    : FenceResult.deny(FenceReason.WEBSOCKET_DENIED, "websocket upgrade needs a subscription or * fence");
         }
         return judge(exchange.prepared(setup));
     }
@@ -67,7 +66,7 @@ public final class GraphqlFenceSet {
      */
     public FenceResult judgeFrame(String subprotocol, String textFrame) {
         if (fences.length == 0) {
-            return FenceResult.deny(Reason.OPERATION_DENIED, "no graphql fence admits the request");
+            return FenceResult.deny(FenceReason.OPERATION_DENIED, "no graphql fence admits the request");
         }
         return judge(Frames.prepare(subprotocol, textFrame, setup));
     }

@@ -1,5 +1,6 @@
 package dev.stockade.policy.compiler;
 
+import dev.stockade.policy.text.Quoted;
 import dev.stockade.policy.glob.Glob;
 import dev.stockade.policy.glob.GlobKind;
 import dev.stockade.policy.glob.GlobResult;
@@ -36,9 +37,9 @@ final class GraphqlShadowLint {
                 String variant = shadowedVariant(fenced, fencedPath, plain);
                 if (variant != null) {
                     out.add(Problem.warning(ProblemCode.GRAPHQL_RULE_SHADOWED, "/allowedDomains/" + entry + "/rules/" + g,
-                            "rule " + p + " admits `" + variant + "` without the graphql fence of rule " + g
-                                    + ": paths are matched byte for byte, and origins often serve it as `"
-                                    + fenced.path() + "`",
+                            "rule " + p + " admits " + Quoted.input(variant) + " without the graphql fence of rule " + g
+                                    + ": paths are matched byte for byte, and origins often serve it as "
+                                    + Quoted.input(fenced.path()),
                             "narrow rule " + p + "'s path (or method) so that it does not cover the graphql path's"
                                     + " case and trailing-slash variants"));
                     break;

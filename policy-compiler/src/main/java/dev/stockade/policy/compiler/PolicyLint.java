@@ -1,5 +1,6 @@
 package dev.stockade.policy.compiler;
 
+import dev.stockade.policy.text.Quoted;
 import dev.stockade.policy.compiler.internal.UnreachableEntries;
 import dev.stockade.policy.glob.DomainPattern;
 import dev.stockade.policy.glob.HostPort;
@@ -69,8 +70,8 @@ public final class PolicyLint {
         int j = coveredBy[i];
         if (j >= 0) {
             out.add(Problem.warning(ProblemCode.ENTRY_UNREACHABLE, "/allowedDomains/" + i + "/pattern",
-                    "entry `" + entries.get(i).pattern() + "` can never match: entry " + j + " (`"
-                            + entries.get(j).pattern() + "`) covers every host it names",
+                    "entry " + Quoted.input(entries.get(i).pattern()) + " can never match: entry " + j + " ("
+                            + Quoted.input(entries.get(j).pattern()) + ") covers every host it names",
                     "the first matching entry wins and fences do not fall through; move this entry above entry "
                             + j + " or remove it"));
         }
@@ -90,10 +91,11 @@ public final class PolicyLint {
         boolean plain = scheme.equals("http") || scheme.equals("ws");
         if ((p.port() == 443 && plain) || (p.port() == 80 && tls)) {
             out.add(Problem.warning(ProblemCode.PORT_CONTRADICTS_SCHEME, "/allowedDomains/" + i + "/pattern",
-                    "entry `" + e.pattern() + "` names port " + p.port() + " with `scheme: " + scheme + "`: it admits "
-                            + scheme + " on port " + p.port() + " only, the other scheme's default port",
-                    "the named port wins and the scheme is still checked; write `" + p.hostText() + ":"
-                            + (tls ? 443 : 80) + "` or `scheme: " + (tls ? "http" : "https") + "`"));
+                    "entry " + Quoted.input(e.pattern()) + " names port " + p.port() + " with `scheme: " + scheme
+                            + "`: it admits " + scheme + " on port " + p.port() + " only, the other scheme's default port",
+                    "the named port wins and the scheme is still checked; write "
+                            + Quoted.input(p.hostText() + ":" + (tls ? 443 : 80)) + " or `scheme: "
+                            + (tls ? "http" : "https") + "`"));
         }
     }
 
@@ -103,7 +105,7 @@ public final class PolicyLint {
         }
         if (e.transport() == Transport.DIRECT) {
             out.add(Problem.warning(ProblemCode.RULES_ON_DIRECT, "/allowedDomains/" + i + "/transport",
-                    "entry `" + e.pattern() + "` has rules but direct transport: it is intercepted as upstream so "
+                    "entry " + Quoted.input(e.pattern()) + " has rules but direct transport: it is intercepted as upstream so "
                             + "that its rules can be enforced",
                     "write `transport: upstream`, or drop the rules to keep the connection direct"));
         }
@@ -134,9 +136,9 @@ public final class PolicyLint {
             }
             if (!allows(policy, patterns, host)) {
                 out.add(Problem.warning(ProblemCode.CREDENTIAL_DOMAIN_NOT_ALLOWED, "/credentials/" + k,
-                        "credential `" + c.credentialName() + "` is for `" + host
-                                + "`, which this policy does not allow",
-                        "attaching a credential never allows its domain; add an allow entry for `" + host + "`"));
+                        "credential " + Quoted.input(c.credentialName()) + " is for " + Quoted.input(host)
+                                + ", which this policy does not allow",
+                        "attaching a credential never allows its domain; add an allow entry for " + Quoted.input(host)));
             }
         }
     }

@@ -19,6 +19,9 @@ public sealed interface RequestTarget
     /** Longest target or URL read. */
     int MAX_LENGTH = 65_536;
 
+    /** Longest authority ({@code host:port}) read: a 253-character host, brackets, a port. */
+    int MAX_AUTHORITY = 300;
+
     /** {@code scheme://host[:port]/path?query}: lower-case scheme, host in normal form, path at least {@code /}. */
     record Absolute(String scheme, HostName host, int port, String path, String query) implements RequestTarget {
         /** The request this target names, as a host sees it after interception (SNI for https and wss). */
@@ -62,7 +65,7 @@ public sealed interface RequestTarget
      */
     static RequestTarget parse(String target, boolean connect) {
         if (target == null || target.isEmpty() || target.length() > MAX_LENGTH) {
-            return new Refused("the request target is empty or too long");
+            return tooLong("the request target", target, MAX_LENGTH);
         }
         for (int i = 0; i < target.length(); i++) {
             char c = target.charAt(i);
@@ -89,7 +92,7 @@ public sealed interface RequestTarget
      */
     static RequestTarget parseUrl(String url) {
         if (url == null || url.isEmpty() || url.length() > MAX_LENGTH) {
-            return new Refused("the URL is empty or too long");
+            return tooLong("the URL", url, MAX_LENGTH);
         }
         int hash = url.indexOf('#');
         String u = hash < 0 ? url : url.substring(0, hash);
@@ -104,8 +107,8 @@ public sealed interface RequestTarget
 
     /** {@code host[:port]} or {@code [v6][:port]}; {@code defaultPort} -1 requires the port. */
     static RequestTarget authority(String text, int defaultPort) {
-        if (text == null || text.isEmpty() || text.length() > 300) {
-            return new Refused("the authority is empty or too long");
+        if (text == null || text.isEmpty() || text.length() > MAX_AUTHORITY) {
+            return tooLong("the authority", text, MAX_AUTHORITY);
         }
         if (text.indexOf('@') >= 0) {
             return new Refused("user information in the authority is refused");
@@ -134,6 +137,14 @@ public sealed interface RequestTarget
         ParsedHost h = HostName.parse(host);
         return h instanceof HostName name ? new Authority(name, port)
                 : new BadHost(null, host, port, null, null, ((HostName.Refused) h).why());
+    }
+
+    /** An empty or over-long input refused, naming the limit it exceeded and its length, never its text. */
+    private static Refused tooLong(String what, String input, int limit) {
+        if (input == null || input.isEmpty()) {
+            return new Refused(what + " is empty");
+        }
+        return new Refused(what + " is " + input.length() + " characters long, over the limit of " + limit);
     }
 
     private static int port(String text) {

@@ -1,5 +1,6 @@
 package dev.stockade.policy.glob;
 
+import dev.stockade.policy.text.Quoted;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
@@ -245,23 +246,23 @@ final class GlobCompiler {
             }
             ascii = text.toLowerCase(Locale.ROOT);
         } else if (text.length() > MAX_LABEL && text.chars().allMatch(ch -> ch < 0x80)) {
-            error(offset, "label `" + text + "` is longer than " + MAX_LABEL + " characters");
+            error(offset, "label " + Quoted.input(text) + " is longer than " + MAX_LABEL + " characters");
             return null;
         } else {
             ascii = Idna.toAscii(text);
             if (ascii == null) {
-                error(offset, "label `" + text + "` is not a valid internationalised domain label (IDNA UTS #46)");
+                error(offset, "label " + Quoted.input(text) + " is not a valid internationalised domain label (IDNA UTS #46)");
                 return null;
             }
             for (int k = 0; k < ascii.length(); k++) {
                 if (!isHostChar(ascii.charAt(k))) {
-                    error(offset, "label `" + text + "` does not normalise to a valid host label");
+                    error(offset, "label " + Quoted.input(text) + " does not normalise to a valid host label");
                     return null;
                 }
             }
         }
         if (ascii.length() > MAX_LABEL) {
-            error(offset, "label `" + text + "` is longer than " + MAX_LABEL + " characters");
+            error(offset, "label " + Quoted.input(text) + " is longer than " + MAX_LABEL + " characters");
             return null;
         }
         return ascii;

@@ -1,5 +1,7 @@
 package dev.stockade.policy.glob;
 
+import dev.stockade.policy.text.Quoted;
+
 /**
  * A domain pattern split into its host part and an optional {@code :PORT} (docs/semantics.md, "Ports"):
  * {@code api.example.com:8443}, {@code *.example.com:8080}, {@code [2001:db8::1]:8443}. An IPv6 literal needs
@@ -55,14 +57,14 @@ public record HostPort(String host, int port, int portOffset, String error) {
         for (int i = 0; i < digits.length(); i++) {
             char c = digits.charAt(i);
             if (c < '0' || c > '9') {
-                return "port `" + digits + "` is not a decimal number";
+                return "port " + Quoted.input(digits) + " is not a decimal number";
             }
         }
         if (digits.length() > 1 && digits.charAt(0) == '0') {
-            return "port `" + digits + "` has a leading zero";
+            return "port " + Quoted.input(digits) + " has a leading zero";
         }
         if (digits.length() > 5 || Integer.parseInt(digits) > MAX_PORT || Integer.parseInt(digits) == 0) {
-            return "port `" + digits + "` is outside 1 to 65535";
+            return "port " + Quoted.input(digits) + " is outside 1 to 65535";
         }
         return null;
     }

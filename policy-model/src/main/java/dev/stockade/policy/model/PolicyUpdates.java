@@ -1,5 +1,6 @@
 package dev.stockade.policy.model;
 
+import dev.stockade.policy.text.Quoted;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.NullNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
@@ -38,7 +39,7 @@ public final class PolicyUpdates {
             Map.Entry<String, JsonNode> f = it.next();
             if (f.getValue().isNull()) {
                 problems.add(Problem.error(ProblemCode.NULL_VALUE, "/" + escape(f.getKey()),
-                        "`" + f.getKey() + "` cannot be null in a policy update",
+                        Quoted.input(f.getKey()) + " cannot be null in a policy update",
                         "send an empty array to clear a list, or omit the key to keep it"));
             } else {
                 merged.set(f.getKey(), f.getValue().deepCopy());
@@ -62,7 +63,7 @@ public final class PolicyUpdates {
         for (Iterator<String> it = patchBody.fieldNames(); it.hasNext();) {
             String key = it.next();
             if (!key.equals("policy")) {
-                unknown.add(Problem.error(ProblemCode.UNKNOWN_KEY, "/" + escape(key), "unknown key `" + key + "` in the patch body",
+                unknown.add(Problem.error(ProblemCode.UNKNOWN_KEY, "/" + escape(key), "unknown key " + Quoted.input(key) + " in the patch body",
                         "send the policy as `{policy: {...}}`"));
             }
         }
@@ -90,7 +91,7 @@ public final class PolicyUpdates {
             } else if (CLEARABLE.contains(key)) {
                 merged.remove(key);
             } else {
-                problems.add(Problem.error(ProblemCode.NULL_VALUE, "/" + escape(key), "`" + key + "` cannot be null",
+                problems.add(Problem.error(ProblemCode.NULL_VALUE, "/" + escape(key), Quoted.input(key) + " cannot be null",
                         key.equals("description") ? "description cannot be cleared; send a new text"
                                 : "send an empty array to clear a list, or omit the key to keep it"));
             }

@@ -44,6 +44,7 @@ public enum ProblemCode {
     MISSING_KEY("missing-key"),
     MULTIPLE_DOCUMENTS("multiple-documents"),
     NULL_VALUE("null-value"),
+    PATTERN_IS_URL("pattern-is-url"),
     PORT_CONTRADICTS_SCHEME("port-contradicts-scheme"),
     PRIMARY_PROVIDER_NOT_LISTED("primary-provider-not-listed"),
     RULES_ON_DENY("rules-on-deny"),

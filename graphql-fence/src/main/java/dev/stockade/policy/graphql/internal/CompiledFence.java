@@ -1,5 +1,6 @@
 package dev.stockade.policy.graphql.internal;
 
+import dev.stockade.policy.graphql.FenceReason;
 import dev.stockade.policy.glob.Glob;
 import dev.stockade.policy.glob.GlobKind;
 import dev.stockade.policy.graphql.FenceResult;
@@ -93,20 +94,20 @@ public final class CompiledFence {
         try {
             return judgeWithin(operation, work);
         } catch (OverBudget e) {
-            return FenceResult.deny(Reason.LIMIT, "matching the fence's globs would need more work than the"
+            return FenceResult.deny(FenceReason.LIMIT, "matching the fence's globs would need more work than the"
                     + " request's bound (graphql limits: maxGlobWork)");
         }
     }
 
     private FenceResult judgeWithin(PreparedOperation operation, GlobWork work) throws OverBudget {
         if (type == null || (type != OperationType.ANY && !type.wire().equals(operation.type()))) {
-            return FenceResult.deny(Reason.OPERATION_DENIED,
-                    "operation type `" + operation.type() + "` is not admitted");
+            return FenceResult.deny(FenceReason.OPERATION_DENIED,
+                    "operation type " + Reason.quote(operation.type()) + " is not admitted");
         }
         if (nameFenced && (operation.name() == null || !matches(name, operation.name(), work))) {
-            return FenceResult.deny(Reason.NAME_DENIED, operation.name() == null
+            return FenceResult.deny(FenceReason.NAME_DENIED, operation.name() == null
                     ? "an unnamed operation is not admitted"
-                    : "operation name `" + operation.name() + "` is not admitted");
+                    : "operation name " + Reason.quote(operation.name()) + " is not admitted");
         }
         if (fields != null) {
             for (RootField field : operation.rootFields()) {
@@ -130,14 +131,15 @@ public final class CompiledFence {
             return null; // names the root type only; clients add it on their own
         }
         if (field.equals(SCHEMA) || field.equals(TYPE)) {
-            return FenceResult.deny(Reason.FIELD_DENIED, "introspection field `" + field + "` is not admitted");
+            return FenceResult.deny(FenceReason.FIELD_DENIED,
+                    "introspection field " + Reason.quote(field) + " is not admitted");
         }
         for (Glob glob : fields) {
             if (matches(glob, field, work)) {
                 return null;
             }
         }
-        return FenceResult.deny(Reason.FIELD_DENIED, "root field `" + field + "` is not admitted");
+        return FenceResult.deny(FenceReason.FIELD_DENIED, "root field " + Reason.quote(field) + " is not admitted");
     }
 
     /** Every occurrence of the condition's field must reach a scalar that matches (spec rules 3, 4). */
@@ -150,8 +152,8 @@ public final class CompiledFence {
             Val value = condition.pointer().resolve(field.arguments());
             String text = value.scalarText();
             if (text == null || !matches(condition.glob(), text, work)) {
-                return FenceResult.deny(Reason.ARGUMENT_DENIED, "argument `" + condition.pointerText()
-                        + "` of field `" + condition.field() + "` " + why(value));
+                return FenceResult.deny(FenceReason.ARGUMENT_DENIED, "argument " + Reason.quote(condition.pointerText())
+                        + " of field " + Reason.quote(condition.field()) + " " + why(value));
             }
         }
         return null;

@@ -1,5 +1,6 @@
 package dev.stockade.policy.graphql.internal;
 
+import dev.stockade.policy.graphql.FenceReason;
 import graphql.language.Definition;
 import graphql.language.Document;
 import graphql.language.Field;
@@ -75,12 +76,12 @@ final class DocumentAnalysis {
             return new RawNumberParser().parseDocument(environment);
         } catch (ParseCancelledTooManyCharsException | ParseCancelledTooDeepException
                  | ParseCancelledException e) {
-            throw new Denied(Reason.LIMIT, "query text exceeds a parser limit");
+            throw new Denied(FenceReason.LIMIT, "query text exceeds a parser limit");
         } catch (InvalidSyntaxException e) {
-            throw new Denied(Reason.UNPARSEABLE, "query text is not valid graphql");
+            throw new Denied(FenceReason.UNPARSEABLE, "query text is not valid graphql");
         } catch (RuntimeException | StackOverflowError e) {
             // Fail closed on anything the parser did not foresee.
-            throw new Denied(Reason.UNPARSEABLE, "query text could not be read");
+            throw new Denied(FenceReason.UNPARSEABLE, "query text could not be read");
         }
     }
 
@@ -92,14 +93,14 @@ final class DocumentAnalysis {
                 definitions.add(operation);
             } else if (definition instanceof FragmentDefinition fragment) {
                 if (fragments.put(fragment.getName(), fragment) != null) {
-                    throw new Denied(Reason.UNPARSEABLE, "fragment `" + fragment.getName() + "` is defined twice");
+                    throw new Denied(FenceReason.UNPARSEABLE, "fragment " + Reason.quote(fragment.getName()) + " is defined twice");
                 }
             } else {
-                throw new Denied(Reason.UNPARSEABLE, "document holds a type system definition");
+                throw new Denied(FenceReason.UNPARSEABLE, "document holds a type system definition");
             }
         }
         if (definitions.isEmpty()) {
-            throw new Denied(Reason.UNPARSEABLE, "document holds no operation");
+            throw new Denied(FenceReason.UNPARSEABLE, "document holds no operation");
         }
         FragmentCheck.check(definitions, fragments);
         List<Operation> operations = new ArrayList<>(definitions.size());
@@ -115,7 +116,7 @@ final class DocumentAnalysis {
         Set<String> declared = new HashSet<>();
         for (VariableDefinition variable : definition.getVariableDefinitions()) {
             if (!declared.add(variable.getName())) {
-                throw new Denied(Reason.UNPARSEABLE, "variable `$" + variable.getName() + "` is declared twice");
+                throw new Denied(FenceReason.UNPARSEABLE, "variable " + Reason.quote("$" + variable.getName()) + " is declared twice");
             }
             if (variable.getDefaultValue() != null) {
                 defaults.put(variable.getName(), variable.getDefaultValue());

@@ -1,5 +1,6 @@
 package dev.stockade.policy.graphql.internal;
 
+import dev.stockade.policy.graphql.FenceReason;
 import graphql.language.Argument;
 import graphql.language.ArrayValue;
 import graphql.language.BooleanValue;
@@ -54,7 +55,7 @@ final class DocumentReader {
             throws Denied {
         if (operationName == null) {
             if (operations.size() > 1) {
-                throw new Denied(Reason.OPERATION_UNKNOWN, "document holds several operations and the request names none");
+                throw new Denied(FenceReason.OPERATION_UNKNOWN, "document holds several operations and the request names none");
             }
             return;
         }
@@ -65,7 +66,7 @@ final class DocumentReader {
             }
         }
         if (found != 1) {
-            throw new Denied(Reason.OPERATION_UNKNOWN, found == 0
+            throw new Denied(FenceReason.OPERATION_UNKNOWN, found == 0
                     ? "no operation of the document is named " + Reason.quote(operationName)
                     : "several operations of the document are named " + Reason.quote(operationName));
         }

@@ -1,5 +1,6 @@
 package dev.stockade.policy.graphql.internal;
 
+import dev.stockade.policy.graphql.FenceReason;
 import graphql.language.Field;
 import graphql.language.FragmentDefinition;
 import graphql.language.FragmentSpread;
@@ -46,7 +47,7 @@ final class FragmentCheck {
 
     private static void requireKnown(String name, Map<String, FragmentDefinition> fragments) throws Denied {
         if (!fragments.containsKey(name)) {
-            throw new Denied(Reason.UNPARSEABLE, "fragment `" + name + "` is not defined");
+            throw new Denied(FenceReason.UNPARSEABLE, "fragment " + Reason.quote(name) + " is not defined");
         }
     }
 
@@ -92,7 +93,7 @@ final class FragmentCheck {
                 String target = next.remove(next.size() - 1);
                 Integer state = colour.get(target);
                 if (state != null && state == 1) {
-                    throw new Denied(Reason.UNPARSEABLE, "fragment `" + target + "` spreads itself");
+                    throw new Denied(FenceReason.UNPARSEABLE, "fragment " + Reason.quote(target) + " spreads itself");
                 }
                 if (state == null) {
                     colour.put(target, 1);

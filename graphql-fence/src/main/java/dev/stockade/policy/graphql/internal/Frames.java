@@ -1,5 +1,6 @@
 package dev.stockade.policy.graphql.internal;
 
+import dev.stockade.policy.graphql.FenceReason;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
@@ -27,7 +28,7 @@ public final class Frames {
         } catch (Denied denied) {
             return denied.prepared();
         } catch (RuntimeException | StackOverflowError e) {
-            return Prepared.failed(Reason.UNPARSEABLE, "frame could not be read");
+            return Prepared.failed(FenceReason.UNPARSEABLE, "frame could not be read");
         }
     }
 
@@ -35,24 +36,24 @@ public final class Frames {
             throws Denied {
         boolean transport = TRANSPORT_WS.equals(subprotocol);
         if (!transport && !LEGACY_WS.equals(subprotocol)) {
-            throw new Denied(Reason.WEBSOCKET_DENIED, "websocket subprotocol " + Reason.quote(String.valueOf(subprotocol)) + " is not graphql");
+            throw new Denied(FenceReason.WEBSOCKET_DENIED, "websocket subprotocol " + Reason.quote(String.valueOf(subprotocol)) + " is not graphql");
         }
         if (frame == null) {
-            throw new Denied(Reason.UNPARSEABLE, "frame is empty");
+            throw new Denied(FenceReason.UNPARSEABLE, "frame is empty");
         }
         // A UTF-16 char is at least one UTF-8 byte, so this bounds the bytes from below cheaply.
         if (frame.length() > setup.limits().maxBodyBytes()) {
-            throw new Denied(Reason.LIMIT, "frame exceeds the inspection limit of "
+            throw new Denied(FenceReason.LIMIT, "frame exceeds the inspection limit of "
                     + setup.limits().maxBodyBytes() + " bytes");
         }
         Val message;
         try {
             message = setup.json().read(frame);
         } catch (JsonValues.JsonProblem e) {
-            throw new Denied(Reason.UNPARSEABLE, "frame is not valid json");
+            throw new Denied(FenceReason.UNPARSEABLE, "frame is not valid json");
         }
         if (!(message instanceof Val.ObjV object) || !(object.fields().get("type") instanceof Val.Str type)) {
-            throw new Denied(Reason.UNPARSEABLE, "frame has no message type");
+            throw new Denied(FenceReason.UNPARSEABLE, "frame has no message type");
         }
         Map<String, Val> fields = object.fields();
         String kind = type.text();
@@ -63,6 +64,6 @@ public final class Frames {
             Submission submission = RequestReader.fromJsonObject(fields.get("payload"), setup);
             return DocumentReader.read(submission, setup);
         }
-        throw new Denied(Reason.WEBSOCKET_DENIED, "websocket message type " + Reason.quote(kind) + " is not admitted");
+        throw new Denied(FenceReason.WEBSOCKET_DENIED, "websocket message type " + Reason.quote(kind) + " is not admitted");
     }
 }

@@ -1,5 +1,6 @@
 package dev.stockade.policy.graphql.internal;
 
+import dev.stockade.policy.graphql.FenceReason;
 import dev.stockade.policy.graphql.FenceResult;
 import java.util.List;
 
@@ -12,7 +13,7 @@ import java.util.List;
  */
 public record Prepared(FenceResult failure, List<List<PreparedOperation>> operations) {
 
-    public static Prepared failed(String reason, String detail) {
+    public static Prepared failed(FenceReason reason, String detail) {
         return new Prepared(FenceResult.deny(reason, detail), List.of());
     }
 

@@ -1,34 +1,42 @@
 package dev.stockade.policy.graphql.internal;
 
-/** The stable reason codes of GraphQL denies; each equals policy-eval's {@code ReasonCode.code()}. */
+import dev.stockade.policy.text.Quoted;
+
+/** How GraphQL deny details quote user input; the reasons themselves are {@link dev.stockade.policy.graphql.FenceReason}. */
 public final class Reason {
-    public static final String OPERATION_DENIED = "graphql-operation-denied";
-    public static final String NAME_DENIED = "graphql-name-denied";
-    public static final String FIELD_DENIED = "graphql-field-denied";
-    public static final String ARGUMENT_DENIED = "graphql-argument-denied";
-    public static final String UNPARSEABLE = "graphql-unparseable";
-    public static final String LIMIT = "graphql-limit";
-    public static final String PERSISTED_QUERY = "graphql-persisted-query";
-    public static final String OPERATION_UNKNOWN = "graphql-operation-unknown";
-    public static final String WEBSOCKET_DENIED = "graphql-websocket-denied";
 
     private Reason() {
     }
 
     /**
-     * User input for a detail line, in backticks: control characters and backticks escaped (a detail stays
-     * one line), cut at 64 characters.
+     * User input for a detail line, in backticks and clipped by the core's one rule ({@link Quoted}), with
+     * control characters, backticks and backslashes escaped so that a detail stays one line.
      */
     public static String quote(String input) {
-        StringBuilder out = new StringBuilder(Math.min(input.length(), 64) + 3).append('`');
-        for (int i = 0; i < input.length() && i < 64; i++) {
-            char c = input.charAt(i);
-            if (c < 0x20 || c == 0x7f || c == '`' || c == '\\' || Character.isSurrogate(c)) {
+        return Quoted.input(input, Reason::escape);
+    }
+
+    private static String escape(String shown) {
+        int i = 0;
+        while (i < shown.length() && !escaped(shown.charAt(i))) {
+            i++;
+        }
+        if (i == shown.length()) {
+            return shown; // the common case: nothing to escape, nothing allocated
+        }
+        StringBuilder out = new StringBuilder(shown.length() + 8).append(shown, 0, i);
+        for (; i < shown.length(); i++) {
+            char c = shown.charAt(i);
+            if (escaped(c)) {
                 out.append(String.format("\\u%04x", (int) c));
             } else {
                 out.append(c);
             }
         }
-        return out.append(input.length() > 64 ? "...`" : "`").toString();
+        return out.toString();
+    }
+
+    private static boolean escaped(char c) {
+        return c < 0x20 || c == 0x7f || c == '`' || c == '\\' || Character.isSurrogate(c);
     }
 }

@@ -1,5 +1,6 @@
 package dev.stockade.policy.graphql.internal;
 
+import dev.stockade.policy.graphql.FenceReason;
 import java.net.URLDecoder;
 import java.nio.ByteBuffer;
 import java.nio.charset.CharacterCodingException;
@@ -42,7 +43,7 @@ public final class RequestReader {
             return denied.prepared();
         } catch (RuntimeException | StackOverflowError e) {
             // Fail closed: a bug or an unforeseen input must deny, never escape to the host.
-            return Prepared.failed(Reason.UNPARSEABLE, "request could not be read");
+            return Prepared.failed(FenceReason.UNPARSEABLE, "request could not be read");
         }
     }
 
@@ -50,20 +51,20 @@ public final class RequestReader {
                                                 boolean bodyTruncated, ParserSetup setup) throws Denied {
         int length = body == null ? 0 : body.length;
         if (bodyTruncated || length > setup.limits().maxBodyBytes()) {
-            throw new Denied(Reason.LIMIT, "body exceeds the inspection limit of "
+            throw new Denied(FenceReason.LIMIT, "body exceeds the inspection limit of "
                     + setup.limits().maxBodyBytes() + " bytes");
         }
         boolean get = method != null && (method.equalsIgnoreCase("GET") || method.equalsIgnoreCase("HEAD"));
         Map<String, String> params = urlParameters(urlQuery);
         if (get) {
             if (length > 0) {
-                throw new Denied(Reason.UNPARSEABLE, "a get request carries a body");
+                throw new Denied(FenceReason.UNPARSEABLE, "a get request carries a body");
             }
             return List.of(fromParameters(params, setup));
         }
         for (String key : params.keySet()) {
             if (GRAPHQL_PARAMS.contains(key)) {
-                throw new Denied(Reason.UNPARSEABLE, "url parameter " + Reason.quote(key) + " beside a request body");
+                throw new Denied(FenceReason.UNPARSEABLE, "url parameter " + Reason.quote(key) + " beside a request body");
             }
         }
         if ("application/graphql".equals(mediaType(contentType))) {
@@ -78,11 +79,11 @@ public final class RequestReader {
         try {
             value = setup.json().read(body == null ? new byte[0] : body);
         } catch (JsonValues.JsonProblem e) {
-            throw new Denied(Reason.UNPARSEABLE, "body is not valid json");
+            throw new Denied(FenceReason.UNPARSEABLE, "body is not valid json");
         }
         if (value instanceof Val.ListV batch) {
             if (batch.items().isEmpty()) {
-                throw new Denied(Reason.UNPARSEABLE, "batch is empty");
+                throw new Denied(FenceReason.UNPARSEABLE, "batch is empty");
             }
             List<Submission> submissions = new ArrayList<>(batch.items().size());
             for (Val item : batch.items()) {
@@ -96,13 +97,13 @@ public final class RequestReader {
     /** One request object: {@code {query, operationName, variables, extensions}}. */
     static Submission fromJsonObject(Val value, ParserSetup setup) throws Denied {
         if (!(value instanceof Val.ObjV object)) {
-            throw new Denied(Reason.UNPARSEABLE, "request is not a json object");
+            throw new Denied(FenceReason.UNPARSEABLE, "request is not a json object");
         }
         Map<String, Val> fields = object.fields();
         Val query = fields.get("query");
         requireInspectable(query != null && !(query instanceof Val.Null), fields.keySet(), fields.get("extensions"));
         if (!(query instanceof Val.Str text)) {
-            throw new Denied(Reason.UNPARSEABLE, "query is not a string");
+            throw new Denied(FenceReason.UNPARSEABLE, "query is not a string");
         }
         return new Submission(text.text(), operationName(fields.get("operationName")),
                 variables(fields.get("variables"), setup));
@@ -129,16 +130,16 @@ public final class RequestReader {
     private static void requireInspectable(boolean hasQuery, Set<String> keys, Val extensions) throws Denied {
         for (String key : keys) {
             if (DOCUMENT_IDS.contains(key)) {
-                throw new Denied(Reason.PERSISTED_QUERY, "request names a stored document by `" + key + "`");
+                throw new Denied(FenceReason.PERSISTED_QUERY, "request names a stored document by `" + key + "`");
             }
         }
         if (hasQuery) {
             return;
         }
         if (extensions instanceof Val.ObjV ext && ext.fields().containsKey("persistedQuery")) {
-            throw new Denied(Reason.PERSISTED_QUERY, "persisted query without query text");
+            throw new Denied(FenceReason.PERSISTED_QUERY, "persisted query without query text");
         }
-        throw new Denied(Reason.UNPARSEABLE, "request carries no query");
+        throw new Denied(FenceReason.UNPARSEABLE, "request carries no query");
     }
 
     private static String operationName(Val value) throws Denied {
@@ -148,7 +149,7 @@ public final class RequestReader {
         if (value instanceof Val.Str name) {
             return name.text();
         }
-        throw new Denied(Reason.UNPARSEABLE, "operationName is not a string");
+        throw new Denied(FenceReason.UNPARSEABLE, "operationName is not a string");
     }
 
     /** Variables: an object, null/absent (none), or a JSON string holding an object (some clients). */
@@ -162,14 +163,14 @@ public final class RequestReader {
         if (value instanceof Val.ObjV object) {
             return object;
         }
-        throw new Denied(Reason.UNPARSEABLE, "variables is not an object");
+        throw new Denied(FenceReason.UNPARSEABLE, "variables is not an object");
     }
 
     private static Val parseJson(String text, ParserSetup setup, String what) throws Denied {
         try {
             return setup.json().read(text);
         } catch (JsonValues.JsonProblem e) {
-            throw new Denied(Reason.UNPARSEABLE, what + " is not valid json");
+            throw new Denied(FenceReason.UNPARSEABLE, what + " is not valid json");
         }
     }
 
@@ -187,7 +188,7 @@ public final class RequestReader {
             String key = decode(eq < 0 ? pair : pair.substring(0, eq));
             String value = eq < 0 ? "" : decode(pair.substring(eq + 1));
             if (params.put(key, value) != null && GRAPHQL_PARAMS.contains(key)) {
-                throw new Denied(Reason.UNPARSEABLE, "url parameter " + Reason.quote(key) + " is given twice");
+                throw new Denied(FenceReason.UNPARSEABLE, "url parameter " + Reason.quote(key) + " is given twice");
             }
         }
         return params;
@@ -197,7 +198,7 @@ public final class RequestReader {
         try {
             return URLDecoder.decode(text, StandardCharsets.UTF_8);
         } catch (IllegalArgumentException e) {
-            throw new Denied(Reason.UNPARSEABLE, "url query is not valid percent-encoding");
+            throw new Denied(FenceReason.UNPARSEABLE, "url query is not valid percent-encoding");
         }
     }
 
@@ -218,7 +219,7 @@ public final class RequestReader {
                     .decode(ByteBuffer.wrap(body == null ? new byte[0] : body))
                     .toString();
         } catch (CharacterCodingException e) {
-            throw new Denied(Reason.UNPARSEABLE, "body is not valid utf-8");
+            throw new Denied(FenceReason.UNPARSEABLE, "body is not valid utf-8");
         }
     }
 }

@@ -1,5 +1,6 @@
 package dev.stockade.policy.compiler.internal;
 
+import dev.stockade.policy.text.Quoted;
 import dev.stockade.policy.compiler.BlockedDomain;
 import dev.stockade.policy.compiler.DriftReport;
 import dev.stockade.policy.compiler.NarrowedDomain;
@@ -60,8 +61,8 @@ public final class CeilingDrift {
             boolean byEntry = firstDeny.decidedBy() != null;
             blocked.add(new BlockedDomain(e.pattern(), p.name(), i, byEntry ? "ceiling-denies" : "outside-ceiling",
                     byEntry ? firstDeny.decidedBy().policy() : null, byEntry ? firstDeny.decidedBy().entryIndex() : -1,
-                    byEntry ? "a deny entry of the organization ceiling covers `" + e.pattern() + "`"
-                            : "the organization ceiling does not allow `" + e.pattern() + "`"));
+                    byEntry ? "a deny entry of the organization ceiling covers " + Quoted.input(e.pattern())
+                            : "the organization ceiling does not allow " + Quoted.input(e.pattern())));
             return;
         }
         List<String> reasons = new ArrayList<>();
@@ -89,7 +90,7 @@ public final class CeilingDrift {
         addIf(reasons, transport, "transport-upstream");
         if (!reasons.isEmpty()) {
             narrowed.add(new NarrowedDomain(e.pattern(), p.name(), i, reasons,
-                    "the organization ceiling narrows `" + e.pattern() + "`: " + String.join(", ", reasons)));
+                    "the organization ceiling narrows " + Quoted.input(e.pattern()) + ": " + String.join(", ", reasons)));
         }
     }
 

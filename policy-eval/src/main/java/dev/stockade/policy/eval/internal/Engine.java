@@ -89,11 +89,15 @@ public final class Engine {
         if (!row.anyRules) {
             return row.requestAllow;
         }
+        // the path is read once for the whole decision, whatever the number of entries and rules
+        String method = request.method();
+        String path = Fence.pathOf(request);
+        String[] readings = PathCheck.readings(path);
+        GraphqlSubject graphql = row.anyGraphql ? new GraphqlSubject.Request(request) : null;
         Decision allow = row.requestAllow;
-        Fence.GraphqlRequest graphql = row.anyGraphql ? new Fence.GraphqlRequest() : null;
         for (Fence f : row.fences) {
             if (f.hasRules()) {
-                Decision d = f.judge(request, graphql);
+                Decision d = f.judge(method, path, readings, graphql);
                 if (!d.allowed()) {
                     return d;
                 }
@@ -121,9 +125,13 @@ public final class Engine {
             if (row == null || !row.anyGraphql) {
                 return upgradeDecision;
             }
+            String method = upgrade.method();
+            String path = Fence.pathOf(upgrade);
+            String[] readings = PathCheck.readings(path);
+            GraphqlSubject frame = new GraphqlSubject.Frame(subprotocol, textFrame);
             Decision allow = upgradeDecision;
             for (Fence f : row.fences) {
-                Decision d = f.hasGraphql() ? f.judgeFrame(upgrade, subprotocol, textFrame) : null;
+                Decision d = f.hasGraphql() ? f.judge(method, path, readings, frame) : null;
                 if (d == null) {
                     continue;
                 }
@@ -147,8 +155,10 @@ public final class Engine {
             if (row == null || row.deny != null || !row.anyGraphql) {
                 return false;
             }
+            String path = Fence.pathOf(request);
+            String[] readings = PathCheck.readings(path);
             for (Fence f : row.fences) {
-                if (f.hasGraphql() && f.graphqlFenced(request)) {
+                if (f.graphqlFenced(request.method(), path, readings)) {
                     return true;
                 }
             }

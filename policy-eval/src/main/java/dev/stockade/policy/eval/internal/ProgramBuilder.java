@@ -18,6 +18,7 @@ import dev.stockade.policy.model.DomainEntry;
 import dev.stockade.policy.model.Rule;
 import dev.stockade.policy.model.Transport;
 import dev.stockade.policy.model.Verdict;
+import dev.stockade.policy.text.Quoted;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.HashSet;
@@ -121,44 +122,49 @@ public final class ProgramBuilder {
         String scheme = e.scheme() == null ? null : e.scheme().toLowerCase(Locale.ROOT);
         // the port an entry's pattern names wins over its scheme's default port (docs/semantics.md, "Ports")
         boolean namesPort = e.pattern() != null && HostPort.split(e.pattern()).hasPort();
+        int port = scheme == null || namesPort ? -1 : switch (scheme) {
+            case "https", "wss" -> 443;
+            case "http", "ws" -> 80;
+            default -> -1;
+        };
         Decision schemeDeny = scheme == null ? null : deny(ReasonCode.SCHEME_MISMATCH, src, -1,
-                "the request scheme is not `" + scheme + "` required by entry" + where);
+                "the request scheme is not " + Quoted.input(scheme) + " required by entry" + where);
+        Decision portDeny = port < 0 ? null : deny(ReasonCode.SCHEME_MISMATCH, src, -1, "entry scheme " + Quoted.input(scheme)
+                + " admits port " + port + " only (docs/semantics.md, \"Ports\")");
         Decision callerDeny = e.binaries() == null ? null : deny(ReasonCode.CALLER_NOT_LISTED, src, -1,
                 "the caller is not listed by entry" + where);
         Decision noRule = !e.hasRules() ? null : deny(ReasonCode.NO_RULE_MATCHED, src, -1, "no rule of entry"
                 + where + " admits the request");
-        List<Rule> rules = e.hasRules() ? e.rules() : null;
-        if (rules == null) {
-            return new Fence(scheme, namesPort, e.binaries() == null ? null : new HashSet<>(e.binaries()), null, null,
-                    null, null, null, primary, schemeDeny, callerDeny, noRule, new Decision[0], new Decision[0]);
-        }
-        int n = rules.size();
-        String[] methods = new String[n];
-        Glob[] paths = new Glob[n];
-        boolean[] broken = new boolean[n];
-        boolean[] graphql = new boolean[n];
-        GraphqlFenceSet[] graphqlFences = new GraphqlFenceSet[n];
-        Decision[] allow = new Decision[n];
-        Decision[] unsupported = new Decision[n];
-        for (int i = 0; i < n; i++) {
-            Rule r = rules.get(i);
-            methods[i] = r.method() == null ? null : r.method().toUpperCase(Locale.ROOT);
-            if (r.path() != null) {
-                GlobResult g = Glob.compile(GlobKind.PATH, r.path());
-                paths[i] = g.glob();
-                broken[i] = !g.ok() || g.glob() == null;
+        CompiledRule[] rules = null;
+        if (e.hasRules()) {
+            rules = new CompiledRule[e.rules().size()];
+            for (int i = 0; i < rules.length; i++) {
+                rules[i] = rule(i, e.rules().get(i), src, where, transport, intercept, options);
             }
-            graphql[i] = r.graphql() != null;
-            if (graphql[i]) {
-                graphqlFences[i] = graphqlFence(r, options);
-            }
-            allow[i] = new Decision(Verdict.ALLOW, transport, intercept, ReasonCode.RULE_ALLOW, src.policy(),
-                    src.entryIndex(), i, "allowed by rule " + i + " of entry" + where);
-            unsupported[i] = deny(ReasonCode.GRAPHQL_UNSUPPORTED, src, i, "the graphql fence of rule " + i
-                    + " of entry" + where + " could not be compiled: denied");
         }
-        return new Fence(scheme, namesPort, e.binaries() == null ? null : new HashSet<>(e.binaries()), methods, paths,
-                broken, graphql, graphqlFences, primary, schemeDeny, callerDeny, noRule, allow, unsupported);
+        return new Fence(scheme, port, e.binaries() == null ? null : new HashSet<>(e.binaries()), rules, primary,
+                new Fence.Refusals(schemeDeny, portDeny, callerDeny, noRule));
+    }
+
+    private static CompiledRule rule(int i, Rule r, EntryRef src, String where, Transport transport, boolean intercept,
+            CompileOptions options) {
+        // one shared instance per method name: a rule's method compares by identity first, and a decision touches
+        // one string however many rules it passes
+        String method = r.method() == null ? null : r.method().toUpperCase(Locale.ROOT).intern();
+        Glob path = null;
+        boolean broken = false;
+        if (r.path() != null) {
+            GlobResult g = Glob.compile(GlobKind.PATH, r.path());
+            path = g.glob();
+            broken = !g.ok() || g.glob() == null;
+        }
+        boolean graphql = r.graphql() != null;
+        Decision allow = new Decision(Verdict.ALLOW, transport, intercept, ReasonCode.RULE_ALLOW, src.policy(),
+                src.entryIndex(), i, "allowed by rule " + i + " of entry" + where);
+        Decision unsupported = deny(ReasonCode.GRAPHQL_UNSUPPORTED, src, i, "the graphql fence of rule " + i
+                + " of entry" + where + " could not be compiled: denied");
+        return new CompiledRule(i, method, path, broken, graphql, graphql ? graphqlFence(r, options) : null, allow,
+                unsupported);
     }
 
     /** The rule's fence compiled, or null when it cannot be (the rule then denies: fail closed). */
@@ -178,6 +184,6 @@ public final class ProgramBuilder {
         if (ref == null) {
             return "";
         }
-        return " " + ref.entryIndex() + " of " + (ref.ceiling() ? "ceiling " : "") + "policy `" + ref.policy() + "`";
+        return " " + ref.entryIndex() + " of " + (ref.ceiling() ? "ceiling " : "") + "policy " + Quoted.input(ref.policy());
     }
 }

@@ -32,11 +32,7 @@ final class Row {
             s |= f.scheme != null;
             c |= f.callers != null;
             r |= f.hasRules();
-            if (f.hasRules()) {
-                for (boolean b : f.graphql) {
-                    g |= b;
-                }
-            }
+            g |= f.hasGraphql();
         }
         anyGraphql = g;
         anySchemeFence = s;

@@ -9,6 +9,7 @@ import dev.stockade.policy.glob.HostPort;
 import dev.stockade.policy.glob.IpLiteral;
 import dev.stockade.policy.model.Problem;
 import dev.stockade.policy.model.ProblemCode;
+import dev.stockade.policy.text.Quoted;
 import java.util.List;
 
 /**
@@ -21,6 +22,11 @@ final class DomainPatternCheck {
     }
 
     static void check(String at, String pattern, Locator locator, List<Problem> out) {
+        Problem url = PatternAsUrl.problem(at, pattern);
+        if (url != null) {
+            out.add(url.at(locator.inside(at, 0))); // the port and glob checks would only describe the same mistake worse
+            return;
+        }
         HostPort split = HostPort.split(pattern);
         if (split.error() != null) {
             out.add(Problem.error(ProblemCode.INVALID_PORT, at, split.error(),
@@ -30,7 +36,7 @@ final class DomainPatternCheck {
         String host = split.host();
         if (IpLiteral.isIpv6(host)) {
             if (DomainPattern.parse(host).kind() == DomainPattern.Kind.INVALID) {
-                out.add(Problem.error(ProblemCode.GLOB_SYNTAX, at, "`" + host + "` is not an IPv6 literal",
+                out.add(Problem.error(ProblemCode.GLOB_SYNTAX, at, Quoted.input(host) + " is not an IPv6 literal",
                         "write an IPv6 address, in brackets when a port follows: `[2001:db8::1]:8443`")
                         .at(locator.at(at)));
             }

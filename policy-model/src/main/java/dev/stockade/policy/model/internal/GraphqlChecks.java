@@ -1,5 +1,6 @@
 package dev.stockade.policy.model.internal;
 
+import dev.stockade.policy.text.Quoted;
 import com.fasterxml.jackson.databind.JsonNode;
 import dev.stockade.policy.glob.Glob;
 import dev.stockade.policy.glob.GlobKind;
@@ -67,15 +68,15 @@ final class GraphqlChecks {
         String field = SemanticChecks.text(a, "field");
         if (field != null) {
             if (field.indexOf('*') >= 0) {
-                checks.error(ProblemCode.ARGUMENT_FIELD_GLOB, at + "/field", "argument condition field `" + field
-                        + "` must be an exact root field name, not a glob", "write one condition per field");
+                checks.error(ProblemCode.ARGUMENT_FIELD_GLOB, at + "/field", "argument condition field " + Quoted.input(field)
+                        + " must be an exact root field name, not a glob", "write one condition per field");
             } else if (!isGraphqlName(field)) {
                 checks.error(ProblemCode.INVALID_FIELD_NAME, at + "/field",
-                        "`" + field + "` is not a graphql field name", "use the root field's name, never an alias");
+                        Quoted.input(field) + " is not a graphql field name", "use the root field's name, never an alias");
             } else if (fieldGlobs != null && fieldGlobs.stream().noneMatch(gl -> gl.matches(field))) {
                 checks.error(ProblemCode.ARGUMENT_FIELD_DENIED, at + "/field",
-                        "argument condition names field `" + field + "` that `fields` does not admit",
-                        "add `" + field + "` to `fields` or fix the name");
+                        "argument condition names field " + Quoted.input(field) + " that `fields` does not admit",
+                        "add " + Quoted.input(field) + " to `fields` or fix the name");
             }
         }
         String pointer = SemanticChecks.text(a, "pointer");
@@ -108,11 +109,11 @@ final class GraphqlChecks {
     /** Why {@code p} is not an RFC 6901 pointer rooted at the arguments, or {@code null} when it is. */
     static String pointerProblem(String p) {
         if (!p.startsWith("/")) {
-            return "pointer `" + p + "` must start with `/`";
+            return "pointer " + Quoted.input(p) + " must start with `/`";
         }
         for (int i = 0; i < p.length(); i++) {
             if (p.charAt(i) == '~' && (i + 1 >= p.length() || (p.charAt(i + 1) != '0' && p.charAt(i + 1) != '1'))) {
-                return "pointer `" + p + "` has `~` not followed by `0` or `1`";
+                return "pointer " + Quoted.input(p) + " has `~` not followed by `0` or `1`";
             }
         }
         return null;

@@ -1,5 +1,6 @@
 package dev.stockade.policy.model.internal;
 
+import dev.stockade.policy.text.Quoted;
 import com.fasterxml.jackson.databind.JsonNode;
 import dev.stockade.policy.model.Problem;
 import dev.stockade.policy.model.ProblemCode;
@@ -88,24 +89,24 @@ public final class SchemaCheck {
             case "additionalProperties": {
                 String key = bracketed(message);
                 return Problem.error(ProblemCode.UNKNOWN_KEY, pointer + "/" + TreeReader.escape(key),
-                        "unknown key `" + key + "`" + where(pointer),
+                        "unknown key " + Quoted.input(key) + where(pointer),
                         "check the spelling; the keys allowed here are listed in docs/policy-reference.md");
             }
             case "required": {
                 String key = bracketed(message);
                 return Problem.error(ProblemCode.MISSING_KEY, pointer + "/" + TreeReader.escape(key),
-                        "missing required key `" + key + "`" + where(pointer), null);
+                        "missing required key " + Quoted.input(key) + where(pointer), null);
             }
             case "type": {
                 JsonNode found = at(root, pointer);
                 Matcher m = EXPECTED.matcher(message);
                 String expected = m.find() ? article(m.group(1).toLowerCase(java.util.Locale.ROOT)) : "another type";
                 if (found != null && found.isNull()) {
-                    return Problem.error(ProblemCode.NULL_VALUE, pointer, "`" + name(pointer) + "` cannot be null",
+                    return Problem.error(ProblemCode.NULL_VALUE, pointer, Quoted.input(name(pointer)) + " cannot be null",
                             "omit the key instead");
                 }
                 return Problem.error(ProblemCode.WRONG_TYPE, pointer,
-                        "`" + name(pointer) + "` must be " + expected + ", not " + describe(found),
+                        Quoted.input(name(pointer)) + " must be " + expected + ", not " + describe(found),
                         expected.equals("a boolean") ? "write `true` or `false` (YAML 1.1 forms such as `yes` and"
                                 + " `on` are not booleans here)" : null);
             }
@@ -115,7 +116,7 @@ public final class SchemaCheck {
                         ? en.getPossibleValues().stream().map(v -> "`" + v + "`").sorted().collect(Collectors.joining(", "))
                         : "";
                 return Problem.error(ProblemCode.UNKNOWN_VALUE, pointer,
-                        "`" + (found == null ? "" : found.asText()) + "` is not a valid `" + name(pointer) + "`",
+                        Quoted.input(found == null ? "" : found.asText()) + " is not a valid " + Quoted.input(name(pointer)),
                         allowed.isEmpty() ? null : "use one of " + allowed);
             }
             default:
@@ -125,7 +126,7 @@ public final class SchemaCheck {
     }
 
     private static String where(String pointer) {
-        return pointer.isEmpty() ? "" : " in `" + pointer + "`";
+        return pointer.isEmpty() ? "" : " in " + Quoted.input(pointer);
     }
 
     private static String article(String type) {

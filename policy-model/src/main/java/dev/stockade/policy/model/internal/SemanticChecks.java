@@ -1,5 +1,6 @@
 package dev.stockade.policy.model.internal;
 
+import dev.stockade.policy.text.Quoted;
 import com.fasterxml.jackson.databind.JsonNode;
 import dev.stockade.policy.glob.Glob;
 import dev.stockade.policy.glob.GlobError;
@@ -133,7 +134,7 @@ public final class SemanticChecks {
         }
         String scheme = text(e, "scheme");
         if (scheme != null && !isScheme(scheme)) {
-            error(ProblemCode.INVALID_SCHEME, at + "/scheme", "scheme `" + scheme + "` is not a lower-case uri scheme",
+            error(ProblemCode.INVALID_SCHEME, at + "/scheme", "scheme " + Quoted.input(scheme) + " is not a lower-case uri scheme",
                     "write for example `https`");
         }
         JsonNode binaries = array(e, "binaries");
@@ -184,15 +185,15 @@ public final class SemanticChecks {
             String path = b.textValue();
             String ptr = at + "/" + i;
             if (TextRules.hasEdgeSpace(path) || TextRules.hasControl(path)) {
-                error(ProblemCode.BINARY_WHITESPACE, ptr, "binaries entry `" + path + "` has leading or trailing whitespace"
-                        + " or a control character", "use `" + TextRules.strip(path) + "`");
+                error(ProblemCode.BINARY_WHITESPACE, ptr, "binaries entry " + Quoted.input(path) + " has leading or trailing whitespace"
+                        + " or a control character", "use " + Quoted.input(TextRules.strip(path)));
             } else if (path.indexOf('*') >= 0 || path.indexOf('?') >= 0 || path.indexOf('[') >= 0) {
-                error(ProblemCode.BINARY_GLOB, ptr, "binaries entry `" + path + "` is a glob; globs are not supported",
+                error(ProblemCode.BINARY_GLOB, ptr, "binaries entry " + Quoted.input(path) + " is a glob; globs are not supported",
                         "name each binary separately");
             } else if (!path.startsWith("/")) {
                 String base = path.isEmpty() ? "git" : path.substring(path.lastIndexOf('/') + 1);
-                error(ProblemCode.BINARY_NOT_ABSOLUTE, ptr, "binaries entry `" + path + "` must be an absolute path",
-                        "use `/usr/bin/" + base + "`");
+                error(ProblemCode.BINARY_NOT_ABSOLUTE, ptr, "binaries entry " + Quoted.input(path) + " must be an absolute path",
+                        "use " + Quoted.input("/usr/bin/" + base));
             }
         }
     }
@@ -204,9 +205,9 @@ public final class SemanticChecks {
         }
         String method = text(r, "method");
         if (method != null && !isMethod(method)) {
-            error(ProblemCode.INVALID_METHOD, at + "/method", "method `" + method + "` is not an upper-case http method",
+            error(ProblemCode.INVALID_METHOD, at + "/method", "method " + Quoted.input(method) + " is not an upper-case http method",
                     isMethod(method.strip().toUpperCase(java.util.Locale.ROOT))
-                            ? "use `" + method.strip().toUpperCase(java.util.Locale.ROOT) + "`" : "write for example `GET`");
+                            ? "use " + Quoted.input(method.strip().toUpperCase(java.util.Locale.ROOT)) : "write for example `GET`");
         }
         String path = text(r, "path");
         if (path != null) {
@@ -249,20 +250,20 @@ public final class SemanticChecks {
             String tool = t.textValue();
             String ptr = at + "/allowedTools/" + i;
             if (tool.indexOf('*') >= 0) {
-                error(ProblemCode.TOOL_WILDCARD, ptr, "tool `" + tool + "` has a wildcard; tools are granted by exact name",
+                error(ProblemCode.TOOL_WILDCARD, ptr, "tool " + Quoted.input(tool) + " has a wildcard; tools are granted by exact name",
                         "name each tool; tools added upstream later are not granted until named");
             } else if (TextRules.isBlank(tool) || TextRules.hasEdgeSpace(tool) || TextRules.hasControl(tool)) {
-                error(ProblemCode.INVALID_TOOL_NAME, ptr, "tool name `" + tool + "` is empty, has surrounding whitespace or"
+                error(ProblemCode.INVALID_TOOL_NAME, ptr, "tool name " + Quoted.input(tool) + " is empty, has surrounding whitespace or"
                         + " a control character", null);
             } else if (!seen.add(tool)) {
-                warning(ProblemCode.DUPLICATE_TOOL, ptr, "tool `" + tool + "` is listed more than once", "remove the repeat");
+                warning(ProblemCode.DUPLICATE_TOOL, ptr, "tool " + Quoted.input(tool) + " is listed more than once", "remove the repeat");
             }
         }
     }
 
     private void uuid(String at, String value) {
         if (value != null && !isUuid(value)) {
-            error(ProblemCode.INVALID_UUID, at, "`" + value + "` is not a uuid",
+            error(ProblemCode.INVALID_UUID, at, Quoted.input(value) + " is not a uuid",
                     "write it as `xxxxxxxx-xxxx-xxxx-xxxx-xxxxxxxxxxxx` in hexadecimal");
         }
     }
@@ -295,15 +296,15 @@ public final class SemanticChecks {
                 }
                 if (!seen.add(n.textValue())) {
                     error(ProblemCode.DUPLICATE_PROVIDER, "/managedInference/providers/" + i,
-                            "provider `" + n.textValue() + "` is listed more than once", "list each backend once");
+                            "provider " + Quoted.input(n.textValue()) + " is listed more than once", "list each backend once");
                 }
                 hasPrimary |= n.textValue().equals(primary);
             }
             if (!hasPrimary && (provider == null || Provider.fromWire(provider) != null)) {
                 error(ProblemCode.PRIMARY_PROVIDER_NOT_LISTED, "/managedInference/providers",
-                        "`providers` does not include the primary provider `" + primary + "`"
+                        "`providers` does not include the primary provider " + Quoted.input(primary)
                                 + (provider == null ? " (the default when `provider` is absent)" : ""),
-                        "add `" + primary + "` to `providers` or set `provider` to one of them");
+                        "add " + Quoted.input(primary) + " to `providers` or set `provider` to one of them");
             }
         }
         envMap("/managedInference/env", object(mi, "env"));
@@ -329,7 +330,7 @@ public final class SemanticChecks {
             ok = c == '_' || (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9');
         }
         if (!ok) {
-            error(ProblemCode.INVALID_ENV_NAME, at, "`" + name + "` is not an environment variable name",
+            error(ProblemCode.INVALID_ENV_NAME, at, Quoted.input(name) + " is not an environment variable name",
                     "use letters, digits and `_`, not starting with a digit");
         }
     }

@@ -1,5 +1,6 @@
 package dev.stockade.policy.model.internal;
 
+import dev.stockade.policy.text.Quoted;
 import com.fasterxml.jackson.core.JsonFactory;
 import com.fasterxml.jackson.core.JsonLocation;
 import com.fasterxml.jackson.core.JsonParser;
@@ -252,7 +253,7 @@ public final class TreeReader {
             case VALUE_STRING:
                 if (p instanceof YAMLParser y && y.isCurrentAlias()) {
                     problems.add(Problem.error(ProblemCode.YAML_ALIAS, pointer,
-                            "yaml alias `*" + p.getText() + "` is not supported",
+                            "yaml alias " + Quoted.input("*" + p.getText()) + " is not supported",
                             "write the value out in full").at(here));
                     return NODES.nullNode();
                 }
@@ -294,7 +295,7 @@ public final class TreeReader {
             SourcePosition keyAt = position(p.currentTokenLocation());
             boolean duplicate = node.has(name);
             if (duplicate) {
-                problems.add(Problem.error(ProblemCode.DUPLICATE_KEY, child, "key `" + name + "` appears more than once",
+                problems.add(Problem.error(ProblemCode.DUPLICATE_KEY, child, "key " + Quoted.input(name) + " appears more than once",
                         "remove one of them").at(keyAt));
             } else {
                 map.position(child, keyAt);

@@ -1,0 +1,5 @@
+/**
+ * How the core shows user input in its messages ({@link dev.stockade.policy.text.Quoted}); below both the
+ * model and the glob language, which quote input in their problems, so neither depends on the other for it.
+ */
+package dev.stockade.policy.text;
