@@ -4,6 +4,7 @@ import com.github.benmanes.caffeine.cache.Cache;
 import com.github.benmanes.caffeine.cache.Caffeine;
 import com.github.benmanes.caffeine.cache.RemovalCause;
 import dev.stockade.api.kernel.net.OutboundClients;
+import dev.stockade.api.kernel.net.UrlHosts;
 import dev.stockade.api.kernel.web.ApiProblem;
 import dev.stockade.proxy.dial.DialGuard;
 import jakarta.annotation.PreDestroy;
@@ -65,7 +66,7 @@ public class ClusterTargets {
         }
         URI u;
         try {
-            u = new URI(raw.strip());
+            u = UrlHosts.readable(new URI(raw.strip()));
         } catch (URISyntaxException e) {
             throw ApiProblem.invalid("/apiServerUrl", "invalid-url", "`apiServerUrl` is not a URL");
         }

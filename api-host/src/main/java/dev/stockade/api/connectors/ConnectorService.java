@@ -8,6 +8,7 @@ import dev.stockade.api.kernel.audit.AuditLog;
 import dev.stockade.api.kernel.events.Events;
 import dev.stockade.api.kernel.events.Topic;
 import dev.stockade.api.kernel.identity.Identity;
+import dev.stockade.api.kernel.net.UrlHosts;
 import dev.stockade.api.kernel.web.ApiProblem;
 import dev.stockade.api.kernel.web.ProblemCode;
 import io.micronaut.transaction.TransactionOperations;
@@ -301,11 +302,14 @@ public class ConnectorService {
         return out;
     }
 
-    /** An absolute http(s) URL without user info or fragment. */
+    /**
+     * An absolute http(s) URL without user info or fragment; a host in a short IPv4 form ({@code 127.1}) is written
+     * as its dotted quad, for the dial guard to judge as the address it is.
+     */
     public static URI url(String text) {
         URI u;
         try {
-            u = text == null ? null : new URI(text.strip());
+            u = text == null ? null : UrlHosts.readable(new URI(text.strip()));
         } catch (URISyntaxException e) {
             u = null;
         }

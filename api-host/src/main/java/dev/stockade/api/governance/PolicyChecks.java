@@ -4,6 +4,7 @@ import com.fasterxml.jackson.databind.JsonNode;
 import dev.stockade.api.kernel.web.ApiProblem;
 import dev.stockade.api.kernel.web.FieldError;
 import dev.stockade.api.kernel.web.ProblemCode;
+import dev.stockade.api.kernel.web.StorableText;
 import dev.stockade.policy.model.Documents;
 import dev.stockade.policy.model.ParsedDocument;
 import dev.stockade.policy.model.PolicyReader;
@@ -31,6 +32,7 @@ public final class PolicyChecks {
         if (!result.valid()) {
             throw rejected(result.problems(), SourceMap.empty());
         }
+        StorableText.check(result.tree());
         return result.tree();
     }
 
@@ -40,6 +42,7 @@ public final class PolicyChecks {
         if (patch.root() == null || patch.hasErrors()) {
             throw rejected(patch.problems(), patch.sourceMap());
         }
+        StorableText.check(patch.root());
         UpdateResult result = PolicyUpdates.standalone(stored, patch.root());
         if (!result.applied()) {
             // Problems about the merged result name pointers; those the caller sent are placed in the body.

@@ -6,6 +6,7 @@ import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.stockade.api.credentials.CredentialInput;
 import dev.stockade.api.governance.PolicyChecks;
 import dev.stockade.api.kernel.web.ApiProblem;
+import dev.stockade.api.kernel.web.StorableText;
 import dev.stockade.api.kernel.web.FieldError;
 import dev.stockade.api.kernel.web.ProblemCode;
 import dev.stockade.policy.model.Documents;
@@ -62,6 +63,7 @@ final class SandboxBody {
         if (!doc.root().isObject()) {
             throw ApiProblem.invalid("", "wrong-type", "the body must be an object");
         }
+        StorableText.check(doc.root());
     }
 
     static Create create(String text, Ceiling ceiling) {

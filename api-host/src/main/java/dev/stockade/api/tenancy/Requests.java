@@ -1,11 +1,11 @@
 package dev.stockade.api.tenancy;
 
+import dev.stockade.api.kernel.web.DisplayName;
 import io.micronaut.core.annotation.Introspected;
 import io.micronaut.core.annotation.Nullable;
 import jakarta.validation.constraints.Email;
 import jakarta.validation.constraints.NotBlank;
 import jakarta.validation.constraints.NotNull;
-import jakarta.validation.constraints.Pattern;
 import jakarta.validation.constraints.Size;
 import java.time.Instant;
 
@@ -14,24 +14,21 @@ public final class Requests {
     private Requests() {
     }
 
-    /** A display name: 1 to 100 characters, no control characters. */
-    static final String NAME = "[^\\p{Cntrl}]{1,100}";
-
     @Introspected
-    public record CreateOrg(@NotBlank @Pattern(regexp = NAME) String name) {
+    public record CreateOrg(@NotBlank @DisplayName String name) {
     }
 
     @Introspected
-    public record UpdateOrg(@NotBlank @Pattern(regexp = NAME) String name) {
+    public record UpdateOrg(@NotBlank @DisplayName String name) {
     }
 
     @Introspected
-    public record CreateProject(@NotBlank @Pattern(regexp = NAME) String name,
+    public record CreateProject(@NotBlank @DisplayName String name,
                                 @Nullable @Size(max = 2000) String description) {
     }
 
     @Introspected
-    public record UpdateProject(@Nullable @Pattern(regexp = NAME) String name,
+    public record UpdateProject(@Nullable @DisplayName String name,
                                 @Nullable @Size(max = 2000) String description) {
     }
 
@@ -44,11 +41,11 @@ public final class Requests {
     }
 
     @Introspected
-    public record CreateProxyToken(@NotBlank @Pattern(regexp = NAME) String name) {
+    public record CreateProxyToken(@NotBlank @DisplayName String name) {
     }
 
     @Introspected
-    public record CreateToken(@NotBlank @Pattern(regexp = NAME) String name, @Nullable Instant expiresAt) {
+    public record CreateToken(@NotBlank @DisplayName String name, @Nullable Instant expiresAt) {
     }
 
     /** The two roles of organization and project members. */

@@ -9,6 +9,7 @@ import dev.stockade.api.kernel.access.ToolFamily;
 import dev.stockade.api.kernel.tools.PlatformTool;
 import dev.stockade.api.kernel.tools.Schema;
 import dev.stockade.api.kernel.web.ApiProblem;
+import dev.stockade.api.kernel.web.DisplayNameValidator;
 import jakarta.inject.Singleton;
 import java.util.List;
 import java.util.Map;
@@ -87,9 +88,9 @@ class TenancyTools implements PlatformTool.Provider {
 
     private static String name(JsonNode args) {
         String name = text(args, "name");
-        if (!name.matches(Requests.NAME)) {
-            throw ApiProblem.invalid("/name", "pattern", "`name` must be 1 to 100 characters without control"
-                    + " characters");
+        if (!DisplayNameValidator.valid(name)) {
+            throw ApiProblem.invalid("/name", "display-name", "`name` must be 1 to 100 characters without control,"
+                    + " line-separator or bidirectional formatting characters");
         }
         return name;
     }

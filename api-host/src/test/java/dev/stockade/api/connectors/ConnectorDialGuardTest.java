@@ -25,6 +25,9 @@ class ConnectorDialGuardTest extends PlatformTest {
             "http://[::ffff:127.0.0.1]:" + server.getPort() + "/mcp",
             "http://169.254.169.254/latest/meta-data",
             "http://[::1]:" + server.getPort() + "/mcp",
+            // short IPv4 forms (issue 25, item 13): judged by the dial guard as the address they are, not malformed
+            "http://127.1:" + server.getPort() + "/mcp",
+            "http://0x7f.0.0.1:" + server.getPort() + "/mcp",
         };
         int i = 0;
         for (String url : urls) {
@@ -33,6 +36,9 @@ class ConnectorDialGuardTest extends PlatformTest {
             assertThat(c.status()).as(c.raw()).isEqualTo(201);
             assertThat(c.body().path("status").asText()).as(url).isEqualTo("error");
             assertThat(c.body().path("lastError").asText()).as(url).startsWith("the connector is not dialed");
+            if (url.contains("127.1:") || url.contains("0x7f")) {
+                assertThat(c.body().path("url").asText()).isEqualTo("http://127.0.0.1:" + server.getPort() + "/mcp");
+            }
         }
         Http.Response preview = http.post("/v1/projects/" + project + "/mcp-servers/discover/preview", owner,
                 Map.of("url", "http://127.0.0.1:" + server.getPort() + "/mcp"));

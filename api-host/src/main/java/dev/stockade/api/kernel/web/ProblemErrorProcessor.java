@@ -7,13 +7,15 @@ import io.micronaut.http.server.exceptions.response.ErrorContext;
 import io.micronaut.http.server.exceptions.response.ErrorResponseProcessor;
 import jakarta.inject.Singleton;
 import jakarta.validation.ConstraintViolationException;
+import java.sql.SQLException;
 import java.util.List;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
  * The one error path for failures the framework raises (no route, wrong method or media type, unreadable body,
- * failed bean validation, an unexpected exception): each becomes problem details. An unexpected exception is logged
+ * failed bean validation, a unique value taken by a concurrent write, an unexpected exception): each becomes problem
+ * details. An unexpected exception is logged
  * with its class only and answered with a fixed detail, so no exception message (which may quote input) leaks.
  */
 @Primary
@@ -47,6 +49,9 @@ final class ProblemErrorProcessor implements ErrorResponseProcessor<ProblemBody>
             }
             if (t instanceof JsonProcessingException json) {
                 return JsonProblems.of(json);
+            }
+            if (t instanceof SQLException sql && UniqueViolation.SQL_STATE.equals(sql.getSQLState())) {
+                return UniqueViolation.of(sql);
             }
             if (t instanceof ConstraintViolationException violations) {
                 return Validation.of(violations);

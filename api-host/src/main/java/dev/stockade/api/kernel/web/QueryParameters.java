@@ -35,11 +35,17 @@ public final class QueryParameters {
         if (v == null) {
             return null;
         }
+        Instant t;
         try {
-            return Instant.parse(v);
+            t = Instant.parse(v);
         } catch (DateTimeParseException e) {
             throw invalid(name, "`" + name + "` must be an ISO 8601 instant such as `2026-11-23T10:00:00Z`");
         }
+        String why = StorableTime.flaw(t);
+        if (why != null) {
+            throw invalid(name, "`" + name + "` " + why);
+        }
+        return t;
     }
 
     public static int integer(String name, String v) {

@@ -1,5 +1,7 @@
 package dev.stockade.policy.model.internal;
 
+import dev.stockade.policy.model.NameCharacters;
+
 /**
  * The character classes the policy grammar names, defined once. "Whitespace" is every Unicode White_Space
  * character (which {@link String#strip()} misses in part: U+0085, U+00A0, U+2007, U+202F) plus the invisible
@@ -44,15 +46,9 @@ public final class TextRules {
         return s.substring(from, to);
     }
 
-    /** Whether {@code s} holds a C0 or C1 control character or DEL anywhere. */
+    /** Whether {@code s} holds a character a name may not contain ({@link NameCharacters}) anywhere. */
     public static boolean hasControl(String s) {
-        for (int i = 0; i < s.length(); i++) {
-            char c = s.charAt(i);
-            if (c < 0x20 || (c >= 0x7f && c <= 0x9f)) {
-                return true;
-            }
-        }
-        return false;
+        return NameCharacters.firstForbidden(s) >= 0;
     }
 
     /** Whether {@code c} is an ASCII hexadecimal digit. */
