@@ -51,6 +51,10 @@ public final class EventStream {
     private final Thread thread;
     private volatile boolean closed;
     private volatile long lastId = -1;
+    /** The last event id whose subscribers have all been called. */
+    private volatile long deliveredThrough = -1;
+    /** Notified after each batch is delivered (see {@link #awaitDelivered}). */
+    private final Object delivered = new Object();
 
     public EventStream(DataSource dataSource, @Value("${events.poll-interval:2s}") Duration pollInterval) {
         this.dataSource = dataSource instanceof DelegatingDataSource d ? d.getTargetDataSource() : dataSource;
@@ -63,6 +67,32 @@ public final class EventStream {
     /** Calls {@code consumer} for every event of {@code topic} committed from now on. */
     public void subscribe(Topic topic, Consumer<Event> consumer) {
         subscriptions.add(new Subscription(topic, consumer));
+    }
+
+    /**
+     * Waits until the event {@code id} (committed) has been delivered to this replica's subscribers, at most
+     * {@code bound}; gives up quietly after it (the stream is reconnecting: the event still arrives, later).
+     */
+    public void awaitDelivered(long id, Duration bound) {
+        if (Thread.currentThread() == thread) {
+            return; // a subscriber publishing: the event follows this batch on this very thread
+        }
+        long deadline = System.nanoTime() + bound.toNanos();
+        synchronized (delivered) {
+            while (deliveredThrough < id && !closed) {
+                long left = deadline - System.nanoTime();
+                if (left <= 0) {
+                    LOG.warn("event {} not yet delivered on this replica after {} ms", id, bound.toMillis());
+                    return;
+                }
+                try {
+                    delivered.wait(Math.max(1, left / 1_000_000));
+                } catch (InterruptedException e) {
+                    Thread.currentThread().interrupt();
+                    return;
+                }
+            }
+        }
     }
 
     @PreDestroy
@@ -81,6 +111,7 @@ public final class EventStream {
                 }
                 if (lastId < 0) {
                     lastId = maxId(c);
+                    deliveredThrough = lastId;
                 }
                 PGConnection pg = c.unwrap(PGConnection.class);
                 backoff.reset();
@@ -125,10 +156,14 @@ public final class EventStream {
                             dispatch(new Event(lastId, topic.get(), rs.getObject(3, UUID.class),
                                     readPayload(rs.getString(4)), rs.getTimestamp(5).toInstant()));
                         }
+                        deliveredThrough = lastId;
                     }
                 }
             }
         } while (n == BATCH);
+        synchronized (delivered) {
+            delivered.notifyAll();
+        }
     }
 
     private JsonNode readPayload(String text) {

@@ -39,4 +39,16 @@ class EventStreamTest extends PlatformTest {
         assertThat(halts).allSatisfy(e -> assertThat(e.orgId()).hasToString(org));
         assertThat(others).isEmpty();
     }
+
+    @Test
+    void aChangeIsInForceOnThisReplicaBeforeItIsAcknowledged() {
+        List<EventStream.Event> seen = new CopyOnWriteArrayList<>();
+        stream.subscribe(Topic.HALT, seen::add);
+        String owner = ownerToken();
+        String org = createOrg(owner, "read-your-writes");
+
+        assertThat(http.post("/v1/orgs/" + org + "/halt", owner, null).status()).isEqualTo(200);
+        // no wait: the request returned only once this replica's subscribers had the committed event
+        assertThat(seen).extracting(e -> e.orgId().toString()).contains(org);
+    }
 }
