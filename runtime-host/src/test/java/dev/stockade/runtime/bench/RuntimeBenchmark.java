@@ -69,10 +69,15 @@ public final class RuntimeBenchmark {
         }
     }
 
-    private record Running(Process process, String base, double readyMs) {
+    record Running(Process process, String base, double readyMs) {
     }
 
     private static Running spawn(Path jar, Path home, ProviderDouble provider) throws Exception {
+        return spawn(jar, home, provider, Map.of());
+    }
+
+    /** Starts the runtime jar on a fresh data home with {@code extraEnv} added, and waits until it is ready. */
+    static Running spawn(Path jar, Path home, ProviderDouble provider, Map<String, String> extraEnv) throws Exception {
         int port;
         try (var s = new java.net.ServerSocket(0)) {
             port = s.getLocalPort();
@@ -86,6 +91,7 @@ public final class RuntimeBenchmark {
         env.put("AZURE_FOUNDRY_BASE_URL", provider.base() + "/anthropic/v1");
         env.put("AZURE_API_KEY", "bench-key");
         env.put("AZURE_EMBEDDING_MODEL_ID", "");
+        env.putAll(extraEnv);
         String base = "http://127.0.0.1:" + port;
         long t0 = System.nanoTime();
         Process p = pb.start();
