@@ -3,9 +3,13 @@ package dev.stockade.proxy;
 import static com.tngtech.archunit.lang.syntax.ArchRuleDefinition.noClasses;
 import static com.tngtech.archunit.library.dependencies.SlicesRuleDefinition.slices;
 
+import com.tngtech.archunit.core.domain.JavaClass;
 import com.tngtech.archunit.core.domain.JavaClasses;
 import com.tngtech.archunit.core.importer.ClassFileImporter;
 import com.tngtech.archunit.core.importer.ImportOption;
+import com.tngtech.archunit.lang.ArchCondition;
+import com.tngtech.archunit.lang.ConditionEvents;
+import com.tngtech.archunit.lang.SimpleConditionEvent;
 import java.util.Map;
 import org.junit.jupiter.api.Test;
 
@@ -29,6 +33,22 @@ class ArchitectureTest {
                 .should().dependOnClassesThat().resideInAnyPackage("dev.stockade.proxy.internal..",
                         "dev.stockade.proxy.feed..")
                 .because("the platform shares the dial guard; it must not drag the proxy's internals along")
+                .check(CLASSES);
+    }
+
+    @Test
+    void auditLinesAreBuiltByName() {
+        ArchCondition<JavaClass> construct = new ArchCondition<>("construct AuditEvent") {
+            @Override
+            public void check(JavaClass origin, ConditionEvents events) {
+                origin.getConstructorCallsFromSelf().stream()
+                        .filter(call -> call.getTargetOwner().isEquivalentTo(AuditEvent.class))
+                        .forEach(call -> events.add(SimpleConditionEvent.satisfied(call, call.getDescription())));
+            }
+        };
+        noClasses().that().doNotHaveFullyQualifiedName(AuditEvent.Builder.class.getName())
+                .should(construct)
+                .because("an audit line has 18 fields: it is built by name through AuditEvent.builder()")
                 .check(CLASSES);
     }
 
