@@ -16,9 +16,10 @@ import java.util.UUID;
 @Singleton
 public final class Events {
     private final Sql jdbc;
-    private final ObjectMapper json = new ObjectMapper();
+    private final ObjectMapper json;
 
-    public Events(Sql jdbc) {
+    public Events(Sql jdbc, ObjectMapper json) {
+        this.json = json;
         this.jdbc = jdbc;
     }
 
