@@ -14,8 +14,6 @@ import io.micronaut.http.annotation.Get;
 import io.micronaut.http.annotation.QueryValue;
 import io.swagger.v3.oas.annotations.Parameter;
 import io.swagger.v3.oas.annotations.tags.Tag;
-import java.util.List;
-import java.util.Map;
 import java.util.Set;
 
 /** {@code /v1/orgs/{orgId}/audit-trail}, {@code .../stats} and {@code .../timeseries}. */
@@ -43,19 +41,18 @@ class AuditController {
 
     @Get("/stats")
     @Access(Action.AUDIT_READ)
-    Map<String, Object> stats(HttpRequest<?> request, String orgId) {
+    AuditTrail.Stats stats(HttpRequest<?> request, String orgId) {
         return trail.stats(Caller.grant(request).orgId(), query(request));
     }
 
     @Get("/timeseries")
     @Access(Action.AUDIT_READ)
-    Map<String, Object> timeseries(HttpRequest<?> request, String orgId) {
+    AuditTrail.Timeseries timeseries(HttpRequest<?> request, String orgId) {
         String interval = request.getParameters().get("interval", String.class).orElse("hour");
         if (!INTERVALS.contains(interval)) {
             throw new ApiProblem(ProblemCode.INVALID_PARAMETER, "`interval` must be minute, hour or day");
         }
-        List<AuditTrail.Bucket> buckets = trail.timeseries(Caller.grant(request).orgId(), query(request), interval);
-        return Map.of("interval", interval, "buckets", buckets);
+        return trail.timeseries(Caller.grant(request).orgId(), query(request), interval);
     }
 
     private static AuditQuery query(HttpRequest<?> request) {

@@ -23,7 +23,22 @@ public class AuditTrail {
     /** One entry as the API shows it. */
     @Introspected
     public record Entry(long id, Instant at, @Nullable UUID projectId, String kind, String action, boolean read,
-                        String outcome, Map<String, String> actor, @Nullable String target, Map<String, Object> details) {
+                        String outcome, EntryActor actor, @Nullable String target, Map<String, Object> details) {
+    }
+
+    /** Who acted: the actor's type ({@code user}, {@code api-token}, {@code sandbox}, ...) and id. */
+    @Introspected
+    public record EntryActor(String type, String id) {
+    }
+
+    /** Counts over a query's range and filters: all, by kind and by outcome (each sorted by name). */
+    @Introspected
+    public record Stats(long total, Map<String, Long> byKind, Map<String, Long> byOutcome) {
+    }
+
+    /** Counts per time bucket of {@code interval} ({@code minute}, {@code hour} or {@code day}). */
+    @Introspected
+    public record Timeseries(String interval, List<Bucket> buckets) {
     }
 
     /** A page and the cursor of the next one (null on the last page). */
@@ -36,10 +51,11 @@ public class AuditTrail {
     }
 
     private final Sql jdbc;
-    private final ObjectMapper json = new ObjectMapper();
+    private final ObjectMapper json;
 
-    public AuditTrail(Sql jdbc) {
+    public AuditTrail(Sql jdbc, ObjectMapper json) {
         this.jdbc = jdbc;
+        this.json = json;
     }
 
     public Page page(UUID orgId, AuditQuery q) {
@@ -59,21 +75,20 @@ public class AuditTrail {
     }
 
     /** Counts by kind and by outcome over the query's range and filters. */
-    public Map<String, Object> stats(UUID orgId, AuditQuery q) {
+    public Stats stats(UUID orgId, AuditQuery q) {
         List<Object> args = AuditQuery.newArgs(orgId);
         String where = " FROM audit_entries WHERE org_id = ?" + q.where(args);
-        Map<String, Object> out = new LinkedHashMap<>();
-        out.put("total", query("SELECT count(*)" + where, args, rs -> rs.getLong(1)).get(0));
-        out.put("byKind", counts("SELECT kind, count(*)" + where + " GROUP BY kind ORDER BY kind", args));
-        out.put("byOutcome", counts("SELECT outcome, count(*)" + where + " GROUP BY outcome ORDER BY outcome", args));
-        return out;
+        return new Stats(query("SELECT count(*)" + where, args, rs -> rs.getLong(1)).get(0),
+                counts("SELECT kind, count(*)" + where + " GROUP BY kind ORDER BY kind", args),
+                counts("SELECT outcome, count(*)" + where + " GROUP BY outcome ORDER BY outcome", args));
     }
 
-    public List<Bucket> timeseries(UUID orgId, AuditQuery q, String interval) {
+    public Timeseries timeseries(UUID orgId, AuditQuery q, String interval) {
         List<Object> args = AuditQuery.newArgs(orgId);
         String sql = "SELECT date_trunc('" + interval + "', at) AS b, count(*) FROM audit_entries WHERE org_id = ?"
                 + q.where(args) + " GROUP BY b ORDER BY b";
-        return query(sql, args, rs -> new Bucket(rs.getTimestamp(1).toInstant(), rs.getLong(2)));
+        return new Timeseries(interval, query(sql, args, rs -> new Bucket(rs.getTimestamp(1).toInstant(),
+                rs.getLong(2))));
     }
 
     private Map<String, Long> counts(String sql, List<Object> args) {
@@ -110,11 +125,8 @@ public class AuditTrail {
         }
     }
 
-    private static Map<String, String> actor(String type, String id) {
-        Map<String, String> m = new LinkedHashMap<>();
-        m.put("type", type);
-        m.put("id", id);
-        return m;
+    private static EntryActor actor(String type, String id) {
+        return new EntryActor(type, id);
     }
 
     @SuppressWarnings("unchecked")

@@ -3,7 +3,7 @@ package dev.stockade.api.clusters;
 import dev.stockade.api.kernel.access.Access;
 import dev.stockade.api.kernel.access.Action;
 import dev.stockade.api.kernel.access.Caller;
-import dev.stockade.api.tenancy.Views;
+import io.micronaut.core.annotation.Introspected;
 import io.micronaut.http.HttpRequest;
 import io.micronaut.http.HttpResponse;
 import io.micronaut.http.HttpStatus;
@@ -16,6 +16,7 @@ import io.micronaut.http.annotation.Post;
 import io.micronaut.http.annotation.Status;
 import io.swagger.v3.oas.annotations.tags.Tag;
 import jakarta.validation.Valid;
+import java.util.List;
 
 /** Registered clusters (spec: Connections): CRUD and the rotation of a cluster's tunnel token. */
 @Controller("/v1")
@@ -29,10 +30,15 @@ class ClusterController {
         this.relays = relays;
     }
 
+    /** A project's clusters. */
+    @Introspected
+    record Clusters(List<Cluster> items) {
+    }
+
     @Get("/projects/{projectId}/clusters")
     @Access(Action.CLUSTER_LIST)
-    Views.Page<Cluster> list(HttpRequest<?> request, String projectId) {
-        return new Views.Page<>(service.list(Caller.grant(request).projectId()));
+    Clusters list(HttpRequest<?> request, String projectId) {
+        return new Clusters(service.list(Caller.grant(request).projectId()));
     }
 
     /** Registers a cluster; the answer carries its tunnel token, shown this once. */

@@ -1,14 +1,13 @@
 package dev.stockade.api.connectors;
 
 import com.fasterxml.jackson.databind.JsonNode;
-import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ArrayNode;
+import com.fasterxml.jackson.databind.node.JsonNodeFactory;
 import io.micronaut.core.annotation.Nullable;
 import java.time.Instant;
 import java.util.ArrayList;
-import java.util.LinkedHashMap;
 import java.util.List;
-import java.util.Map;
+import java.util.Optional;
 import java.util.UUID;
 
 /**
@@ -22,8 +21,6 @@ public record Connector(UUID id, UUID orgId, UUID projectId, String name, String
                         @Nullable String documentUrl, String status,
                         @Nullable String lastError, String createdBy, Instant createdAt, @Nullable Instant syncedAt,
                         @Nullable UUID activeSpecId, List<UpstreamClient.Tool> tools) {
-    private static final ObjectMapper JSON = new ObjectMapper();
-
     public Connector {
         tools = List.copyOf(tools);
     }
@@ -36,7 +33,7 @@ public record Connector(UUID id, UUID orgId, UUID projectId, String name, String
 
     /** The JSON form of a tool list as specs store it. */
     static ArrayNode json(List<UpstreamClient.Tool> tools) {
-        ArrayNode out = JSON.createArrayNode();
+        ArrayNode out = JsonNodeFactory.instance.arrayNode();
         for (UpstreamClient.Tool t : tools) {
             var o = out.addObject().put("name", t.name()).put("description", t.description());
             o.set("inputSchema", t.inputSchema());
@@ -55,23 +52,10 @@ public record Connector(UUID id, UUID orgId, UUID projectId, String name, String
     }
 
     /** The connector as the API shows it. */
-    public Map<String, Object> view() {
-        Map<String, Object> v = new LinkedHashMap<>();
-        v.put("id", id);
-        v.put("projectId", projectId);
-        v.put("name", name);
-        v.put("kind", kind);
-        v.put("url", url);
-        if (kind.equals("http")) {
-            v.put("documentUrl", documentUrl);
-        }
-        v.put("status", status);
-        v.put("lastError", lastError);
-        v.put("activeSpecId", activeSpecId);
-        v.put("tools", tools.stream().map(t -> Map.of("name", t.name(), "description", t.description())).toList());
-        v.put("createdBy", createdBy);
-        v.put("createdAt", createdAt.toString());
-        v.put("syncedAt", syncedAt == null ? null : syncedAt.toString());
-        return v;
+    public ConnectorViews.ConnectorView view() {
+        return new ConnectorViews.ConnectorView(id, projectId, name, kind, url,
+                kind.equals("http") ? Optional.ofNullable(documentUrl) : null, status, lastError, activeSpecId,
+                tools.stream().map(t -> new ConnectorViews.ToolSummary(t.name(), t.description())).toList(),
+                createdBy, createdAt, syncedAt);
     }
 }

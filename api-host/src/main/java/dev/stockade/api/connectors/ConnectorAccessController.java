@@ -20,7 +20,6 @@ import io.micronaut.http.annotation.Put;
 import io.micronaut.http.annotation.QueryValue;
 import io.micronaut.http.annotation.Status;
 import io.swagger.v3.oas.annotations.tags.Tag;
-import java.util.Map;
 import java.util.UUID;
 
 /**
@@ -65,8 +64,8 @@ class ConnectorAccessController {
 
     @Get("/projects/{projectId}/mcp-servers/{serverId}/credentials")
     @Access(Action.CONNECTORS_READ)
-    Map<String, Object> list(HttpRequest<?> request, String projectId, String serverId) {
-        return Map.of("items", credentials.list(inProject(request, serverId).id()));
+    ConnectorViews.CredentialList list(HttpRequest<?> request, String projectId, String serverId) {
+        return new ConnectorViews.CredentialList(credentials.list(inProject(request, serverId).id()));
     }
 
     @Delete("/projects/{projectId}/mcp-servers/{serverId}/credentials/{credentialId}")
@@ -79,15 +78,15 @@ class ConnectorAccessController {
 
     @Post("/projects/{projectId}/mcp-servers/{serverId}/credentials/{credentialId}/oauth/start")
     @Access(Action.CONNECTORS_WRITE)
-    Map<String, Object> start(HttpRequest<?> request, String projectId, String serverId, String credentialId) {
+    ConnectorViews.OAuthStart start(HttpRequest<?> request, String projectId, String serverId, String credentialId) {
         ConnectorCredentials.View v = credentials.get(inProject(request, serverId).id(),
                 Authorizer.uuid("credentialId", credentialId));
         if (v.application() == null) {
             throw ApiProblem.invalid("/credentialId", "oauth", "credential `" + v.name() + "` is a static secret, not"
                     + " an OAuth credential");
         }
-        return Map.of("authorizationUrl", oauth.start(v.id(), v.application()), "redirectUri", oauth.redirectUri(),
-                "expiresIn", ConnectorOAuth.STATE_LIFETIME.toSeconds());
+        return new ConnectorViews.OAuthStart(oauth.start(v.id(), v.application()), oauth.redirectUri(),
+                ConnectorOAuth.STATE_LIFETIME.toSeconds());
     }
 
     @Get(value = "/oauth/connector-callback", produces = MediaType.TEXT_PLAIN)
@@ -107,16 +106,14 @@ class ConnectorAccessController {
 
     @Get("/projects/{projectId}/oauth-applications")
     @Access(Action.OAUTH_APPLICATIONS_READ)
-    Map<String, Object> applications(String projectId) {
-        return Map.of("items", oauth.applications().stream().map(a -> Map.of("name", a.name(), "issuer", a.issuer(),
-                "authorizationEndpoint", a.authorizationEndpoint(), "clientId", a.clientId(), "scopes", a.scopes()))
-                .toList());
+    ConnectorViews.Applications applications(String projectId) {
+        return new ConnectorViews.Applications(oauth.applications().stream().map(ConnectorViews.Application::of).toList());
     }
 
     @Get("/mcp-servers/{serverId}/entries")
     @Access(Action.CONNECTOR_READ)
-    Map<String, Object> entries(String serverId) {
-        return Map.of("items", connectors.entries(ConnectorController.id(serverId)));
+    ConnectorViews.Entries entries(String serverId) {
+        return new ConnectorViews.Entries(connectors.entries(ConnectorController.id(serverId)));
     }
 
     /** A tool entry shown or hidden. */
@@ -125,8 +122,8 @@ class ConnectorAccessController {
 
     @Put("/mcp-servers/{serverId}/entries/{entryName}/visibility")
     @Access(Action.CONNECTOR_WRITE)
-    Map<String, Object> visibility(HttpRequest<?> request, String serverId, String entryName,
-                                   @Body Visibility body) {
+    ConnectorViews.EntryVisibility visibility(HttpRequest<?> request, String serverId, String entryName,
+                                              @Body Visibility body) {
         if (body.visible() == null) {
             throw ApiProblem.invalid("/visible", "required", "`visible` (true or false) is required");
         }
@@ -140,7 +137,7 @@ class ConnectorAccessController {
 
     @Post("/mcp-servers/{serverId}/discover/url")
     @Access(Action.CONNECTOR_WRITE)
-    Map<String, Object> discoverUrl(String serverId, @Nullable @Body UrlBody body) {
+    ConnectorViews.AuthorizationDiscovery discoverUrl(String serverId, @Nullable @Body UrlBody body) {
         Connector c = connectors.get(ConnectorController.id(serverId));
         return metadata.discover(ConnectorService.url(body == null || body.url() == null ? c.url() : body.url()),
                 oauth.applications());

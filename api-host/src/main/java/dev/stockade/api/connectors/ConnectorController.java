@@ -1,6 +1,7 @@
 package dev.stockade.api.connectors;
 
 import com.fasterxml.jackson.databind.JsonNode;
+import dev.stockade.api.connectors.ConnectorViews.ConnectorView;
 import dev.stockade.api.kernel.access.Access;
 import dev.stockade.api.kernel.access.Action;
 import dev.stockade.api.kernel.access.Authorizer;
@@ -16,8 +17,6 @@ import io.micronaut.http.annotation.Get;
 import io.micronaut.http.annotation.Post;
 import io.micronaut.http.annotation.Status;
 import io.swagger.v3.oas.annotations.tags.Tag;
-import java.util.LinkedHashMap;
-import java.util.Map;
 import java.util.UUID;
 
 /**
@@ -42,44 +41,36 @@ class ConnectorController {
     @Post("/projects/{projectId}/mcp-servers")
     @Status(HttpStatus.CREATED)
     @Access(Action.CONNECTORS_WRITE)
-    Map<String, Object> register(HttpRequest<?> request, String projectId, @Body ServerInput body) {
+    ConnectorView register(HttpRequest<?> request, String projectId, @Body ServerInput body) {
         return service.register(Caller.identity(request), Caller.grant(request), body.name(), body.url()).view();
     }
 
     @Get("/projects/{projectId}/mcp-servers")
     @Access(Action.CONNECTORS_READ)
-    Map<String, Object> list(HttpRequest<?> request, String projectId) {
-        return Map.of("items", service.list(Caller.grant(request)).stream().map(Connector::view).toList());
+    ConnectorViews.Connectors list(HttpRequest<?> request, String projectId) {
+        return new ConnectorViews.Connectors(service.list(Caller.grant(request)).stream().map(Connector::view).toList());
     }
 
     @Post("/projects/{projectId}/mcp-servers/discover/preview")
     @Access(Action.CONNECTORS_WRITE)
-    Map<String, Object> preview(HttpRequest<?> request, String projectId, @Body ServerInput body) {
+    ConnectorViews.Preview preview(HttpRequest<?> request, String projectId, @Body ServerInput body) {
         ConnectorService.Discovery found = service.discover(ConnectorService.url(body.url()));
-        Map<String, Object> out = new LinkedHashMap<>();
-        out.put("ok", found.error() == null);
-        out.put("error", found.error());
-        out.put("tools", found.tools().stream().map(t -> Map.of("name", t.name(), "description", t.description(),
-                "inputSchema", t.inputSchema())).toList());
-        return out;
+        return new ConnectorViews.Preview(found.error() == null, found.error(), found.tools().stream()
+                .map(t -> new ConnectorViews.DiscoveredTool(t.name(), t.description(), t.inputSchema())).toList());
     }
 
     @Post("/projects/{projectId}/mcp-servers/test-connection")
     @Access(Action.CONNECTORS_WRITE)
-    Map<String, Object> testConnection(HttpRequest<?> request, String projectId, @Body ServerInput body) {
+    ConnectorViews.ConnectionCheck testConnection(HttpRequest<?> request, String projectId, @Body ServerInput body) {
         long start = System.nanoTime();
         ConnectorService.Discovery found = service.discover(ConnectorService.url(body.url()));
-        Map<String, Object> out = new LinkedHashMap<>();
-        out.put("ok", found.error() == null);
-        out.put("error", found.error());
-        out.put("toolCount", found.tools().size());
-        out.put("durationMs", (System.nanoTime() - start) / 1_000_000);
-        return out;
+        return new ConnectorViews.ConnectionCheck(found.error() == null, found.error(), found.tools().size(),
+                (System.nanoTime() - start) / 1_000_000);
     }
 
     @Get("/mcp-servers/{serverId}")
     @Access(Action.CONNECTOR_READ)
-    Map<String, Object> get(String serverId) {
+    ConnectorView get(String serverId) {
         return service.get(id(serverId)).view();
     }
 
@@ -96,7 +87,7 @@ class ConnectorController {
 
     @Post("/mcp-servers/{serverId}/sync")
     @Access(Action.CONNECTOR_WRITE)
-    Map<String, Object> sync(HttpRequest<?> request, String serverId, @Nullable @Body SyncInput body) {
+    ConnectorViews.SyncResult sync(HttpRequest<?> request, String serverId, @Nullable @Body SyncInput body) {
         return service.sync(Caller.identity(request), Caller.grant(request), id(serverId),
                 body == null ? null : text(body.document()));
     }
@@ -112,7 +103,7 @@ class ConnectorController {
     @Post("/projects/{projectId}/mcp-servers/http")
     @Status(HttpStatus.CREATED)
     @Access(Action.CONNECTORS_WRITE)
-    Map<String, Object> registerHttp(HttpRequest<?> request, String projectId, @Body HttpInput body) {
+    ConnectorView registerHttp(HttpRequest<?> request, String projectId, @Body HttpInput body) {
         return service.registerHttp(Caller.identity(request), Caller.grant(request), body.name(), body.baseUrl(),
                 text(body.document()), body.documentUrl()).view();
     }
@@ -124,38 +115,27 @@ class ConnectorController {
 
     @Get("/mcp-servers/{serverId}/specs/pending")
     @Access(Action.CONNECTOR_READ)
-    Map<String, Object> pending(String serverId) {
-        return Map.of("items", service.pending(id(serverId)).stream().map(ConnectorController::view).toList());
+    ConnectorViews.Specs pending(String serverId) {
+        return new ConnectorViews.Specs(service.pending(id(serverId)).stream().map(ConnectorViews.SpecView::of).toList());
     }
 
     @Get("/mcp-servers/{serverId}/specs/{specId}")
     @Access(Action.CONNECTOR_READ)
-    Map<String, Object> spec(String serverId, String specId) {
-        return view(service.spec(id(serverId), Authorizer.uuid("specId", specId)));
+    ConnectorViews.SpecView spec(String serverId, String specId) {
+        return ConnectorViews.SpecView.of(service.spec(id(serverId), Authorizer.uuid("specId", specId)));
     }
 
     @Get("/mcp-servers/{serverId}/specs/{specId}/diff")
     @Access(Action.CONNECTOR_READ)
-    Map<String, Object> diff(String serverId, String specId) {
+    ConnectorViews.SpecDiff diff(String serverId, String specId) {
         return service.diff(id(serverId), Authorizer.uuid("specId", specId));
     }
 
     @Post("/mcp-servers/{serverId}/specs/{specId}/promote")
     @Access(Action.CONNECTOR_WRITE)
-    Map<String, Object> promote(HttpRequest<?> request, String serverId, String specId) {
+    ConnectorView promote(HttpRequest<?> request, String serverId, String specId) {
         return service.promote(Caller.identity(request), Caller.grant(request), id(serverId),
                 Authorizer.uuid("specId", specId)).view();
-    }
-
-    private static Map<String, Object> view(ConnectorStore.Spec s) {
-        Map<String, Object> v = new LinkedHashMap<>();
-        v.put("id", s.id());
-        v.put("serverId", s.serverId());
-        v.put("status", s.status());
-        v.put("digest", s.digest());
-        v.put("createdAt", s.createdAt().toString());
-        v.put("tools", s.tools());
-        return v;
     }
 
     static UUID id(String serverId) {

@@ -47,11 +47,12 @@ public class ConnectorOAuth {
     private final Sql jdbc;
     private final SecretBox box;
     private final PlatformConfig config;
-    private final ObjectMapper json = new ObjectMapper();
+    private final ObjectMapper json;
     private final SecureRandom random = new SecureRandom();
     private final HttpClient http = OutboundClients.trusted(Duration.ofSeconds(10));
 
-    public ConnectorOAuth(List<OAuthApplication> configured, Sql jdbc, SecretBox box, PlatformConfig config) {
+    public ConnectorOAuth(List<OAuthApplication> configured, Sql jdbc, SecretBox box, PlatformConfig config, ObjectMapper json) {
+        this.json = json;
         configured.forEach(a -> applications.put(a.name(), a));
         this.jdbc = jdbc;
         this.box = box;

@@ -185,7 +185,7 @@ public class ConnectorService {
      * Re-discovers: a first successful discovery becomes the active spec; a tool list that differs from the active
      * one becomes the (single) pending spec, replacing an older pending one; an unchanged list changes nothing.
      */
-    public Map<String, Object> sync(Identity caller, Grant grant, UUID id, String document) {
+    public ConnectorViews.SyncResult sync(Identity caller, Grant grant, UUID id, String document) {
         Connector c = store.get(id);
         if (c.kind().equals("http") && c.documentUrl() == null && document == null) {
             throw ApiProblem.invalid("/document", "required", "this connector's document was given inline: send the"
@@ -197,23 +197,19 @@ public class ConnectorService {
         return tx.executeWrite(status -> applySync(caller, grant, c, found));
     }
 
-    private Map<String, Object> applySync(Identity caller, Grant grant, Connector c, Discovery found) {
-        Map<String, Object> out = new LinkedHashMap<>();
+    private ConnectorViews.SyncResult applySync(Identity caller, Grant grant, Connector c, Discovery found) {
         store.markSynced(c.id(), found.ok() ? "ready" : "error", found.error());
         if (!found.ok()) {
-            out.put("status", "error");
-            out.put("error", found.error());
-            return out;
+            return new ConnectorViews.SyncResult("error", found.error(), null, null, null);
         }
         String digest = digest(found.tools());
         // the digest stored with the active spec (jsonb reorders keys, so a digest of the stored JSON would differ)
         boolean same = store.specs(c.id(), "active").stream().anyMatch(s -> s.digest().equals(digest));
-        out.put("status", "ready");
-        out.put("changed", !same);
+        UUID activeSpec = null;
+        UUID pendingSpec = null;
         if (c.activeSpecId() == null) {
-            UUID spec = UUID.randomUUID();
-            store.insertSpec(spec, c.id(), "active", Connector.json(found.tools()), digest);
-            out.put("activeSpecId", spec);
+            activeSpec = UUID.randomUUID();
+            store.insertSpec(activeSpec, c.id(), "active", Connector.json(found.tools()), digest);
         } else if (!same) {
             boolean alreadyPending = store.specs(c.id(), "pending").stream().anyMatch(s -> s.digest().equals(digest));
             if (!alreadyPending) {
@@ -221,12 +217,12 @@ public class ConnectorService {
                 UUID spec = UUID.randomUUID();
                 store.insertSpec(spec, c.id(), "pending", Connector.json(found.tools()), digest);
             }
-            out.put("pendingSpecId", store.specs(c.id(), "pending").get(0).id());
+            pendingSpec = store.specs(c.id(), "pending").get(0).id();
         }
         audit.record(AuditEvent.of(AuditKind.CONNECTOR, "sync").by(caller).org(grant.orgId()).project(c.projectId())
                 .target(c.id().toString()).details(Map.of("changed", !same, "tools", found.tools().size())).build());
         changed(grant.orgId(), c.id());
-        return out;
+        return new ConnectorViews.SyncResult("ready", null, !same, activeSpec, pendingSpec);
     }
 
     public List<ConnectorStore.Spec> pending(UUID id) {
@@ -238,19 +234,16 @@ public class ConnectorService {
     }
 
     /** What promoting the spec would change: tools added, removed, and changed (description or schema). */
-    public Map<String, Object> diff(UUID id, UUID specId) {
+    public ConnectorViews.SpecDiff diff(UUID id, UUID specId) {
         Connector c = store.get(id);
         ConnectorStore.Spec spec = store.spec(id, specId);
         Map<String, JsonNode> before = byName(Connector.json(c.tools()));
         Map<String, JsonNode> after = byName(spec.tools());
-        Map<String, Object> out = new LinkedHashMap<>();
-        out.put("specId", specId);
-        out.put("activeSpecId", c.activeSpecId());
-        out.put("added", after.keySet().stream().filter(n -> !before.containsKey(n)).sorted().toList());
-        out.put("removed", before.keySet().stream().filter(n -> !after.containsKey(n)).sorted().toList());
-        out.put("changed", after.keySet().stream().filter(n -> before.containsKey(n)
-                && !before.get(n).equals(after.get(n))).sorted().toList());
-        return out;
+        return new ConnectorViews.SpecDiff(specId, c.activeSpecId(),
+                after.keySet().stream().filter(n -> !before.containsKey(n)).sorted().toList(),
+                before.keySet().stream().filter(n -> !after.containsKey(n)).sorted().toList(),
+                after.keySet().stream().filter(n -> before.containsKey(n) && !before.get(n).equals(after.get(n)))
+                        .sorted().toList());
     }
 
     /** Makes a pending spec active; tools it adds are still granted only where a policy names them. */
@@ -271,15 +264,15 @@ public class ConnectorService {
     }
 
     /** The tool entries of the active spec with their visibility (a hidden entry is never exposed, granted or not). */
-    public List<Map<String, Object>> entries(UUID id) {
+    public List<ConnectorViews.Entry> entries(UUID id) {
         Connector c = store.get(id);
         java.util.Set<String> hidden = store.hidden(List.of(id)).getOrDefault(id, java.util.Set.of());
-        return c.tools().stream().map(t -> Map.<String, Object>of("name", t.name(), "description", t.description(),
-                "visible", !hidden.contains(t.name()))).toList();
+        return c.tools().stream().map(t -> new ConnectorViews.Entry(t.name(), t.description(),
+                !hidden.contains(t.name()))).toList();
     }
 
     @Transactional
-    public Map<String, Object> setVisibility(Identity caller, Grant grant, UUID id, String entry, boolean visible) {
+    public ConnectorViews.EntryVisibility setVisibility(Identity caller, Grant grant, UUID id, String entry, boolean visible) {
         Connector c = store.get(id);
         if (c.tool(entry) == null) {
             throw ApiProblem.notFound("entry `" + UpstreamClient.clip(entry) + "` (of this connector)");
@@ -289,7 +282,7 @@ public class ConnectorService {
                 .project(c.projectId()).target(id.toString()).details(Map.of("entry", entry, "visible", visible))
                 .build());
         changed(grant.orgId(), id);
-        return Map.of("name", entry, "visible", visible);
+        return new ConnectorViews.EntryVisibility(entry, visible);
     }
 
     private void changed(UUID orgId, UUID connectorId) {

@@ -30,9 +30,10 @@ public class ConnectorStore {
     private static final String SPEC_COLUMNS = "id, server_id, status, tools::text, digest, created_at";
 
     private final Sql jdbc;
-    private final ObjectMapper json = new ObjectMapper();
+    private final ObjectMapper json;
 
-    public ConnectorStore(Sql jdbc) {
+    public ConnectorStore(Sql jdbc, ObjectMapper json) {
+        this.json = json;
         this.jdbc = jdbc;
     }
 

@@ -9,7 +9,6 @@ import dev.stockade.api.kernel.tools.PlatformTool;
 import dev.stockade.api.kernel.tools.Schema;
 import jakarta.inject.Singleton;
 import java.util.List;
-import java.util.Map;
 
 /** Connector management as MCP tools (people only): register, list, re-discover, review and promote specs, delete. */
 @Singleton
@@ -26,8 +25,8 @@ class ConnectorTools implements PlatformTool.Provider {
                 new PlatformTool("list_connectors", "List a project's connectors with their tools and status.",
                         ToolFamily.CONNECTOR_MANAGEMENT, Action.CONNECTORS_READ,
                         Schema.object().uuid("projectId", "The project").required("projectId"),
-                        (caller, grant, args) -> Map.of("items", connectors.list(grant).stream().map(Connector::view)
-                                .toList())),
+                        (caller, grant, args) -> new ConnectorViews.Connectors(connectors.list(grant).stream()
+                                .map(Connector::view).toList())),
                 new PlatformTool("register_connector", "Register an upstream MCP server (streamable HTTP) in a project"
                         + " and discover its tools; policies grant its tools by name.",
                         ToolFamily.CONNECTOR_MANAGEMENT, Action.CONNECTORS_WRITE,
@@ -55,7 +54,7 @@ class ConnectorTools implements PlatformTool.Provider {
                         ToolFamily.CONNECTOR_MANAGEMENT, Action.CONNECTOR_WRITE, server().required("serverId"),
                         (caller, grant, args) -> {
                             connectors.delete(caller, grant, uuid(args, "serverId"));
-                            return Map.of("deleted", uuid(args, "serverId"));
+                            return new ConnectorViews.Deleted(uuid(args, "serverId"));
                         }));
     }
 

@@ -18,10 +18,10 @@ import dev.stockade.policy.compiler.ConnectorReach.GrantedConnector;
 import dev.stockade.policy.model.ConnectorGrant;
 import io.micronaut.core.annotation.Nullable;
 import jakarta.inject.Singleton;
-import java.sql.ResultSet;
-import java.sql.Types;
 import java.time.Duration;
 import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.HashMap;
 import java.util.HashSet;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -170,41 +170,34 @@ public class GrantedTools {
         }
     }
 
-    /** The projects whose grants count: the endpoint's project, or every project the caller is a member of. */
+    /**
+     * The projects whose grants count: the endpoint's project, or every project the caller is a member of. Each
+     * query reads its two values by name from {@code who} ({@code who.principal}, {@code who.project}, null for
+     * every project), so each is bound once, in order, whatever the query's shape.
+     */
     private List<Reach> reach(Identity caller, @Nullable UUID projectId) {
-        String sql;
-        Object principal;
+        String projects;
+        UUID principal;
         if (caller instanceof Identity.User u) {
             principal = u.userId();
-            sql = "SELECT p.id, p.org_id FROM projects p WHERE (p.org_id IN (SELECT org_id FROM org_members WHERE"
-                    + " user_id = ?1) OR p.id IN (SELECT project_id FROM project_members WHERE principal_type = 'user'"
-                    + " AND principal_id = ?1))";
+            projects = "SELECT p.id, p.org_id, p.created_at FROM projects p, who WHERE (p.org_id IN (SELECT org_id"
+                    + " FROM org_members WHERE user_id = who.principal) OR p.id IN (SELECT project_id FROM"
+                    + " project_members WHERE principal_type = 'user' AND principal_id = who.principal))";
         } else if (caller instanceof Identity.ApiToken a) {
             principal = a.tokenId();
-            sql = "SELECT p.id, p.org_id FROM projects p JOIN project_members m ON m.project_id = p.id"
-                    + " WHERE m.principal_type = 'api-token' AND m.principal_id = ?1";
+            projects = "SELECT p.id, p.org_id, p.created_at FROM projects p JOIN project_members m"
+                    + " ON m.project_id = p.id, who WHERE m.principal_type = 'api-token'"
+                    + " AND m.principal_id = who.principal";
         } else if (caller instanceof Identity.SandboxToken s) {
             principal = s.projectId();
-            sql = "SELECT p.id, p.org_id FROM projects p WHERE p.id = ?1";
+            projects = "SELECT p.id, p.org_id, p.created_at FROM projects p, who WHERE p.id = who.principal";
         } else {
             return List.of(); // the installation owner and machine identities hold no bindings
         }
-        String filtered = sql.replace("?1", "?") + (projectId == null ? "" : " AND p.id = ?") + " ORDER BY p.created_at, p.id";
-        int uses = sql.split("\\?1", -1).length - 1;
-        return jdbc.prepare(filtered, ps -> {
-            for (int i = 1; i <= uses; i++) {
-                ps.setObject(i, principal, Types.OTHER);
-            }
-            if (projectId != null) {
-                ps.setObject(uses + 1, projectId, Types.OTHER);
-            }
-            List<Reach> out = new ArrayList<>();
-            try (ResultSet rs = ps.executeQuery()) {
-                while (rs.next()) {
-                    out.add(new Reach(rs.getObject(2, UUID.class), rs.getObject(1, UUID.class)));
-                }
-            }
-            return out;
-        });
+        String sql = "WITH who AS (SELECT CAST(? AS uuid) AS principal, CAST(? AS uuid) AS project)"
+                + " SELECT r.id, r.org_id FROM (" + projects + ") r, who"
+                + " WHERE who.project IS NULL OR r.id = who.project ORDER BY r.created_at, r.id";
+        return jdbc.query(sql, Arrays.asList(principal, projectId),
+                rs -> new Reach(rs.getObject(2, UUID.class), rs.getObject(1, UUID.class)));
     }
 }

@@ -23,9 +23,10 @@ import java.util.Set;
 @Singleton
 public class HttpOperations {
     private final GuardedHttp http;
-    private final ObjectMapper json = new ObjectMapper();
+    private final ObjectMapper json;
 
-    public HttpOperations(GuardedHttp http) {
+    public HttpOperations(GuardedHttp http, ObjectMapper json) {
+        this.json = json;
         this.http = http;
     }
 

@@ -4,6 +4,7 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import com.fasterxml.jackson.databind.node.JsonNodeFactory;
 import io.swagger.v3.core.util.Json;
 import io.swagger.v3.oas.models.OpenAPI;
 import io.swagger.v3.oas.models.Operation;
@@ -27,7 +28,6 @@ import java.util.Set;
  * not fetched (the document is read as given, never dialing out from the parser).
  */
 final class OpenApiTools {
-    private static final ObjectMapper JSON = new ObjectMapper();
     private static final ObjectMapper YAML = new ObjectMapper(new com.fasterxml.jackson.dataformat.yaml.YAMLFactory());
     /** Headers an HTTP connector never lets a tool argument set. */
     private static final Set<String> RESERVED_HEADERS = Set.of("authorization", "cookie", "host", "content-length",
@@ -92,10 +92,10 @@ final class OpenApiTools {
         for (int i = 2; !names.add(name); i++) {
             name = base.replaceAll("[^A-Za-z0-9_.-]", "_") + "_" + i;
         }
-        ObjectNode schema = JSON.createObjectNode().put("type", "object");
+        ObjectNode schema = JsonNodeFactory.instance.objectNode().put("type", "object");
         ObjectNode properties = schema.putObject("properties");
-        ArrayNode required = JSON.createArrayNode();
-        ObjectNode operation = JSON.createObjectNode().put("method", method.name()).put("path", path);
+        ArrayNode required = JsonNodeFactory.instance.arrayNode();
+        ObjectNode operation = JsonNodeFactory.instance.objectNode().put("method", method.name()).put("path", path);
         ArrayNode params = operation.putArray("parameters");
         List<Parameter> all = new ArrayList<>(item.getParameters() == null ? List.of() : item.getParameters());
         if (op.getParameters() != null) {
@@ -107,7 +107,7 @@ final class OpenApiTools {
                     || in.equals("header") && RESERVED_HEADERS.contains(p.getName().toLowerCase(Locale.ROOT))) {
                 continue; // cookies and reserved headers are the connector's, never a tool argument's
             }
-            JsonNode ps = p.getSchema() == null ? JSON.createObjectNode().put("type", "string")
+            JsonNode ps = p.getSchema() == null ? JsonNodeFactory.instance.objectNode().put("type", "string")
                     : Json.mapper().valueToTree(p.getSchema());
             ObjectNode prop = properties.putObject(p.getName());
             prop.setAll((ObjectNode) ps);

@@ -8,9 +8,8 @@ import java.io.IOException;
 import java.net.URI;
 import java.net.http.HttpRequest;
 import java.util.ArrayList;
-import java.util.LinkedHashMap;
 import java.util.List;
-import java.util.Map;
+import java.util.Optional;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 
@@ -26,45 +25,49 @@ public class ResourceMetadata {
     private static final Pattern RESOURCE_METADATA = Pattern.compile("resource_metadata=\"([^\"]+)\"");
 
     private final GuardedHttp http;
-    private final ObjectMapper json = new ObjectMapper();
+    private final ObjectMapper json;
 
-    public ResourceMetadata(GuardedHttp http) {
+    public ResourceMetadata(GuardedHttp http, ObjectMapper json) {
         this.http = http;
+        this.json = json;
     }
 
-    public Map<String, Object> discover(URI url, List<OAuthApplication> applications) {
-        Map<String, Object> out = new LinkedHashMap<>();
-        out.put("url", url.toString());
+    /** Where {@code url}'s authorization servers are, and which of {@code applications} serve it. */
+    public ConnectorViews.AuthorizationDiscovery discover(URI url, List<OAuthApplication> applications) {
+        Boolean requires = null;
         try {
             String challenge = probe(url);
-            out.put("requiresAuthorization", challenge != null);
-            List<URI> candidates = new ArrayList<>();
-            Matcher m = challenge == null ? null : RESOURCE_METADATA.matcher(challenge);
-            if (m != null && m.find()) {
-                candidates.add(ConnectorService.url(url.resolve(m.group(1)).toString()));
-            }
-            String path = url.getRawPath() == null || url.getRawPath().equals("/") ? "" : url.getRawPath();
-            candidates.add(url.resolve("/.well-known/oauth-protected-resource" + path));
-            candidates.add(url.resolve("/.well-known/oauth-protected-resource"));
-            for (URI candidate : candidates) {
+            requires = challenge != null;
+            for (URI candidate : candidates(url, challenge)) {
                 JsonNode doc = metadata(candidate);
                 if (doc != null) {
                     List<String> servers = new ArrayList<>();
                     doc.path("authorization_servers").forEach(s -> servers.add(s.asText()));
-                    out.put("resourceMetadataUrl", candidate.toString());
-                    out.put("resource", doc.path("resource").asText(null));
-                    out.put("authorizationServers", servers);
-                    out.put("applications", applications.stream().filter(a -> servers.contains(a.issuer())
-                            || servers.contains(a.issuer() + "/")).map(OAuthApplication::name).toList());
-                    return out;
+                    List<String> matching = applications.stream().filter(a -> servers.contains(a.issuer())
+                            || servers.contains(a.issuer() + "/")).map(OAuthApplication::name).toList();
+                    return new ConnectorViews.AuthorizationDiscovery(url.toString(), requires, candidate.toString(),
+                            Optional.ofNullable(doc.path("resource").asText(null)), servers, matching, null);
                 }
             }
-            out.put("authorizationServers", List.of());
-            out.put("applications", List.of());
+            return new ConnectorViews.AuthorizationDiscovery(url.toString(), requires, null, null, List.of(),
+                    List.of(), null);
         } catch (UpstreamException e) {
-            out.put("error", e.getMessage());
+            return new ConnectorViews.AuthorizationDiscovery(url.toString(), requires, null, null, null, null,
+                    e.getMessage());
         }
-        return out;
+    }
+
+    /** The challenge's metadata URL (when it names one), then the two well-known locations. */
+    private static List<URI> candidates(URI url, String challenge) {
+        List<URI> candidates = new ArrayList<>();
+        Matcher m = challenge == null ? null : RESOURCE_METADATA.matcher(challenge);
+        if (m != null && m.find()) {
+            candidates.add(ConnectorService.url(url.resolve(m.group(1)).toString()));
+        }
+        String path = url.getRawPath() == null || url.getRawPath().equals("/") ? "" : url.getRawPath();
+        candidates.add(url.resolve("/.well-known/oauth-protected-resource" + path));
+        candidates.add(url.resolve("/.well-known/oauth-protected-resource"));
+        return candidates;
     }
 
     /** The {@code WWW-Authenticate} challenge of an unauthenticated initialize, or null when none was asked. */

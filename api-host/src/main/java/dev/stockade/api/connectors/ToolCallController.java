@@ -9,12 +9,18 @@ import dev.stockade.api.kernel.access.Caller;
 import dev.stockade.api.kernel.access.Grant;
 import dev.stockade.api.kernel.web.ApiProblem;
 import dev.stockade.api.mcp.ToolCalls;
+import io.micronaut.core.annotation.Introspected;
 import io.micronaut.core.annotation.Nullable;
 import io.micronaut.http.HttpRequest;
+import io.micronaut.http.MediaType;
 import io.micronaut.http.annotation.Body;
 import io.micronaut.http.annotation.Controller;
 import io.micronaut.http.annotation.Post;
+import io.swagger.v3.oas.annotations.media.Content;
+import io.swagger.v3.oas.annotations.media.Schema;
+import io.swagger.v3.oas.annotations.responses.ApiResponse;
 import io.swagger.v3.oas.annotations.tags.Tag;
+import java.util.List;
 import java.util.UUID;
 
 /**
@@ -38,8 +44,20 @@ class ToolCallController {
     record CallInput(@Nullable String name, @Nullable JsonNode arguments) {
     }
 
+    /**
+     * The shape of a tool's result (MCP's {@code CallToolResult}), for the OpenAPI document: the answer is the
+     * upstream's result as it came, or the platform's own for a refusal or a failure, so it is passed on as JSON
+     * rather than rebuilt from this record.
+     */
+    @Introspected
+    record ToolResult(List<JsonNode> content, @Nullable JsonNode structuredContent, boolean isError) {
+    }
+
     @Post("/mcp-servers/{serverId}/tools/call")
     @Access(Action.CONNECTOR_TOOLS_CALL)
+    @ApiResponse(responseCode = "200", description = "the tool's result",
+            content = @Content(mediaType = MediaType.APPLICATION_JSON,
+                    schema = @Schema(implementation = ToolResult.class)))
     JsonNode callOnServer(HttpRequest<?> request, String serverId, @Body CallInput body) {
         UUID server = Authorizer.uuid("serverId", serverId);
         Grant grant = Caller.grant(request);
@@ -53,6 +71,9 @@ class ToolCallController {
 
     @Post("/projects/{projectId}/mcp-servers/tools/call")
     @Access(Action.PROJECT_TOOLS_CALL)
+    @ApiResponse(responseCode = "200", description = "the tool's result",
+            content = @Content(mediaType = MediaType.APPLICATION_JSON,
+                    schema = @Schema(implementation = ToolResult.class)))
     JsonNode callInProject(HttpRequest<?> request, String projectId, @Body CallInput body) {
         return call(request, Caller.grant(request).projectId(), name(body), body);
     }

@@ -40,11 +40,12 @@ public class UpstreamClient {
 
     private final ConnectorSettings settings;
     private final GuardedHttp http;
-    private final ObjectMapper json = new ObjectMapper();
+    private final ObjectMapper json;
     private final Map<String, String> sessions = new ConcurrentHashMap<>();
     private final AtomicLong ids = new AtomicLong();
 
-    public UpstreamClient(ConnectorSettings settings, GuardedHttp http) {
+    public UpstreamClient(ConnectorSettings settings, GuardedHttp http, ObjectMapper json) {
+        this.json = json;
         this.settings = settings;
         this.http = http;
     }

@@ -1,10 +1,13 @@
 package dev.stockade.api.credentials;
 
+import com.fasterxml.jackson.annotation.JsonInclude;
 import dev.stockade.api.credentials.CredentialService.Credential;
 import dev.stockade.api.kernel.access.Access;
 import dev.stockade.api.kernel.access.Action;
 import dev.stockade.api.kernel.access.Authorizer;
 import dev.stockade.api.kernel.access.Caller;
+import io.micronaut.core.annotation.Introspected;
+import io.micronaut.core.annotation.Nullable;
 import io.micronaut.http.HttpRequest;
 import io.micronaut.http.HttpResponse;
 import io.micronaut.http.HttpStatus;
@@ -16,9 +19,9 @@ import io.micronaut.http.annotation.Patch;
 import io.micronaut.http.annotation.Post;
 import io.micronaut.http.annotation.Status;
 import io.swagger.v3.oas.annotations.tags.Tag;
-import java.util.LinkedHashMap;
+import java.time.Instant;
 import java.util.List;
-import java.util.Map;
+import java.util.UUID;
 
 /** Project credentials ({@code /v1/projects/{projectId}/credentials}); no route returns a secret. */
 @Controller("/v1/projects/{projectId}/credentials")
@@ -33,27 +36,25 @@ class CredentialController {
     @Post
     @Status(HttpStatus.CREATED)
     @Access(Action.CREDENTIALS_WRITE)
-    Map<String, Object> create(HttpRequest<?> request, String projectId, @Body CredentialInput body) {
+    CredentialView create(HttpRequest<?> request, String projectId, @Body CredentialInput body) {
         return view(service.create(Caller.identity(request), Caller.grant(request), body));
     }
 
     @Get
     @Access(Action.CREDENTIALS_READ)
-    Map<String, Object> list(HttpRequest<?> request, String projectId) {
-        List<Map<String, Object>> items = service.list(Caller.grant(request)).stream()
-                .map(CredentialController::view).toList();
-        return Map.of("items", items);
+    Credentials list(HttpRequest<?> request, String projectId) {
+        return page(service.list(Caller.grant(request)));
     }
 
     @Get("/{credentialId}")
     @Access(Action.CREDENTIALS_READ)
-    Map<String, Object> get(HttpRequest<?> request, String projectId, String credentialId) {
+    CredentialView get(HttpRequest<?> request, String projectId, String credentialId) {
         return view(service.get(Caller.grant(request), Authorizer.uuid("credentialId", credentialId)));
     }
 
     @Patch("/{credentialId}")
     @Access(Action.CREDENTIALS_WRITE)
-    Map<String, Object> update(HttpRequest<?> request, String projectId, String credentialId,
+    CredentialView update(HttpRequest<?> request, String projectId, String credentialId,
                                @Body CredentialInput body) {
         return view(service.update(Caller.identity(request), Caller.grant(request),
                 Authorizer.uuid("credentialId", credentialId), body));
@@ -66,20 +67,29 @@ class CredentialController {
         return HttpResponse.noContent();
     }
 
-    static Map<String, Object> view(Credential c) {
-        Map<String, Object> out = new LinkedHashMap<>();
-        out.put("id", c.id());
-        out.put("projectId", c.projectId());
-        if (c.sandboxId() != null) {
-            out.put("sandboxId", c.sandboxId());
-        }
-        out.put("name", c.name());
-        out.put("domains", c.domains());
-        if (c.headerFormat() != null) {
-            out.put("headerFormat", c.headerFormat());
-        }
-        out.put("createdAt", c.createdAt().toString());
-        out.put("updatedAt", c.updatedAt().toString());
-        return out;
+    /**
+     * A credential as the API shows it: never its secret. {@code sandboxId} (a credential a sandbox owns) and
+     * {@code headerFormat} are left out when they do not apply.
+     */
+    @Introspected
+    public record CredentialView(UUID id, UUID projectId,
+                                 @JsonInclude(JsonInclude.Include.NON_NULL) @Nullable UUID sandboxId, String name,
+                                 List<String> domains,
+                                 @JsonInclude(JsonInclude.Include.NON_NULL) @Nullable String headerFormat,
+                                 Instant createdAt, Instant updatedAt) {
+    }
+
+    /** A project's credentials. */
+    @Introspected
+    public record Credentials(List<CredentialView> items) {
+    }
+
+    static CredentialView view(Credential c) {
+        return new CredentialView(c.id(), c.projectId(), c.sandboxId(), c.name(), c.domains(), c.headerFormat(),
+                c.createdAt(), c.updatedAt());
+    }
+
+    static Credentials page(List<Credential> credentials) {
+        return new Credentials(credentials.stream().map(CredentialController::view).toList());
     }
 }

@@ -6,7 +6,6 @@ import dev.stockade.api.kernel.tools.PlatformTool;
 import dev.stockade.api.kernel.tools.Schema;
 import jakarta.inject.Singleton;
 import java.util.List;
-import java.util.Map;
 
 /** Credentials as an MCP tool: listed without their secrets, as over REST. */
 @Singleton
@@ -22,7 +21,6 @@ class CredentialTools implements PlatformTool.Provider {
         return List.of(new PlatformTool("list_credentials", "List a project's credentials (never their secrets).",
                 ToolFamily.DAY_TO_DAY, Action.CREDENTIALS_READ,
                 Schema.object().uuid("projectId", "The project").required("projectId"),
-                (caller, grant, args) -> Map.of("items", credentials.list(grant).stream()
-                        .map(CredentialController::view).toList())));
+                (caller, grant, args) -> CredentialController.page(credentials.list(grant))));
     }
 }

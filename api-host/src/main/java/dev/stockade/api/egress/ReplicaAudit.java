@@ -24,14 +24,15 @@ class ReplicaAudit {
     record Result(int accepted, int unknownSandbox, int malformed) {
     }
 
-    private static final ObjectMapper JSON = new ObjectMapper();
+    private final ObjectMapper json;
 
     private final EgressAudit sink;
     private final EnforcementStore store;
     private final Cache<String, Optional<EgressAudit.Owner>> owners = Caffeine.newBuilder().maximumSize(100_000)
             .build();
 
-    ReplicaAudit(AuditAppender appender, EnforcementStore store) {
+    ReplicaAudit(AuditAppender appender, EnforcementStore store, ObjectMapper json) {
+        this.json = json;
         this.store = store;
         this.sink = new EgressAudit(appender, this::owner);
     }
@@ -46,7 +47,7 @@ class ReplicaAudit {
             }
             AuditEvent e;
             try {
-                e = AuditEvent.fromJson(JSON.readTree(line));
+                e = AuditEvent.fromJson(json.readTree(line));
             } catch (IOException | RuntimeException bad) {
                 malformed++;
                 continue;

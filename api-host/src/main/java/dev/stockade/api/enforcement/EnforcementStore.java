@@ -34,9 +34,10 @@ public class EnforcementStore {
 
     private final Sql jdbc;
     private final Events events;
-    private final ObjectMapper json = new ObjectMapper();
+    private final ObjectMapper json;
 
-    public EnforcementStore(Sql jdbc, Events events) {
+    public EnforcementStore(Sql jdbc, Events events, ObjectMapper json) {
+        this.json = json;
         this.jdbc = jdbc;
         this.events = events;
     }

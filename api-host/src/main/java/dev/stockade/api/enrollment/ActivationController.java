@@ -8,10 +8,14 @@ import dev.stockade.api.kernel.web.Problems;
 import io.micronaut.core.annotation.Introspected;
 import io.micronaut.core.annotation.Nullable;
 import io.micronaut.http.HttpResponse;
+import io.micronaut.http.MediaType;
 import io.micronaut.http.annotation.Body;
 import io.micronaut.http.annotation.Controller;
 import io.micronaut.http.annotation.Get;
 import io.micronaut.http.annotation.Post;
+import io.swagger.v3.oas.annotations.media.Content;
+import io.swagger.v3.oas.annotations.media.Schema;
+import io.swagger.v3.oas.annotations.responses.ApiResponse;
 import io.swagger.v3.oas.annotations.tags.Tag;
 import jakarta.validation.Valid;
 import jakarta.validation.constraints.NotBlank;
@@ -56,6 +60,9 @@ class ActivationController {
 
     @Post
     @Access(Action.INSTALLATION_ACTIVATE)
+    @ApiResponse(responseCode = "200", description = "the session a person continues at the hub",
+            content = @Content(mediaType = MediaType.APPLICATION_JSON,
+                    schema = @Schema(implementation = Started.class)))
     CompletableFuture<HttpResponse<?>> start(@Valid @Body Start body) {
         flow.requireOffered();
         if (flow.enrolled()) {

@@ -40,6 +40,8 @@ public final class DevHub implements AutoCloseable {
     private static final int MAX_BODY = 64 * 1024;
 
     private final Path stateFile;
+    // its own mapper: the dev hub stands in for the external hub (a separate service) and tests run it without an
+    // application context; it reads and writes only JSON trees, where the platform mapper's settings play no part
     private final ObjectMapper json = new ObjectMapper();
     private final HttpServer server;
     private final List<Received> received = new ArrayList<>();

@@ -1,5 +1,6 @@
 package dev.stockade.api.enrollment;
 
+import com.fasterxml.jackson.databind.ObjectMapper;
 import dev.stockade.api.kernel.config.HubConfig;
 import dev.stockade.api.kernel.config.OidcConfig;
 import dev.stockade.api.kernel.config.PlatformConfig;
@@ -40,6 +41,7 @@ public class Enrollment {
     private final OidcConfig oidc;
     private final InstallationStore store;
     private final EnrollmentGate gate;
+    private final ObjectMapper json;
     private final ScheduledExecutorService timer = Executors.newSingleThreadScheduledExecutor(r -> {
         Thread t = new Thread(r, "hub-heartbeat");
         t.setDaemon(true);
@@ -50,7 +52,8 @@ public class Enrollment {
     private volatile String lastError;
 
     public Enrollment(HubConfig hub, PlatformConfig platform, OidcConfig oidc, InstallationStore store,
-                      EnrollmentGate gate) {
+                      EnrollmentGate gate, ObjectMapper json) {
+        this.json = json;
         this.hub = hub;
         this.platform = platform;
         this.oidc = oidc;
@@ -215,8 +218,9 @@ public class Enrollment {
                 e.getMessage());
     }
 
-    private static HubClient client(URI url) {
-        return new HubClient(url);
+    /** A client of the hub at {@code url}. */
+    HubClient client(URI url) {
+        return new HubClient(url, json);
     }
 
     void heartbeat() {

@@ -42,10 +42,11 @@ public final class HubClient {
 
     private final URI hub;
     private final HttpClient http = OutboundClients.trusted(Duration.ofSeconds(5));
-    private final ObjectMapper json = new ObjectMapper();
+    private final ObjectMapper json;
 
-    public HubClient(URI hub) {
+    public HubClient(URI hub, ObjectMapper json) {
         this.hub = hub;
+        this.json = json;
     }
 
     public URI url() {

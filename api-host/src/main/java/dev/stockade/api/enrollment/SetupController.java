@@ -16,6 +16,9 @@ import io.micronaut.http.annotation.Produces;
 import io.micronaut.http.annotation.QueryValue;
 import io.micronaut.http.cookie.Cookie;
 import io.micronaut.http.cookie.SameSite;
+import io.swagger.v3.oas.annotations.media.Content;
+import io.swagger.v3.oas.annotations.media.Schema;
+import io.swagger.v3.oas.annotations.responses.ApiResponse;
 import io.swagger.v3.oas.annotations.tags.Tag;
 import java.net.URI;
 import java.util.Map;
@@ -52,6 +55,11 @@ class SetupController {
     @Consumes(MediaType.APPLICATION_FORM_URLENCODED)
     @Produces(MediaType.TEXT_HTML)
     @Access(Action.SETUP)
+    @ApiResponse(responseCode = "303", description = "on to the hub, where a person signs in")
+    @ApiResponse(responseCode = "403", description = "the setup screen again: the code is not right",
+            content = @Content(mediaType = MediaType.TEXT_HTML, schema = @Schema(type = "string")))
+    @ApiResponse(responseCode = "409", description = "the installation is already enrolled",
+            content = @Content(mediaType = MediaType.TEXT_HTML, schema = @Schema(type = "string")))
     CompletableFuture<MutableHttpResponse<String>> submit(@Body Map<String, String> form) {
         flow.requireOffered();
         if (flow.enrolled()) {

@@ -139,7 +139,7 @@ class SetupFlow {
             return new Outcome(409, false, kind, "this installation is already enrolled");
         }
         URI hubUrl = enrollment.hubUrl().orElseThrow();
-        HubClient client = new HubClient(hubUrl);
+        HubClient client = enrollment.client(hubUrl);
         try {
             HubClient.Fleet fleet = client.exchangeSetupCode(hubCode);
             if (fleet.fleetId().isBlank() || fleet.accessToken().isBlank()) {

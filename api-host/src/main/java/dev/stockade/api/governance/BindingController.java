@@ -1,7 +1,7 @@
 package dev.stockade.api.governance;
 
-import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.stockade.api.governance.BindingService.Binding;
+import dev.stockade.api.governance.GovernanceViews.BindingView;
 import dev.stockade.api.kernel.access.Access;
 import dev.stockade.api.kernel.access.Action;
 import dev.stockade.api.kernel.access.Authorizer;
@@ -24,9 +24,7 @@ import io.micronaut.http.annotation.Status;
 import io.swagger.v3.oas.annotations.tags.Tag;
 import jakarta.validation.Valid;
 import jakarta.validation.constraints.NotNull;
-import java.util.LinkedHashMap;
 import java.util.List;
-import java.util.Map;
 import java.util.UUID;
 
 /**
@@ -53,25 +51,25 @@ class BindingController {
     @Post("/orgs/{orgId}/policy-bindings")
     @Status(HttpStatus.CREATED)
     @Access(Action.ORG_BINDINGS_WRITE)
-    Map<String, Object> createOrg(HttpRequest<?> request, String orgId, @Valid @Body CreateBinding body) {
+    BindingView createOrg(HttpRequest<?> request, String orgId, @Valid @Body CreateBinding body) {
         return create(request, body);
     }
 
     @Get("/orgs/{orgId}/policy-bindings")
     @Access(Action.ORG_BINDINGS_READ)
-    Map<String, Object> listOrg(HttpRequest<?> request, String orgId) {
+    GovernanceViews.Bindings listOrg(HttpRequest<?> request, String orgId) {
         return page(bindings.list(Caller.grant(request)));
     }
 
     @Get("/orgs/{orgId}/policy-bindings/drift")
     @Access(Action.BINDING_DRIFT_READ)
-    Map<String, Object> drift(HttpRequest<?> request, String orgId) {
-        return Map.of("items", drift.report(Caller.grant(request).orgId()));
+    GovernanceViews.DriftCases drift(HttpRequest<?> request, String orgId) {
+        return new GovernanceViews.DriftCases(drift.report(Caller.grant(request).orgId()));
     }
 
     @Get("/orgs/{orgId}/policy-bindings/{bindingId}")
     @Access(Action.ORG_BINDINGS_READ)
-    Map<String, Object> getOrg(HttpRequest<?> request, String orgId, String bindingId) {
+    BindingView getOrg(HttpRequest<?> request, String orgId, String bindingId) {
         return view(bindings.get(Caller.grant(request), Authorizer.uuid("bindingId", bindingId)));
     }
 
@@ -85,13 +83,13 @@ class BindingController {
     @Post("/projects/{projectId}/policy-bindings")
     @Status(HttpStatus.CREATED)
     @Access(Action.PROJECT_BINDINGS_WRITE)
-    Map<String, Object> createProject(HttpRequest<?> request, String projectId, @Valid @Body CreateBinding body) {
+    BindingView createProject(HttpRequest<?> request, String projectId, @Valid @Body CreateBinding body) {
         return create(request, body);
     }
 
     @Get("/projects/{projectId}/policy-bindings")
     @Access(Action.PROJECT_BINDINGS_READ)
-    Map<String, Object> listProject(HttpRequest<?> request, String projectId) {
+    GovernanceViews.Bindings listProject(HttpRequest<?> request, String projectId) {
         return page(bindings.list(Caller.grant(request)));
     }
 
@@ -101,19 +99,18 @@ class BindingController {
      */
     @Get("/projects/{projectId}/policy-bindings/effective")
     @Access(Action.PROJECT_BINDINGS_READ)
-    ObjectNode effective(HttpRequest<?> request, String projectId, @QueryValue @Nullable String userId,
-                         @QueryValue @Nullable String apiTokenId) {
+    GovernanceViews.SubjectEffective effective(HttpRequest<?> request, String projectId,
+                                               @QueryValue @Nullable String userId,
+                                               @QueryValue @Nullable String apiTokenId) {
         Grant g = Caller.grant(request);
         Subject subject = subject(Caller.identity(request), userId, apiTokenId);
-        ObjectNode out = drift.effective(g.orgId(), g.projectId(), subject.type(), subject.id());
-        out.put("subjectType", subject.type());
-        out.put("subjectId", subject.id().toString());
-        return out;
+        return GovernanceViews.SubjectEffective.of(drift.effective(g.orgId(), g.projectId(), subject.type(),
+                subject.id()), subject.type(), subject.id());
     }
 
     @Get("/projects/{projectId}/policy-bindings/{bindingId}")
     @Access(Action.PROJECT_BINDINGS_READ)
-    Map<String, Object> getProject(HttpRequest<?> request, String projectId, String bindingId) {
+    BindingView getProject(HttpRequest<?> request, String projectId, String bindingId) {
         return view(bindings.get(Caller.grant(request), Authorizer.uuid("bindingId", bindingId)));
     }
 
@@ -147,7 +144,7 @@ class BindingController {
                 + " `apiTokenId`");
     }
 
-    private Map<String, Object> create(HttpRequest<?> request, CreateBinding body) {
+    private BindingView create(HttpRequest<?> request, CreateBinding body) {
         if ((body.userId() == null) == (body.apiTokenId() == null)) {
             throw ApiProblem.invalid("/userId", "one-subject", "a binding names exactly one of `userId` and"
                     + " `apiTokenId`");
@@ -157,22 +154,11 @@ class BindingController {
         return view(bindings.create(Caller.identity(request), Caller.grant(request), body.policyId(), type, subject));
     }
 
-    private static Map<String, Object> page(List<Binding> list) {
-        return Map.of("items", list.stream().map(BindingController::view).toList());
+    private static GovernanceViews.Bindings page(List<Binding> list) {
+        return new GovernanceViews.Bindings(list.stream().map(BindingView::of).toList());
     }
 
-    static Map<String, Object> view(Binding b) {
-        Map<String, Object> out = new LinkedHashMap<>();
-        out.put("id", b.id());
-        out.put("scope", b.projectId() == null ? "org" : "project");
-        out.put("orgId", b.orgId());
-        if (b.projectId() != null) {
-            out.put("projectId", b.projectId());
-        }
-        out.put("policyId", b.policyId());
-        out.put("policyName", b.policyName());
-        out.put(b.subjectType().equals(BindingService.USER) ? "userId" : "apiTokenId", b.subjectId());
-        out.put("createdAt", b.createdAt().toString());
-        return out;
+    private static BindingView view(Binding b) {
+        return BindingView.of(b);
     }
 }

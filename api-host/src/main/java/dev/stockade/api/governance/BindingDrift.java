@@ -1,7 +1,6 @@
 package dev.stockade.api.governance;
 
 import com.fasterxml.jackson.databind.JsonNode;
-import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.stockade.api.enforcement.EnforcementStore;
 import dev.stockade.api.governance.BindingService.Binding;
 import dev.stockade.policy.compiler.Resolution;
@@ -30,12 +29,12 @@ public class BindingDrift {
     }
 
     /** The effective policy view of one identity in one project. */
-    public ObjectNode effective(UUID orgId, UUID projectId, String subjectType, UUID subjectId) {
+    public Effective.View effective(UUID orgId, UUID projectId, String subjectType, UUID subjectId) {
         return Effective.view(resolveFor(orgId, projectId, subjectType, subjectId));
     }
 
     /** Every case of drift in the organization, bindings first (by project and subject), then sandboxes. */
-    public List<Map<String, Object>> report(UUID orgId) {
+    public List<GovernanceViews.DriftCase> report(UUID orgId) {
         Map<String, List<Binding>> bySubject = new LinkedHashMap<>();
         for (Binding b : bindings.allOfOrg(orgId)) {
             if (b.projectId() != null) {
@@ -43,36 +42,29 @@ public class BindingDrift {
                         k -> new ArrayList<>()).add(b);
             }
         }
-        List<Map<String, Object>> items = new ArrayList<>();
+        List<GovernanceViews.DriftCase> items = new ArrayList<>();
         for (List<Binding> group : bySubject.values()) {
             Binding first = group.get(0);
             Resolution r = resolveFor(orgId, first.projectId(), first.subjectType(), first.subjectId());
             if (!r.drift().isEmpty()) {
-                Map<String, Object> item = new LinkedHashMap<>();
-                item.put("kind", "binding");
-                item.put("projectId", first.projectId());
-                item.put(first.subjectType().equals(BindingService.USER) ? "userId" : "apiTokenId", first.subjectId());
-                item.put("bindingIds", group.stream().map(Binding::id).toList());
-                item.put("drift", Effective.driftView(r));
-                items.add(item);
+                boolean user = first.subjectType().equals(BindingService.USER);
+                items.add(new GovernanceViews.DriftCase("binding", first.projectId(), user ? first.subjectId() : null,
+                        user ? null : first.subjectId(), group.stream().map(Binding::id).toList(), null,
+                        Effective.driftView(r)));
             }
         }
         items.addAll(sandboxes(orgId));
         return items;
     }
 
-    private List<Map<String, Object>> sandboxes(UUID orgId) {
-        List<Map<String, Object>> items = new ArrayList<>();
+    private List<GovernanceViews.DriftCase> sandboxes(UUID orgId) {
+        List<GovernanceViews.DriftCase> items = new ArrayList<>();
         List<JsonNode> ceiling = effective.ceiling(orgId);
         for (EnforcementStore.Change c : enforcement.current(orgId)) {
             Resolution r = effective.resolve(new Effective.Documents(ceiling, c.enforcement().grants()));
             if (!r.drift().isEmpty()) {
-                Map<String, Object> item = new LinkedHashMap<>();
-                item.put("kind", "sandbox");
-                item.put("projectId", c.enforcement().projectId());
-                item.put("sandboxId", c.sandboxId());
-                item.put("drift", Effective.driftView(r));
-                items.add(item);
+                items.add(new GovernanceViews.DriftCase("sandbox", c.enforcement().projectId(), null, null, null,
+                        c.sandboxId(), Effective.driftView(r)));
             }
         }
         return items;

@@ -2,19 +2,23 @@ package dev.stockade.api.governance;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
-import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.stockade.api.kernel.db.Sql;
 import dev.stockade.api.kernel.web.ApiProblem;
 import dev.stockade.api.kernel.web.ProblemCode;
+import dev.stockade.policy.compiler.BlockedDomain;
 import dev.stockade.policy.compiler.DescribeRows;
 import dev.stockade.policy.compiler.InstallFacts;
+import dev.stockade.policy.compiler.NarrowedDomain;
 import dev.stockade.policy.compiler.Resolution;
 import dev.stockade.policy.compiler.ResolutionTooLarge;
 import dev.stockade.policy.compiler.Resolver;
+import dev.stockade.policy.model.ConnectorGrant;
+import dev.stockade.policy.model.ManagedInference;
 import dev.stockade.policy.model.Policy;
 import dev.stockade.policy.model.PolicyReader;
 import dev.stockade.policy.model.ReadResult;
 import dev.stockade.policy.model.SourceMap;
+import io.micronaut.core.annotation.Introspected;
 import jakarta.inject.Singleton;
 import java.io.IOException;
 import java.io.UncheckedIOException;
@@ -22,6 +26,7 @@ import java.sql.ResultSet;
 import java.sql.Types;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
 import java.util.UUID;
 
 /**
@@ -32,8 +37,6 @@ import java.util.UUID;
  */
 @Singleton
 public class Effective {
-    private static final ObjectMapper JSON = new ObjectMapper();
-
     /** Documents that reach an agent, each with its stored name. */
     public record Documents(List<JsonNode> ceiling, List<JsonNode> grants) {
         public Documents {
@@ -43,9 +46,11 @@ public class Effective {
     }
 
     private final Sql jdbc;
+    private final ObjectMapper json;
 
-    public Effective(Sql jdbc) {
+    public Effective(Sql jdbc, ObjectMapper json) {
         this.jdbc = jdbc;
+        this.json = json;
     }
 
     /** The org ceiling: every org policy of the organization, oldest first. */
@@ -89,23 +94,26 @@ public class Effective {
         }
     }
 
-    /** The JSON view of a resolution: describe rows, environment plan, connector grants, inference, drift. */
-    public static ObjectNode view(Resolution r) {
-        ObjectNode node = JSON.createObjectNode();
-        DescribeRows.of(r.effective()).forEach(node.putArray("domains")::add);
-        r.sandboxEnv().forEach(node.putObject("sandboxEnv")::put);
-        node.set("connectorGrants", JSON.valueToTree(r.connectorGrants()));
-        node.set("managedInference", JSON.valueToTree(r.managedInference()));
-        node.set("drift", driftView(r));
-        return node;
+    /** A resolution as the API shows it: describe rows, environment plan, connector grants, inference, drift. */
+    @Introspected
+    public record View(List<String> domains, Map<String, String> sandboxEnv, List<ConnectorGrant> connectorGrants,
+                       ManagedInference managedInference, Drift drift) {
+    }
+
+    /** What a project asked for beyond the org ceiling: domains narrowed, and domains blocked with why. */
+    @Introspected
+    public record Drift(List<NarrowedDomain> narrowedDomains, List<BlockedDomain> blockedDomainDetails) {
+    }
+
+    /** The view of a resolution. */
+    public static View view(Resolution r) {
+        return new View(DescribeRows.of(r.effective()), r.sandboxEnv(), r.connectorGrants(), r.managedInference(),
+                driftView(r));
     }
 
     /** {@code narrowedDomains} and {@code blockedDomainDetails} of a resolution. */
-    public static ObjectNode driftView(Resolution r) {
-        ObjectNode drift = JSON.createObjectNode();
-        drift.set("narrowedDomains", JSON.valueToTree(r.drift().narrowedDomains()));
-        drift.set("blockedDomainDetails", JSON.valueToTree(r.drift().blockedDomainDetails()));
-        return drift;
+    public static Drift driftView(Resolution r) {
+        return new Drift(r.drift().narrowedDomains(), r.drift().blockedDomainDetails());
     }
 
     /** Stored documents were checked by the core at write; one that no longer binds is skipped, loudly. */
@@ -142,9 +150,9 @@ public class Effective {
         });
     }
 
-    private static JsonNode read(String text) {
+    private JsonNode read(String text) {
         try {
-            return JSON.readTree(text);
+            return json.readTree(text);
         } catch (IOException e) {
             throw new UncheckedIOException(e);
         }

@@ -1,5 +1,6 @@
 package dev.stockade.api.governance;
 
+import dev.stockade.api.governance.GovernanceViews.PolicyView;
 import dev.stockade.api.governance.PolicyService.StoredPolicy;
 import dev.stockade.api.kernel.access.Access;
 import dev.stockade.api.kernel.access.Action;
@@ -18,7 +19,6 @@ import io.micronaut.http.annotation.Post;
 import io.micronaut.http.annotation.Status;
 import io.swagger.v3.oas.annotations.tags.Tag;
 import java.util.List;
-import java.util.Map;
 
 /**
  * Org policies ({@code /v1/orgs/{orgId}/policies}) and project policies ({@code /v1/projects/{projectId}/policies}).
@@ -38,26 +38,26 @@ class PolicyController {
     @Consumes({"application/json", "application/yaml", "text/yaml"})
     @Status(HttpStatus.CREATED)
     @Access(Action.ORG_POLICIES_WRITE)
-    Map<String, Object> createOrg(HttpRequest<?> request, String orgId, @Body String body) {
+    PolicyView createOrg(HttpRequest<?> request, String orgId, @Body String body) {
         return view(service.create(Caller.identity(request), Caller.grant(request), body));
     }
 
     @Get("/orgs/{orgId}/policies")
     @Access(Action.ORG_POLICIES_READ)
-    Map<String, Object> listOrg(HttpRequest<?> request, String orgId) {
+    GovernanceViews.Policies listOrg(HttpRequest<?> request, String orgId) {
         return page(service.list(Caller.grant(request)));
     }
 
     @Get("/orgs/{orgId}/policies/{policyId}")
     @Access(Action.ORG_POLICIES_READ)
-    Map<String, Object> getOrg(HttpRequest<?> request, String orgId, String policyId) {
+    PolicyView getOrg(HttpRequest<?> request, String orgId, String policyId) {
         return view(service.get(Caller.grant(request), Authorizer.uuid("policyId", policyId)));
     }
 
     @Patch("/orgs/{orgId}/policies/{policyId}")
     @Consumes({"application/json", "application/yaml", "text/yaml"})
     @Access(Action.ORG_POLICIES_WRITE)
-    Map<String, Object> updateOrg(HttpRequest<?> request, String orgId, String policyId, @Body String body) {
+    PolicyView updateOrg(HttpRequest<?> request, String orgId, String policyId, @Body String body) {
         return view(service.update(Caller.identity(request), Caller.grant(request),
                 Authorizer.uuid("policyId", policyId), body));
     }
@@ -73,26 +73,26 @@ class PolicyController {
     @Consumes({"application/json", "application/yaml", "text/yaml"})
     @Status(HttpStatus.CREATED)
     @Access(Action.PROJECT_POLICIES_WRITE)
-    Map<String, Object> createProject(HttpRequest<?> request, String projectId, @Body String body) {
+    PolicyView createProject(HttpRequest<?> request, String projectId, @Body String body) {
         return view(service.create(Caller.identity(request), Caller.grant(request), body));
     }
 
     @Get("/projects/{projectId}/policies")
     @Access(Action.PROJECT_POLICIES_READ)
-    Map<String, Object> listProject(HttpRequest<?> request, String projectId) {
+    GovernanceViews.Policies listProject(HttpRequest<?> request, String projectId) {
         return page(service.list(Caller.grant(request)));
     }
 
     @Get("/projects/{projectId}/policies/{policyId}")
     @Access(Action.PROJECT_POLICIES_READ)
-    Map<String, Object> getProject(HttpRequest<?> request, String projectId, String policyId) {
+    PolicyView getProject(HttpRequest<?> request, String projectId, String policyId) {
         return view(service.get(Caller.grant(request), Authorizer.uuid("policyId", policyId)));
     }
 
     @Patch("/projects/{projectId}/policies/{policyId}")
     @Consumes({"application/json", "application/yaml", "text/yaml"})
     @Access(Action.PROJECT_POLICIES_WRITE)
-    Map<String, Object> updateProject(HttpRequest<?> request, String projectId, String policyId, @Body String body) {
+    PolicyView updateProject(HttpRequest<?> request, String projectId, String policyId, @Body String body) {
         return view(service.update(Caller.identity(request), Caller.grant(request),
                 Authorizer.uuid("policyId", policyId), body));
     }
@@ -104,22 +104,11 @@ class PolicyController {
         return HttpResponse.noContent();
     }
 
-    private static Map<String, Object> page(List<StoredPolicy> policies) {
-        return Map.of("items", policies.stream().map(PolicyController::view).toList());
+    static GovernanceViews.Policies page(List<StoredPolicy> policies) {
+        return new GovernanceViews.Policies(policies.stream().map(PolicyView::of).toList());
     }
 
-    static Map<String, Object> view(StoredPolicy p) {
-        Map<String, Object> out = new java.util.LinkedHashMap<>();
-        out.put("id", p.id());
-        out.put("scope", p.projectId() == null ? "org" : "project");
-        out.put("orgId", p.orgId());
-        if (p.projectId() != null) {
-            out.put("projectId", p.projectId());
-        }
-        out.put("name", p.name());
-        out.put("policy", p.policy());
-        out.put("createdAt", p.createdAt().toString());
-        out.put("updatedAt", p.updatedAt().toString());
-        return out;
+    static PolicyView view(StoredPolicy p) {
+        return PolicyView.of(p);
     }
 }

@@ -31,14 +31,15 @@ import java.util.UUID;
  */
 @Singleton
 public class PolicyService {
-    private static final ObjectMapper JSON = new ObjectMapper();
+    private final ObjectMapper mapper;
     private static final String COLUMNS = "id, org_id, project_id, name, document, created_at, updated_at";
 
     private final Sql jdbc;
     private final AuditLog audit;
     private final Events events;
 
-    public PolicyService(Sql jdbc, AuditLog audit, Events events) {
+    public PolicyService(Sql jdbc, AuditLog audit, Events events, ObjectMapper mapper) {
+        this.mapper = mapper;
         this.jdbc = jdbc;
         this.audit = audit;
         this.events = events;
@@ -185,17 +186,17 @@ public class PolicyService {
         });
     }
 
-    private static JsonNode parse(String json) {
+    private JsonNode parse(String json) {
         try {
-            return JSON.readTree(json);
+            return mapper.readTree(json);
         } catch (com.fasterxml.jackson.core.JsonProcessingException e) {
             throw new UncheckedIOException(e);
         }
     }
 
-    private static String pretty(JsonNode tree) {
+    private String pretty(JsonNode tree) {
         try {
-            return JSON.writerWithDefaultPrettyPrinter().writeValueAsString(tree);
+            return mapper.writerWithDefaultPrettyPrinter().writeValueAsString(tree);
         } catch (com.fasterxml.jackson.core.JsonProcessingException e) {
             throw new UncheckedIOException(e);
         }

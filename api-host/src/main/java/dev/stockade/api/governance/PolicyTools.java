@@ -9,7 +9,6 @@ import dev.stockade.api.kernel.tools.PlatformTool;
 import dev.stockade.api.kernel.tools.Schema;
 import jakarta.inject.Singleton;
 import java.util.List;
-import java.util.Map;
 
 /** Policies as MCP tools: org policies read, project policies read and written (the core validates every write). */
 @Singleton
@@ -49,7 +48,7 @@ class PolicyTools implements PlatformTool.Provider {
                                 uuid(args, "policyId"), object(args, "policy")))));
     }
 
-    private Map<String, Object> page(dev.stockade.api.kernel.access.Grant grant) {
-        return Map.of("items", policies.list(grant).stream().map(PolicyController::view).toList());
+    private GovernanceViews.Policies page(dev.stockade.api.kernel.access.Grant grant) {
+        return PolicyController.page(policies.list(grant));
     }
 }

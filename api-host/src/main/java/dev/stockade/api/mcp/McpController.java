@@ -16,14 +16,17 @@ import io.micronaut.http.annotation.Delete;
 import io.micronaut.http.annotation.Get;
 import io.micronaut.http.annotation.Post;
 import io.micronaut.http.sse.Event;
+import io.swagger.v3.oas.annotations.media.Content;
+import io.swagger.v3.oas.annotations.media.Schema;
+import io.swagger.v3.oas.annotations.responses.ApiResponse;
 import java.util.UUID;
 import org.reactivestreams.Publisher;
 
 /**
  * The MCP endpoints at the root (spec: "MCP endpoint"): {@code /mcp} organization-wide and
  * {@code /projects/{projectId}/mcp} for one project. POST carries JSON-RPC ({@link McpServer}); GET opens the
- * session's notification stream ({@link ListChanged}); DELETE ends the session. They are not REST routes, so the
- * OpenAPI document leaves them out.
+ * session's notification stream ({@link ListChanged}); DELETE ends the session. The OpenAPI document describes the
+ * JSON-RPC answer's envelope ({@link JsonRpcAnswer}); the methods and their results are MCP's.
  */
 @Controller
 
@@ -40,12 +43,20 @@ class McpController {
 
     @Post(value = "/mcp", consumes = MediaType.ALL, produces = MediaType.APPLICATION_JSON)
     @Access(Action.MCP)
+    @ApiResponse(responseCode = "200", description = "the JSON-RPC answer to a request",
+            content = @Content(mediaType = MediaType.APPLICATION_JSON,
+                    schema = @Schema(implementation = JsonRpcAnswer.class)))
+    @ApiResponse(responseCode = "202", description = "a notification or a client's response: nothing to answer")
     HttpResponse<?> post(HttpRequest<?> request, @Nullable @Body String body) {
         return server.post(context(request, null, "mcp"), body);
     }
 
     @Post(value = "/projects/{projectId}/mcp", consumes = MediaType.ALL, produces = MediaType.APPLICATION_JSON)
     @Access(Action.PROJECT_MCP)
+    @ApiResponse(responseCode = "200", description = "the JSON-RPC answer to a request",
+            content = @Content(mediaType = MediaType.APPLICATION_JSON,
+                    schema = @Schema(implementation = JsonRpcAnswer.class)))
+    @ApiResponse(responseCode = "202", description = "a notification or a client's response: nothing to answer")
     HttpResponse<?> postProject(HttpRequest<?> request, String projectId, @Nullable @Body String body) {
         return server.post(context(request, project(projectId), "project-mcp"), body);
     }
@@ -64,12 +75,14 @@ class McpController {
 
     @Delete("/mcp")
     @Access(Action.MCP)
+    @ApiResponse(responseCode = "204", description = "the session is closed")
     HttpResponse<?> close(HttpRequest<?> request) {
         return end(request);
     }
 
     @Delete("/projects/{projectId}/mcp")
     @Access(Action.PROJECT_MCP)
+    @ApiResponse(responseCode = "204", description = "the session is closed")
     HttpResponse<?> closeProject(HttpRequest<?> request, String projectId) {
         return end(request);
     }

@@ -36,14 +36,15 @@ public class ToolCatalog {
                         @Nullable GrantedTool granted) {
     }
 
-    private static final ObjectMapper JSON = new ObjectMapper();
+    private final ObjectMapper json;
     private final Map<String, PlatformTool> platform = new LinkedHashMap<>();
     private final Cache<String, Listing> listings = Caffeine.newBuilder().maximumSize(10_000)
             .expireAfterWrite(Duration.ofMinutes(5)).build();
     private final GrantedToolSource granted;
     private final Authorizer authorizer;
 
-    public ToolCatalog(List<PlatformTool.Provider> providers, GrantedToolSource granted, Authorizer authorizer) {
+    public ToolCatalog(List<PlatformTool.Provider> providers, GrantedToolSource granted, Authorizer authorizer, ObjectMapper json) {
+        this.json = json;
         providers.stream().flatMap(p -> p.tools().stream()).sorted(Comparator.comparing(PlatformTool::name))
                 .forEach(t -> {
                     if (platform.put(t.name(), t) != null) {
@@ -78,7 +79,7 @@ public class ToolCatalog {
 
     private Listing build(List<Entry> entries) {
         Map<String, Entry> byName = new LinkedHashMap<>();
-        ObjectNode result = JSON.createObjectNode();
+        ObjectNode result = json.createObjectNode();
         var tools = result.putArray("tools");
         for (Entry e : entries) {
             byName.put(e.name(), e);

@@ -1,13 +1,12 @@
 package dev.stockade.api.sandbox;
 
 import dev.stockade.api.sandbox.provision.Provisioner;
+import io.micronaut.core.annotation.Introspected;
 import jakarta.inject.Singleton;
 import java.io.IOException;
 import java.net.InetSocketAddress;
 import java.net.Socket;
-import java.util.LinkedHashMap;
 import java.util.List;
-import java.util.Map;
 import java.util.Optional;
 
 /**
@@ -24,16 +23,16 @@ public class PortReadiness {
         this.provisioner = provisioner;
     }
 
-    /** {@code [{port, visibility, ready}]} in the sandbox's port order. */
-    public List<Map<String, Object>> check(Sandbox s) {
-        return s.config().ports().stream().map(p -> {
-            Map<String, Object> out = new LinkedHashMap<>();
-            out.put("port", p.port());
-            out.put("visibility", p.visibility());
-            out.put("ready", s.state() == SandboxState.RUNNING && accepts(provisioner.portAddress(s.id().toString(),
-                    p.port())));
-            return out;
-        }).toList();
+    /** One exposed port and whether something accepts connections on it. */
+    @Introspected
+    public record Ready(int port, String visibility, boolean ready) {
+    }
+
+    /** Every exposed port in the sandbox's port order. */
+    public List<Ready> check(Sandbox s) {
+        return s.config().ports().stream().map(p -> new Ready(p.port(), p.visibility(),
+                s.state() == SandboxState.RUNNING && accepts(provisioner.portAddress(s.id().toString(), p.port()))))
+                .toList();
     }
 
     private static boolean accepts(Optional<InetSocketAddress> address) {

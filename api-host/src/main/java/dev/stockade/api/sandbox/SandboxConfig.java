@@ -1,10 +1,10 @@
 package dev.stockade.api.sandbox;
 
 import com.fasterxml.jackson.databind.JsonNode;
-import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.NullNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import com.fasterxml.jackson.databind.node.JsonNodeFactory;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.UUID;
@@ -15,8 +15,6 @@ import java.util.UUID;
  */
 public record SandboxConfig(String cpu, long cpuMillis, String memory, long memoryBytes, String image,
                             List<UUID> policies, List<UUID> credentials, JsonNode policy, List<Port> ports) {
-    static final ObjectMapper JSON = new ObjectMapper();
-
     /** An exposed port: {@code private} (bearer token, session cookie) or {@code public}. */
     public record Port(int port, String visibility) {
     }
@@ -34,7 +32,7 @@ public record SandboxConfig(String cpu, long cpuMillis, String memory, long memo
     }
 
     ObjectNode toJson() {
-        ObjectNode n = JSON.createObjectNode();
+        ObjectNode n = JsonNodeFactory.instance.objectNode();
         n.put("cpu", cpu);
         n.put("memory", memory);
         if (image != null) {

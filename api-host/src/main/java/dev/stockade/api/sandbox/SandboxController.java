@@ -1,6 +1,6 @@
 package dev.stockade.api.sandbox;
 
-import com.fasterxml.jackson.databind.node.ObjectNode;
+import com.fasterxml.jackson.databind.JsonNode;
 import dev.stockade.api.governance.Effective;
 import dev.stockade.api.kernel.access.Access;
 import dev.stockade.api.kernel.access.Action;
@@ -8,6 +8,7 @@ import dev.stockade.api.kernel.access.Authorizer;
 import dev.stockade.api.kernel.access.Caller;
 import dev.stockade.api.kernel.access.Grant;
 import dev.stockade.api.kernel.web.ApiProblem;
+import dev.stockade.api.sandbox.SandboxViews.SandboxView;
 import io.micronaut.http.HttpRequest;
 import io.micronaut.http.HttpResponse;
 import io.micronaut.http.HttpStatus;
@@ -21,7 +22,7 @@ import io.micronaut.http.annotation.Post;
 import io.micronaut.http.annotation.Status;
 import io.swagger.v3.oas.annotations.tags.Tag;
 import java.util.List;
-import java.util.Map;
+import java.util.Objects;
 import java.util.UUID;
 
 /** Sandboxes of a project ({@code /v1/projects/{projectId}/sandboxes}): records, states, revisions, policy. */
@@ -41,35 +42,35 @@ class SandboxController {
     /** For each exposed port, whether something in the sandbox accepts connections on it now. */
     @Get("/{sandboxId}/port-readiness")
     @Access(Action.SANDBOX_READ)
-    Map<String, Object> portReadiness(HttpRequest<?> request, String projectId, String sandboxId) {
+    SandboxViews.PortReadinessView portReadiness(HttpRequest<?> request, String projectId, String sandboxId) {
         Sandbox s = service.get(Caller.grant(request), id(sandboxId));
-        return Map.of("state", s.state().slug(), "ports", readiness.check(s));
+        return new SandboxViews.PortReadinessView(s.state().slug(), readiness.check(s));
     }
 
     @Post
     @Consumes({"application/json", "application/yaml", "text/yaml"})
     @Status(HttpStatus.CREATED)
     @Access(Action.SANDBOX_WRITE)
-    Map<String, Object> create(HttpRequest<?> request, String projectId, @Body String body) {
+    SandboxView create(HttpRequest<?> request, String projectId, @Body String body) {
         return SandboxViews.of(service.create(Caller.identity(request), Caller.grant(request), body));
     }
 
     @Get
     @Access(Action.SANDBOX_READ)
-    Map<String, Object> list(HttpRequest<?> request, String projectId) {
-        return Map.of("items", service.list(Caller.grant(request)).stream().map(SandboxViews::of).toList());
+    SandboxViews.Sandboxes list(HttpRequest<?> request, String projectId) {
+        return SandboxViews.page(service.list(Caller.grant(request)));
     }
 
     @Get("/{sandboxId}")
     @Access(Action.SANDBOX_READ)
-    Map<String, Object> get(HttpRequest<?> request, String projectId, String sandboxId) {
+    SandboxView get(HttpRequest<?> request, String projectId, String sandboxId) {
         return SandboxViews.of(service.get(Caller.grant(request), id(sandboxId)));
     }
 
     @Patch("/{sandboxId}")
     @Consumes({"application/json", "application/yaml", "text/yaml"})
     @Access(Action.SANDBOX_WRITE)
-    Map<String, Object> update(HttpRequest<?> request, String projectId, String sandboxId, @Body String body) {
+    SandboxView update(HttpRequest<?> request, String projectId, String sandboxId, @Body String body) {
         return SandboxViews.of(service.update(Caller.identity(request), Caller.grant(request), id(sandboxId), body));
     }
 
@@ -83,36 +84,36 @@ class SandboxController {
     @Post("/{sandboxId}/start")
     @Status(HttpStatus.ACCEPTED)
     @Access(Action.SANDBOX_OPERATE)
-    Map<String, Object> start(HttpRequest<?> request, String projectId, String sandboxId) {
+    SandboxView start(HttpRequest<?> request, String projectId, String sandboxId) {
         return SandboxViews.of(service.start(Caller.identity(request), Caller.grant(request), id(sandboxId)));
     }
 
     @Post("/{sandboxId}/stop")
     @Status(HttpStatus.ACCEPTED)
     @Access(Action.SANDBOX_OPERATE)
-    Map<String, Object> stop(HttpRequest<?> request, String projectId, String sandboxId) {
+    SandboxView stop(HttpRequest<?> request, String projectId, String sandboxId) {
         return SandboxViews.of(service.stop(Caller.identity(request), Caller.grant(request), id(sandboxId)));
     }
 
     @Post("/{sandboxId}/restart")
     @Status(HttpStatus.ACCEPTED)
     @Access(Action.SANDBOX_OPERATE)
-    Map<String, Object> restart(HttpRequest<?> request, String projectId, String sandboxId) {
+    SandboxView restart(HttpRequest<?> request, String projectId, String sandboxId) {
         return SandboxViews.of(service.restart(Caller.identity(request), Caller.grant(request), id(sandboxId)));
     }
 
     @Get("/{sandboxId}/revisions")
     @Access(Action.SANDBOX_READ)
-    Map<String, Object> revisions(HttpRequest<?> request, String projectId, String sandboxId) {
+    SandboxViews.Revisions revisions(HttpRequest<?> request, String projectId, String sandboxId) {
         Grant g = Caller.grant(request);
         UUID id = id(sandboxId);
         int active = service.get(g, id).activeRevision();
-        return Map.of("items", SandboxViews.revisions(service.revisions(g, id), active));
+        return SandboxViews.revisions(service.revisions(g, id), active);
     }
 
     @Post("/{sandboxId}/revisions/{revision}/promote")
     @Access(Action.SANDBOX_WRITE)
-    Map<String, Object> promote(HttpRequest<?> request, String projectId, String sandboxId, String revision) {
+    SandboxView promote(HttpRequest<?> request, String projectId, String sandboxId, String revision) {
         int n;
         try {
             n = Integer.parseInt(revision);
@@ -124,25 +125,20 @@ class SandboxController {
 
     @Post("/{sandboxId}/rollback")
     @Access(Action.SANDBOX_WRITE)
-    Map<String, Object> rollback(HttpRequest<?> request, String projectId, String sandboxId) {
+    SandboxView rollback(HttpRequest<?> request, String projectId, String sandboxId) {
         return SandboxViews.of(service.rollback(Caller.identity(request), Caller.grant(request), id(sandboxId)));
     }
 
     /** What the sandbox has now (the core's resolution) and what its active revision was provisioned with. */
     @Get("/{sandboxId}/effective-policy")
     @Access(Action.SANDBOX_READ)
-    Map<String, Object> effective(HttpRequest<?> request, String projectId, String sandboxId) {
+    SandboxViews.EffectivePolicyView effective(HttpRequest<?> request, String projectId, String sandboxId) {
         Grant g = Caller.grant(request);
         Sandbox s = service.get(g, id(sandboxId));
-        ObjectNode now = Effective.view(policies.resolve(s));
-        Object provisioned = service.revisions(g, s.id()).stream().filter(r -> (int) r[0] == s.activeRevision())
-                .map(r -> r[2]).filter(java.util.Objects::nonNull).findFirst().orElse(null);
-        java.util.Map<String, Object> out = new java.util.LinkedHashMap<>();
-        out.put("sandboxId", s.id());
-        out.put("revision", s.activeRevision());
-        out.put("current", now);
-        out.put("provisioned", provisioned);
-        return out;
+        Effective.View now = Effective.view(policies.resolve(s));
+        JsonNode provisioned = service.revisions(g, s.id()).stream().filter(r -> r.revision() == s.activeRevision())
+                .map(SandboxStore.Revision::provisioned).filter(Objects::nonNull).findFirst().orElse(null);
+        return new SandboxViews.EffectivePolicyView(s.id(), s.activeRevision(), now, provisioned);
     }
 
     private static UUID id(String sandboxId) {

@@ -132,7 +132,7 @@ public class SandboxService {
         worker.delete(s.id());
     }
 
-    public List<Object[]> revisions(Grant grant, UUID id) {
+    public List<SandboxStore.Revision> revisions(Grant grant, UUID id) {
         store.get(grant.projectId(), id);
         return store.revisions(id);
     }

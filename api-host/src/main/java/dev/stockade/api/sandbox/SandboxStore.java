@@ -1,8 +1,10 @@
 package dev.stockade.api.sandbox;
 
 import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
 import dev.stockade.api.kernel.db.Sql;
 import dev.stockade.api.kernel.web.ApiProblem;
+import io.micronaut.core.annotation.Nullable;
 import jakarta.inject.Singleton;
 import java.io.IOException;
 import java.io.UncheckedIOException;
@@ -28,8 +30,10 @@ public class SandboxStore {
             + " AND r.revision = s.active_revision";
 
     private final Sql jdbc;
+    private final ObjectMapper json;
 
-    public SandboxStore(Sql jdbc) {
+    public SandboxStore(Sql jdbc, ObjectMapper json) {
+        this.json = json;
         this.jdbc = jdbc;
     }
 
@@ -77,17 +81,22 @@ public class SandboxStore {
         });
     }
 
-    /** The revisions of a sandbox: {@code [revision, config, provisioned, createdBy, createdAt]}, newest first. */
-    List<Object[]> revisions(UUID id) {
+    /** One stored revision: its configuration and what the provisioner recorded of it (null until then). */
+    record Revision(int revision, JsonNode config, @Nullable JsonNode provisioned, String createdBy,
+                    Instant createdAt) {
+    }
+
+    /** The revisions of a sandbox, newest first. */
+    List<Revision> revisions(UUID id) {
         return jdbc.prepare("SELECT revision, config::text, provisioned::text, created_by, created_at FROM"
                 + " sandbox_revisions WHERE sandbox_id = ? ORDER BY revision DESC", ps -> {
                     ps.setObject(1, id, Types.OTHER);
-                    List<Object[]> out = new ArrayList<>();
+                    List<Revision> out = new ArrayList<>();
                     try (ResultSet rs = ps.executeQuery()) {
                         while (rs.next()) {
-                            out.add(new Object[] {rs.getInt(1), json(rs.getString(2)),
+                            out.add(new Revision(rs.getInt(1), json(rs.getString(2)),
                                     rs.getString(3) == null ? null : json(rs.getString(3)), rs.getString(4),
-                                    rs.getTimestamp(5).toInstant()});
+                                    rs.getTimestamp(5).toInstant()));
                         }
                     }
                     return out;
@@ -254,7 +263,7 @@ public class SandboxStore {
         });
     }
 
-    private static Sandbox row(ResultSet rs) throws SQLException {
+    private Sandbox row(ResultSet rs) throws SQLException {
         return new Sandbox(rs.getObject(1, UUID.class), rs.getObject(2, UUID.class), rs.getObject(3, UUID.class),
                 rs.getString(4), rs.getString(5), SandboxState.of(rs.getString(6)), rs.getString(7), rs.getString(8), rs.getInt(9),
                 (Integer) rs.getObject(10), seconds(rs, 11), seconds(rs, 12), rs.getBoolean(13),
@@ -276,9 +285,9 @@ public class SandboxStore {
         }
     }
 
-    static JsonNode json(String text) {
+    private JsonNode json(String text) {
         try {
-            return SandboxConfig.JSON.readTree(text);
+            return json.readTree(text);
         } catch (IOException e) {
             throw new UncheckedIOException(e);
         }

@@ -12,7 +12,6 @@ import dev.stockade.api.kernel.web.ApiProblem;
 import dev.stockade.api.kernel.web.ProblemCode;
 import jakarta.inject.Singleton;
 import java.util.List;
-import java.util.Map;
 
 /**
  * Sandboxes as MCP tools: reading and operating them is day to day; creating and deleting them is the full sandbox
@@ -31,8 +30,7 @@ class SandboxTools implements PlatformTool.Provider {
         return List.of(
                 new PlatformTool("list_sandboxes", "List a project's sandboxes with their state.", ToolFamily.DAY_TO_DAY,
                         Action.SANDBOX_READ, project().required("projectId"),
-                        (caller, grant, args) -> Map.of("items", sandboxes.list(grant).stream().map(SandboxViews::of)
-                                .toList())),
+                        (caller, grant, args) -> SandboxViews.page(sandboxes.list(grant))),
                 new PlatformTool("get_sandbox", "Read a sandbox.", ToolFamily.DAY_TO_DAY, Action.SANDBOX_READ,
                         one(), (caller, grant, args) -> SandboxViews.of(sandboxes.get(grant, uuid(args, "sandboxId")))),
                 new PlatformTool("start_sandbox", "Start a stopped sandbox.", ToolFamily.DAY_TO_DAY,
@@ -52,7 +50,7 @@ class SandboxTools implements PlatformTool.Provider {
                 new PlatformTool("delete_sandbox", "Delete a sandbox, its disk and the credentials it owns.",
                         ToolFamily.SANDBOX_ADMIN, Action.SANDBOX_WRITE, one(), (caller, grant, args) -> {
                             sandboxes.delete(caller, grant, uuid(args, "sandboxId"));
-                            return Map.of("deleted", uuid(args, "sandboxId"));
+                            return new SandboxViews.Deleted(uuid(args, "sandboxId"));
                         }),
                 new PlatformTool("get_own_sandbox", "Read the sandbox this agent runs in: its state, project and"
                         + " revision.", ToolFamily.SELF, Action.SANDBOX_SELF_READ, Schema.object().required(),

@@ -1,59 +1,83 @@
 package dev.stockade.api.sandbox;
 
+import com.fasterxml.jackson.annotation.JsonInclude;
+import com.fasterxml.jackson.databind.JsonNode;
+import io.micronaut.core.annotation.Introspected;
+import io.micronaut.core.annotation.Nullable;
 import java.time.Instant;
-import java.util.LinkedHashMap;
 import java.util.List;
-import java.util.Map;
+import java.util.UUID;
 
-/** JSON views of sandboxes and revisions. Never the sandbox's token. */
-final class SandboxViews {
+/**
+ * Response bodies of the sandbox routes and tools, so the OpenAPI document describes them. Never the sandbox's token.
+ * A field marked {@code NON_NULL} is left out when it has no value (as the API always answered); the others are
+ * written as {@code null}.
+ */
+public final class SandboxViews {
     private SandboxViews() {
     }
 
-    static Map<String, Object> of(Sandbox s) {
-        Map<String, Object> out = new LinkedHashMap<>();
-        out.put("id", s.id());
-        out.put("orgId", s.orgId());
-        out.put("projectId", s.projectId());
-        out.put("name", s.name());
-        out.put("slug", s.slug());
-        out.put("state", s.state().slug());
-        if (!s.detail().isEmpty()) {
-            out.put("detail", s.detail());
-        }
-        if (s.stoppedBy() != null && s.state() == SandboxState.STOPPED) {
-            out.put("stoppedBy", s.stoppedBy());
-        }
-        out.put("activeRevision", s.activeRevision());
-        SandboxConfig c = s.config();
-        out.put("cpu", c.cpu());
-        out.put("memory", c.memory());
-        if (c.image() != null) {
-            out.put("image", c.image());
-        }
-        out.put("policies", c.policies());
-        out.put("credentials", c.credentials());
-        out.put("policy", c.policy());
-        out.put("ports", c.ports().stream().map(p -> Map.of("port", p.port(), "visibility", p.visibility())).toList());
-        out.put("autoStop", s.autoStop() == null ? null : Quantities.text(s.autoStop()));
-        out.put("autoDelete", s.autoDelete() == null ? null : Quantities.text(s.autoDelete()));
-        out.put("autoStart", s.autoStart());
-        out.put("lastActivityAt", s.lastActivityAt().toString());
-        out.put("createdAt", s.createdAt().toString());
-        out.put("updatedAt", s.updatedAt().toString());
-        return out;
+    /** A sandbox with its active revision's configuration and its timers. */
+    @Introspected
+    public record SandboxView(UUID id, UUID orgId, UUID projectId, String name, String slug, String state,
+                              @JsonInclude(JsonInclude.Include.NON_NULL) @Nullable String detail,
+                              @JsonInclude(JsonInclude.Include.NON_NULL) @Nullable String stoppedBy,
+                              int activeRevision, String cpu, String memory,
+                              @JsonInclude(JsonInclude.Include.NON_NULL) @Nullable String image,
+                              List<UUID> policies, List<UUID> credentials, @Nullable JsonNode policy,
+                              List<SandboxConfig.Port> ports, @Nullable String autoStop, @Nullable String autoDelete,
+                              boolean autoStart, Instant lastActivityAt, Instant createdAt, Instant updatedAt) {
     }
 
-    static List<Map<String, Object>> revisions(List<Object[]> rows, int active) {
-        return rows.stream().map(r -> {
-            Map<String, Object> m = new LinkedHashMap<>();
-            m.put("revision", r[0]);
-            m.put("active", (int) r[0] == active);
-            m.put("config", r[1]);
-            m.put("provisioned", r[2]);
-            m.put("createdBy", r[3]);
-            m.put("createdAt", ((Instant) r[4]).toString());
-            return m;
-        }).toList();
+    /** One revision of a sandbox; {@code provisioned} is null until a provisioner recorded what it made of it. */
+    @Introspected
+    public record RevisionView(int revision, boolean active, JsonNode config, @Nullable JsonNode provisioned,
+                               String createdBy, Instant createdAt) {
+    }
+
+    /** For each exposed port, whether something in the sandbox accepts connections on it now. */
+    @Introspected
+    public record PortReadinessView(String state, List<PortReadiness.Ready> ports) {
+    }
+
+    /** What the sandbox has now (the core's resolution) and what its active revision was provisioned with. */
+    @Introspected
+    public record EffectivePolicyView(UUID sandboxId, int revision, dev.stockade.api.governance.Effective.View current,
+                                      @Nullable JsonNode provisioned) {
+    }
+
+    /** A project's sandboxes. */
+    @Introspected
+    public record Sandboxes(List<SandboxView> items) {
+    }
+
+    /** A sandbox's revisions, newest first. */
+    @Introspected
+    public record Revisions(List<RevisionView> items) {
+    }
+
+    /** The answer of a delete through MCP (REST answers 204). */
+    @Introspected
+    public record Deleted(UUID deleted) {
+    }
+
+    static SandboxView of(Sandbox s) {
+        SandboxConfig c = s.config();
+        return new SandboxView(s.id(), s.orgId(), s.projectId(), s.name(), s.slug(), s.state().slug(),
+                s.detail().isEmpty() ? null : s.detail(),
+                s.stoppedBy() != null && s.state() == SandboxState.STOPPED ? s.stoppedBy() : null,
+                s.activeRevision(), c.cpu(), c.memory(), c.image(), c.policies(), c.credentials(), c.policy(),
+                c.ports(), s.autoStop() == null ? null : Quantities.text(s.autoStop()),
+                s.autoDelete() == null ? null : Quantities.text(s.autoDelete()), s.autoStart(), s.lastActivityAt(),
+                s.createdAt(), s.updatedAt());
+    }
+
+    static Sandboxes page(List<Sandbox> sandboxes) {
+        return new Sandboxes(sandboxes.stream().map(SandboxViews::of).toList());
+    }
+
+    static Revisions revisions(List<SandboxStore.Revision> rows, int active) {
+        return new Revisions(rows.stream().map(r -> new RevisionView(r.revision(), r.revision() == active,
+                r.config(), r.provisioned(), r.createdBy(), r.createdAt())).toList());
     }
 }

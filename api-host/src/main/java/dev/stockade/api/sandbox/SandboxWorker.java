@@ -1,6 +1,7 @@
 package dev.stockade.api.sandbox;
 
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import com.fasterxml.jackson.databind.node.JsonNodeFactory;
 import dev.stockade.api.credentials.CredentialService;
 import dev.stockade.api.kernel.secrets.SecretBox;
 import dev.stockade.api.sandbox.provision.ProvisionException;
@@ -148,7 +149,7 @@ public class SandboxWorker {
 
     /** The record a revision keeps of what it was provisioned with (no secret: credential names, env keys). */
     private ObjectNode provisioned(Sandbox s, SandboxSpec spec) {
-        ObjectNode n = SandboxConfig.JSON.createObjectNode();
+        ObjectNode n = JsonNodeFactory.instance.objectNode();
         n.put("at", clock.instant().toString());
         n.put("provisioner", provisioner.kind());
         n.set("config", s.config().toJson());

@@ -52,8 +52,8 @@ class SpendTools implements PlatformTool.Provider {
                         + " counted in each one's current period.", ToolFamily.SPENDING_LIMITS,
                         Action.SPENDING_LIMITS_READ,
                         Schema.object().uuid("orgId", "The organization").required("orgId"),
-                        (caller, grant, args) -> new SpendViews.Items<>(limits.all(grant.orgId(), clock.instant())
-                                .stream().map(SpendViews.StatusView::of).toList())),
+                        (caller, grant, args) -> new SpendViews.LimitStatuses(limits.all(grant.orgId(),
+                                clock.instant()).stream().map(SpendViews.StatusView::of).toList())),
                 new PlatformTool("set_spending_limit", "Set (or replace) the spending limit of an organization or,"
                         + " with projectId, of one of its projects.", ToolFamily.SPENDING_LIMITS,
                         Action.SPENDING_LIMITS_WRITE, amount(Schema.object().uuid("orgId", "The organization")
@@ -68,7 +68,7 @@ class SpendTools implements PlatformTool.Provider {
                                 .required("orgId"),
                         (caller, grant, args) -> {
                             limits.delete(caller, grant.orgId(), orgOrProject(args));
-                            return Map.of("deleted", true);
+                            return new SpendViews.Removed(true);
                         }),
                 new PlatformTool("set_sandbox_spending_limit", "Cap one sandbox's spend (a project admin's right).",
                         ToolFamily.SPENDING_LIMITS, Action.SANDBOX_SPENDING_LIMIT_WRITE, amount(sandbox())
@@ -79,7 +79,7 @@ class SpendTools implements PlatformTool.Provider {
                         ToolFamily.SPENDING_LIMITS, Action.SANDBOX_SPENDING_LIMIT_WRITE,
                         sandbox().required("projectId", "sandboxId"), (caller, grant, args) -> {
                             limits.delete(caller, grant.orgId(), sandbox(grant, args));
-                            return Map.of("deleted", true);
+                            return new SpendViews.Removed(true);
                         }),
                 new PlatformTool("get_own_spend", "Read this sandbox's own model spend and usage this month (UTC)"
                         + " and what is left under the limits that apply to it.", ToolFamily.SELF,

@@ -33,8 +33,19 @@ public final class SpendViews {
         }
     }
 
+    /** Every limit of an organization. */
     @Introspected
-    public record Items<T>(List<T> items) {
+    public record Limits(List<LimitView> items) {
+    }
+
+    /** Every limit of an organization with the spend counted in its current period (the MCP tool's answer). */
+    @Introspected
+    public record LimitStatuses(List<StatusView> items) {
+    }
+
+    /** The answer of a limit removed through MCP (REST answers 204). */
+    @Introspected
+    public record Removed(boolean deleted) {
     }
 
     @Introspected

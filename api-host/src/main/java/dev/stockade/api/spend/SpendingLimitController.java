@@ -38,8 +38,8 @@ class SpendingLimitController {
 
     @Get
     @Access(Action.SPENDING_LIMITS_READ)
-    SpendViews.Items<SpendViews.LimitView> list(HttpRequest<?> request, String orgId) {
-        return new SpendViews.Items<>(limits.all(Caller.grant(request).orgId(), clock.instant()).stream()
+    SpendViews.Limits list(HttpRequest<?> request, String orgId) {
+        return new SpendViews.Limits(limits.all(Caller.grant(request).orgId(), clock.instant()).stream()
                 .map(SpendViews.LimitView::of).toList());
     }
 

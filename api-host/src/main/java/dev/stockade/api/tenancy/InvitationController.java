@@ -35,8 +35,8 @@ class InvitationController {
 
     @Get("/orgs/{orgId}/invitations")
     @Access(Action.INVITATIONS_MANAGE)
-    Views.Page<Views.InvitationView> list(HttpRequest<?> request, String orgId) {
-        return new Views.Page<>(service.listForOrg(Caller.grant(request).orgId()));
+    Views.Invitations list(HttpRequest<?> request, String orgId) {
+        return new Views.Invitations(service.listForOrg(Caller.grant(request).orgId()));
     }
 
     @Delete("/orgs/{orgId}/invitations/{invitationId}")
@@ -48,8 +48,8 @@ class InvitationController {
 
     @Get("/invitations")
     @Access(Action.INVITATIONS_MINE)
-    Views.Page<Views.InvitationView> mine(HttpRequest<?> request) {
-        return new Views.Page<>(service.listMine((Identity.User) Caller.identity(request)));
+    Views.Invitations mine(HttpRequest<?> request) {
+        return new Views.Invitations(service.listMine((Identity.User) Caller.identity(request)));
     }
 
     @Post("/invitations/{invitationId}/accept")

@@ -36,8 +36,8 @@ class OrgController {
 
     @Get
     @Access(Action.ORG_LIST)
-    Views.Page<Views.OrgView> list(HttpRequest<?> request) {
-        return new Views.Page<>(service.list(Caller.identity(request)).stream().map(Views.OrgView::of).toList());
+    Views.Orgs list(HttpRequest<?> request) {
+        return new Views.Orgs(service.list(Caller.identity(request)).stream().map(Views.OrgView::of).toList());
     }
 
     @Get("/{orgId}")
@@ -61,8 +61,8 @@ class OrgController {
 
     @Get("/{orgId}/members")
     @Access(Action.ORG_MEMBERS_READ)
-    Views.Page<Views.MemberView> members(HttpRequest<?> request, String orgId) {
-        return new Views.Page<>(service.members(Caller.grant(request).orgId()));
+    Views.Members members(HttpRequest<?> request, String orgId) {
+        return new Views.Members(service.members(Caller.grant(request).orgId()));
     }
 
     @Put("/{orgId}/members/{userId}")

@@ -19,7 +19,6 @@ import io.micronaut.http.annotation.Status;
 import io.swagger.v3.oas.annotations.tags.Tag;
 import jakarta.validation.Valid;
 import java.util.List;
-import java.util.Map;
 
 /** Projects, project members and project signing keys. */
 @Controller("/v1")
@@ -42,8 +41,8 @@ class ProjectController {
 
     @Get("/orgs/{orgId}/projects")
     @Access(Action.PROJECT_LIST)
-    Views.Page<Views.ProjectView> list(HttpRequest<?> request, String orgId) {
-        return new Views.Page<>(service.list(Caller.identity(request), Caller.grant(request)).stream()
+    Views.Projects list(HttpRequest<?> request, String orgId) {
+        return new Views.Projects(service.list(Caller.identity(request), Caller.grant(request)).stream()
                 .map(Views.ProjectView::of).toList());
     }
 
@@ -68,33 +67,33 @@ class ProjectController {
 
     @Post("/projects/{projectId}/rotate-keys")
     @Access(Action.PROJECT_ROTATE_KEYS)
-    Map<String, String> rotateKeys(HttpRequest<?> request, String projectId) {
-        return Map.of("kid", service.rotateKeys(Caller.identity(request), Caller.grant(request)));
+    Views.RotatedKey rotateKeys(HttpRequest<?> request, String projectId) {
+        return new Views.RotatedKey(service.rotateKeys(Caller.identity(request), Caller.grant(request)));
     }
 
     /** The project's active public key (JWK) and the keys still accepted. */
     @Get("/projects/{projectId}/public-key")
     @Access(Action.PROJECT_KEYS_READ)
-    Map<String, Object> publicKey(String projectId) {
-        List<Map<String, Object>> published = jwks(projectId);
-        return Map.of("key", published.isEmpty() ? Map.of() : published.get(0), "algorithm", "ES256");
+    Views.PublicKey publicKey(String projectId) {
+        List<Views.Jwk> published = jwks(projectId);
+        return new Views.PublicKey(published.isEmpty() ? Views.Jwk.NONE : published.get(0), "ES256");
     }
 
     @Get("/projects/{projectId}/.well-known/jwks.json")
     @Access(Action.PROJECT_KEYS_READ)
-    Map<String, Object> jwksDocument(String projectId) {
-        return Map.of("keys", jwks(projectId));
+    Views.JwkSet jwksDocument(String projectId) {
+        return new Views.JwkSet(jwks(projectId));
     }
 
-    private List<Map<String, Object>> jwks(String projectId) {
+    private List<Views.Jwk> jwks(String projectId) {
         return keys.published(dev.stockade.api.kernel.access.Authorizer.uuid("projectId", projectId)).stream()
-                .map(k -> k.toJSONObject()).toList();
+                .map(Views.Jwk::of).toList();
     }
 
     @Get("/projects/{projectId}/members")
     @Access(Action.PROJECT_MEMBERS_READ)
-    Views.Page<Views.ProjectMemberView> members(HttpRequest<?> request, String projectId) {
-        return new Views.Page<>(service.members(Caller.grant(request).projectId()));
+    Views.ProjectMembers members(HttpRequest<?> request, String projectId) {
+        return new Views.ProjectMembers(service.members(Caller.grant(request).projectId()));
     }
 
     @Put("/projects/{projectId}/members/users/{userId}")

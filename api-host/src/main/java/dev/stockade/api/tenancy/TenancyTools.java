@@ -12,7 +12,6 @@ import dev.stockade.api.kernel.web.ApiProblem;
 import dev.stockade.api.kernel.web.DisplayNameValidator;
 import jakarta.inject.Singleton;
 import java.util.List;
-import java.util.Map;
 
 /** Organizations, projects and project members as MCP tools, over the services of their REST routes. */
 @Singleton
@@ -30,8 +29,8 @@ class TenancyTools implements PlatformTool.Provider {
         return List.of(
                 new PlatformTool("list_orgs", "List the organizations you belong to.", ToolFamily.DAY_TO_DAY,
                         Action.ORG_LIST, Schema.object().required(),
-                        (caller, grant, args) -> Map.of("items", orgs.list(caller).stream().map(Views.OrgView::of)
-                                .toList())),
+                        (caller, grant, args) -> new Views.Orgs(orgs.list(caller).stream()
+                                .map(Views.OrgView::of).toList())),
                 new PlatformTool("create_org", "Create an organization; you become its admin.",
                         ToolFamily.ORG_LIFECYCLE, Action.ORG_CREATE,
                         Schema.object().string("name", "The organization's name").required("name"),
@@ -40,12 +39,12 @@ class TenancyTools implements PlatformTool.Provider {
                         Action.ORG_DELETE, Schema.object().uuid("orgId", "The organization").required("orgId"),
                         (caller, grant, args) -> {
                             orgs.delete(caller, grant.orgId());
-                            return Map.of("deleted", grant.orgId());
+                            return new Views.Deleted(grant.orgId());
                         }),
                 new PlatformTool("list_projects", "List the projects of an organization that you can see.",
                         ToolFamily.DAY_TO_DAY, Action.PROJECT_LIST,
                         Schema.object().uuid("orgId", "The organization").required("orgId"),
-                        (caller, grant, args) -> Map.of("items", projects.list(caller, grant).stream()
+                        (caller, grant, args) -> new Views.Projects(projects.list(caller, grant).stream()
                                 .map(Views.ProjectView::of).toList())),
                 new PlatformTool("get_project", "Read a project.", ToolFamily.DAY_TO_DAY, Action.PROJECT_READ,
                         Schema.object().uuid("projectId", "The project").required("projectId"),
@@ -59,7 +58,7 @@ class TenancyTools implements PlatformTool.Provider {
                 new PlatformTool("list_project_members", "List the people and API tokens of a project with roles.",
                         ToolFamily.DAY_TO_DAY, Action.PROJECT_MEMBERS_READ,
                         Schema.object().uuid("projectId", "The project").required("projectId"),
-                        (caller, grant, args) -> Map.of("items", projects.members(grant.projectId()))),
+                        (caller, grant, args) -> new Views.ProjectMembers(projects.members(grant.projectId()))),
                 new PlatformTool("set_project_member", "Grant a person or an API token a role in a project (ADMIN or"
                         + " MEMBER), or remove it (NONE).", ToolFamily.ORG_LIFECYCLE, Action.PROJECT_MEMBERS_WRITE,
                         Schema.object().uuid("projectId", "The project")
@@ -81,8 +80,7 @@ class TenancyTools implements PlatformTool.Provider {
                             } else {
                                 projects.setMember(caller, grant, type, uuid(args, "principalId"), role);
                             }
-                            return Map.of("projectId", grant.projectId(), "principalType", type,
-                                    "principalId", uuid(args, "principalId"), "role", role);
+                            return new Views.MemberSet(grant.projectId(), type, uuid(args, "principalId"), role);
                         }));
     }
 

@@ -41,8 +41,8 @@ class TokenController {
 
     @Get("/orgs/{orgId}/api-tokens")
     @Access(Action.API_TOKENS_MANAGE)
-    Views.Page<Views.TokenView> listApiTokens(HttpRequest<?> request, String orgId) {
-        return new Views.Page<>(tokens.listApiTokens(Caller.grant(request).orgId()).stream().map(TokenController::view).toList());
+    Views.Tokens listApiTokens(HttpRequest<?> request, String orgId) {
+        return new Views.Tokens(tokens.listApiTokens(Caller.grant(request).orgId()).stream().map(TokenController::view).toList());
     }
 
     @Get("/api-tokens/{tokenId}")
@@ -70,8 +70,8 @@ class TokenController {
 
     @Get("/projects/{projectId}/sandbox-tokens")
     @Access(Action.SANDBOX_TOKENS_MANAGE)
-    Views.Page<Views.TokenView> listSandboxTokens(HttpRequest<?> request, String projectId) {
-        return new Views.Page<>(tokens.listSandboxTokens(Caller.grant(request).projectId()).stream()
+    Views.Tokens listSandboxTokens(HttpRequest<?> request, String projectId) {
+        return new Views.Tokens(tokens.listSandboxTokens(Caller.grant(request).projectId()).stream()
                 .map(t -> new Views.TokenView(t.id(), t.name(), t.prefix(), t.createdAt(), t.expiresAt(), t.revokedAt()))
                 .toList());
     }
@@ -93,8 +93,8 @@ class TokenController {
 
     @Get("/proxy-tokens")
     @Access(Action.PROXY_TOKENS_MANAGE)
-    Views.Page<Views.TokenView> listProxyTokens() {
-        return new Views.Page<>(tokens.listProxyTokens().stream()
+    Views.Tokens listProxyTokens() {
+        return new Views.Tokens(tokens.listProxyTokens().stream()
                 .map(t -> new Views.TokenView(t.id(), t.name(), t.prefix(), t.createdAt(), null, t.revokedAt()))
                 .toList());
     }

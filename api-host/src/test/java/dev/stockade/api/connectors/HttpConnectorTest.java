@@ -74,6 +74,7 @@ class HttpConnectorTest extends PlatformTest {
                 Map.of("name", "pets", "documentUrl", base() + "/openapi.yaml"));
         assertThat(c.status()).as(c.raw()).isEqualTo(201);
         assertThat(c.body().path("url").asText()).isEqualTo(base() + "/api");
+        assertThat(c.body().path("documentUrl").asText()).isEqualTo(base() + "/openapi.yaml");
         assertThat(c.body().path("tools").findValuesAsText("name")).containsExactlyInAnyOrder("listPets", "createPet",
                 "getPet");
         String connector = c.text("id");
@@ -118,6 +119,8 @@ class HttpConnectorTest extends PlatformTest {
         document = DOCUMENT.replace("operationId: getPet", "operationId: getPet\n      summary: Read one pet");
         JsonNode sync = http.post("/v1/mcp-servers/" + connector + "/sync", owner, null).body();
         assertThat(sync.path("changed").asBoolean()).as(sync.toString()).isTrue();
+        assertThat(sync.has("error")).isFalse();
+        assertThat(sync.has("activeSpecId")).isFalse();
         JsonNode diff = http.get("/v1/mcp-servers/" + connector + "/specs/" + sync.path("pendingSpecId").asText()
                 + "/diff", owner).body();
         assertThat(diff.path("changed").toString()).isEqualTo("[\"getPet\"]");
@@ -128,8 +131,12 @@ class HttpConnectorTest extends PlatformTest {
         String owner = ownerToken();
         String org = createOrg(owner, "http2-" + System.nanoTime());
         String project = createProject(owner, org, "p");
-        String connector = http.post("/v1/projects/" + project + "/mcp-servers/http", owner,
-                Map.of("name", "pets", "baseUrl", base() + "/api", "document", DOCUMENT)).text("id");
+        Http.Response registered = http.post("/v1/projects/" + project + "/mcp-servers/http", owner,
+                Map.of("name", "pets", "baseUrl", base() + "/api", "document", DOCUMENT));
+        // a document given inline has no URL to re-read: the key is there, its value null
+        assertThat(registered.body().has("documentUrl")).as(registered.raw()).isTrue();
+        assertThat(registered.body().get("documentUrl").isNull()).isTrue();
+        String connector = registered.text("id");
         String token = grantedToken(owner, org, project, connector, null);
         JsonNode refused = call(project, token, "pets__listPets", Map.of());
         assertThat(refused.path("isError").asBoolean()).isTrue();

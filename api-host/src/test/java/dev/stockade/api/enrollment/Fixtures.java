@@ -3,6 +3,7 @@ package dev.stockade.api.enrollment;
 import ch.qos.logback.classic.Logger;
 import ch.qos.logback.classic.spi.ILoggingEvent;
 import ch.qos.logback.core.read.ListAppender;
+import com.fasterxml.jackson.databind.ObjectMapper;
 import dev.stockade.api.support.TestDatabase;
 import dev.stockade.testing.Await;
 import io.micronaut.context.ApplicationContext;
@@ -89,7 +90,7 @@ final class Fixtures {
 
     /** Hub values for a fleet registered at the hub, its token in the secret {@code fleet-token}. */
     static Map<String, String> hubValues(DevHub hub, Path dataDir, String publicUrl) throws Exception {
-        HubClient.Fleet fleet = new HubClient(hub.url()).registerFleet(hub.operatorToken(), "tests", "stockade",
+        HubClient.Fleet fleet = new HubClient(hub.url(), new ObjectMapper()).registerFleet(hub.operatorToken(), "tests", "stockade",
                 publicUrl);
         writeSecret(dataDir, "fleet-token", "accessToken", fleet.accessToken());
         return Map.of("hub.url", hub.url().toString(), "hub.fleet-id", fleet.fleetId(),

@@ -48,6 +48,8 @@ public final class ClusterRelay implements Runnable {
         }
     }
 
+    // its own mapper: the relay runs in the user's cluster as the `relay` command, outside the platform's
+    // application context, so there is no mapper bean to inject
     private static final ObjectMapper JSON = new ObjectMapper();
     private final Settings settings;
     private final HttpClient platform = OutboundClients.trusted(Duration.ofSeconds(10));

@@ -3,6 +3,7 @@ package dev.stockade.api.kernel.access;
 import dev.stockade.api.kernel.web.ApiProblem;
 import dev.stockade.api.kernel.web.ProblemCode;
 import dev.stockade.api.kernel.web.Text;
+import io.micronaut.core.annotation.Introspected;
 import io.micronaut.http.HttpResponse;
 import io.micronaut.http.MediaType;
 import io.micronaut.http.annotation.Controller;
@@ -11,7 +12,6 @@ import io.swagger.v3.oas.annotations.Hidden;
 import java.io.IOException;
 import java.io.InputStream;
 import java.util.Locale;
-import java.util.Map;
 
 /** {@code GET /v1/openapi.json} (generated at build time from the controllers) and the problem type pages. */
 @Controller
@@ -34,15 +34,20 @@ final class DocsController {
         return HttpResponse.ok(openapi).contentType(MediaType.APPLICATION_JSON_TYPE);
     }
 
+    /** What a problem type is: its slug, title, status, code and where it is documented. */
+    @Introspected
+    record ProblemType(String type, String title, int status, String code, String documentation) {
+    }
+
     /** The page a problem's {@code type} URI names: its status, title and code. */
     @Get("/problems/{slug}")
     @Access(Action.PROBLEM_DOCS)
     @Hidden
-    Map<String, Object> problem(String slug) {
+    ProblemType problem(String slug) {
         for (ProblemCode c : ProblemCode.values()) {
             if (c.slug().equals(slug.toLowerCase(Locale.ROOT))) {
-                return Map.of("type", slug, "title", c.title(), "status", c.status().getCode(), "code", c.code(),
-                        "documentation", "docs/api-problems.md#" + c.slug());
+                return new ProblemType(slug, c.title(), c.status().getCode(), c.code(),
+                        "docs/api-problems.md#" + c.slug());
             }
         }
         throw ApiProblem.notFound("problem type `" + Text.clip(slug) + "`");

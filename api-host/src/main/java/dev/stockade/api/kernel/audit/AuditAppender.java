@@ -1,5 +1,6 @@
 package dev.stockade.api.kernel.audit;
 
+import com.fasterxml.jackson.databind.ObjectMapper;
 import dev.stockade.api.kernel.db.Sql;
 import io.micronaut.context.annotation.Value;
 import io.micronaut.transaction.TransactionOperations;
@@ -49,6 +50,7 @@ public final class AuditAppender {
     }
 
     private final Sql jdbc;
+    private final ObjectMapper json;
     private final TransactionOperations<Connection> tx;
     private final BlockingQueue<Pending> queue;
     private final int maxBatch;
@@ -60,7 +62,8 @@ public final class AuditAppender {
                          @Value("${audit.appender.queue-capacity:65536}") int queueCapacity,
                          @Value("${audit.appender.max-batch:2000}") int maxBatch,
                          @Value("${audit.appender.writers:4}") int writerCount,
-                         @Value("${audit.appender.offer-timeout:5s}") Duration offerTimeout) {
+                         @Value("${audit.appender.offer-timeout:5s}") Duration offerTimeout, ObjectMapper json) {
+        this.json = json;
         if (queueCapacity < 1 || maxBatch < 1 || writerCount < 1 || writerCount > 16) {
             throw new IllegalArgumentException("audit.appender: queue-capacity and max-batch must be at least 1,"
                     + " writers between 1 and 16");
@@ -162,7 +165,7 @@ public final class AuditAppender {
         }));
     }
 
-    private static void bind(PreparedStatement ps, List<Pending> batch) throws SQLException {
+    private void bind(PreparedStatement ps, List<Pending> batch) throws SQLException {
         int n = batch.size();
         Object[][] cols = new Object[10][n];
         for (int i = 0; i < n; i++) {
@@ -176,7 +179,7 @@ public final class AuditAppender {
             cols[6][i] = e.actorType();
             cols[7][i] = e.actorId();
             cols[8][i] = e.target();
-            cols[9][i] = AuditLog.detailsJson(e);
+            cols[9][i] = AuditLog.detailsJson(json, e);
         }
         String[] types = {"uuid", "uuid", "text", "text", "bool", "text", "text", "text", "text", "text"};
         Connection c = ps.getConnection();

@@ -18,9 +18,10 @@ public final class AuditLog {
             + " actor_type, actor_id, target, details) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?::jsonb)";
 
     private final Sql jdbc;
-    private static final ObjectMapper JSON = new ObjectMapper();
+    private final ObjectMapper json;
 
-    public AuditLog(Sql jdbc) {
+    public AuditLog(Sql jdbc, ObjectMapper json) {
+        this.json = json;
         this.jdbc = jdbc;
     }
 
@@ -42,13 +43,13 @@ public final class AuditLog {
         ps.setString(7, e.actorType());
         ps.setString(8, e.actorId());
         ps.setString(9, e.target());
-        ps.setString(10, detailsJson(e));
+        ps.setString(10, detailsJson(json, e));
     }
 
     /** The entry's details as JSON text (also used by {@link AuditAppender}). */
-    static String detailsJson(AuditEvent e) {
+    static String detailsJson(ObjectMapper json, AuditEvent e) {
         try {
-            return JSON.writeValueAsString(e.details());
+            return json.writeValueAsString(e.details());
         } catch (JsonProcessingException ex) {
             throw new IllegalArgumentException("audit details are not serialisable", ex);
         }

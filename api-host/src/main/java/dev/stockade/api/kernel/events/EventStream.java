@@ -46,7 +46,7 @@ public final class EventStream {
 
     private final DataSource dataSource;
     private final long pollMillis;
-    private final ObjectMapper json = new ObjectMapper();
+    private final ObjectMapper json;
     private final List<Subscription> subscriptions = new CopyOnWriteArrayList<>();
     private final Thread thread;
     private volatile boolean closed;
@@ -56,7 +56,9 @@ public final class EventStream {
     /** Notified after each batch is delivered (see {@link #awaitDelivered}). */
     private final Object delivered = new Object();
 
-    public EventStream(DataSource dataSource, @Value("${events.poll-interval:2s}") Duration pollInterval) {
+    public EventStream(DataSource dataSource, @Value("${events.poll-interval:2s}") Duration pollInterval,
+                       ObjectMapper json) {
+        this.json = json;
         this.dataSource = dataSource instanceof DelegatingDataSource d ? d.getTargetDataSource() : dataSource;
         this.pollMillis = Math.max(10, pollInterval.toMillis());
         this.thread = new Thread(this::run, "event-stream");

@@ -26,11 +26,12 @@ public final class Events {
     private static final Duration OWN_DELIVERY = Duration.ofSeconds(2);
 
     private final Sql jdbc;
-    private final ObjectMapper json = new ObjectMapper();
+    private final ObjectMapper json;
     private final TransactionOperations<Connection> transactions;
     private final EventStream stream;
 
-    public Events(Sql jdbc, TransactionOperations<Connection> transactions, EventStream stream) {
+    public Events(Sql jdbc, ObjectMapper json, TransactionOperations<Connection> transactions, EventStream stream) {
+        this.json = json;
         this.jdbc = jdbc;
         this.transactions = transactions;
         this.stream = stream;

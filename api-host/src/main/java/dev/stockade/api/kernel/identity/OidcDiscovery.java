@@ -26,11 +26,12 @@ public final class OidcDiscovery {
     }
 
     private final OidcConfig config;
-    private final ObjectMapper json = new ObjectMapper();
+    private final ObjectMapper json;
     private final HttpClient http = OutboundClients.trusted(Duration.ofSeconds(5));
     private final AtomicReference<Document> document = new AtomicReference<>();
 
-    public OidcDiscovery(OidcConfig config) {
+    public OidcDiscovery(OidcConfig config, ObjectMapper json) {
+        this.json = json;
         this.config = config;
     }
 

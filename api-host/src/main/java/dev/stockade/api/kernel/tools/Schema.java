@@ -1,12 +1,11 @@
 package dev.stockade.api.kernel.tools;
 
-import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import com.fasterxml.jackson.databind.node.JsonNodeFactory;
 
 /** Builds the JSON Schema of a tool's arguments: an object with typed, described properties. */
 public final class Schema {
-    private static final ObjectMapper JSON = new ObjectMapper();
-    private final ObjectNode root = JSON.createObjectNode().put("type", "object");
+    private final ObjectNode root = JsonNodeFactory.instance.objectNode().put("type", "object");
     private final ObjectNode properties = root.putObject("properties");
 
     private Schema() {

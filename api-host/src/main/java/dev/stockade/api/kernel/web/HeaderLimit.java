@@ -30,8 +30,8 @@ import java.util.List;
 final class HeaderLimit implements BeanCreatedEventListener<NettyServerCustomizer.Registry> {
     private final byte[] body;
 
-    HeaderLimit(Problems problems) throws com.fasterxml.jackson.core.JsonProcessingException {
-        this.body = new ObjectMapper().writeValueAsBytes(problems.body(ProblemCode.HEADERS_TOO_LARGE,
+    HeaderLimit(Problems problems, ObjectMapper json) throws com.fasterxml.jackson.core.JsonProcessingException {
+        this.body = json.writeValueAsBytes(problems.body(ProblemCode.HEADERS_TOO_LARGE,
                 "the request's header block is larger than `config.maxHeaderBytes`", List.of()));
     }
 

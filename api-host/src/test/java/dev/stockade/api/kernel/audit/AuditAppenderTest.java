@@ -3,6 +3,7 @@ package dev.stockade.api.kernel.audit;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import com.fasterxml.jackson.databind.ObjectMapper;
 import dev.stockade.api.kernel.db.Sql;
 import dev.stockade.api.support.PlatformTest;
 import io.micronaut.context.annotation.Value;
@@ -36,6 +37,8 @@ class AuditAppenderTest extends PlatformTest {
     Sql sql;
     @Inject
     TransactionOperations<Connection> tx;
+    @Inject
+    ObjectMapper json;
     @Value("${datasources.default.url}")
     String url;
     @Value("${datasources.default.username}")
@@ -124,7 +127,7 @@ class AuditAppenderTest extends PlatformTest {
 
     @Test
     void aFullQueueRefusesNewEntriesInsteadOfGrowing() throws Exception {
-        AuditAppender small = new AuditAppender(sql, tx, 4, 2, 1, Duration.ofMillis(200));
+        AuditAppender small = new AuditAppender(sql, tx, 4, 2, 1, Duration.ofMillis(200), json);
         List<CompletableFuture<Void>> accepted = new ArrayList<>();
         int refused = 0;
         try (Connection locker = DriverManager.getConnection(url, user, password)) {
