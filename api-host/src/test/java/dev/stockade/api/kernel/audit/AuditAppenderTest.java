@@ -83,7 +83,7 @@ class AuditAppenderTest extends PlatformTest {
                         return out;
                     }
                 });
-        assertThat(row).containsExactly("egress", "decide", "deny", "sandbox-token", "sbx-1", "api.example.com", "t",
+        assertThat(row).containsExactly("egress", "decide", "denied", "sandbox-token", "sbx-1", "api.example.com", "t",
                 "t");
     }
 
@@ -120,6 +120,26 @@ class AuditAppenderTest extends PlatformTest {
         CompletableFuture.allOf(good.toArray(CompletableFuture[]::new)).get(60, TimeUnit.SECONDS);
         assertThat(count("good-%")).isEqualTo(20);
         assertThat(count("no-such-org")).isZero();
+    }
+
+    @Test
+    void entriesWithoutAnOrganizationAreStoredInstallationWideEvenMixedIntoABatch() throws Exception {
+        String mark = "no-org-" + UUID.randomUUID();
+        List<CompletableFuture<Void>> acks = new ArrayList<>();
+        for (int i = 0; i < 40; i++) { // alternate, so most batches hold both kinds
+            acks.add(appender.append(event(i % 2 == 0 ? null : org, mark + "-" + i)));
+        }
+        CompletableFuture.allOf(acks.toArray(CompletableFuture[]::new)).get(60, TimeUnit.SECONDS);
+        long installationWide = sql.prepare("SELECT count(*) FROM audit_entries WHERE org_id IS NULL AND target LIKE ?",
+                ps -> {
+                    ps.setString(1, mark + "-%");
+                    try (ResultSet rs = ps.executeQuery()) {
+                        rs.next();
+                        return rs.getLong(1);
+                    }
+                });
+        assertThat(installationWide).isEqualTo(20);
+        assertThat(count(mark + "-%")).isEqualTo(20);
     }
 
     @Test
