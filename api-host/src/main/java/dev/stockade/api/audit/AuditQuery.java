@@ -36,7 +36,7 @@ public record AuditQuery(@Nullable Instant cursor, @Nullable Long cursorId, @Nul
                 q.get("outcome"), excl.equals("true"), limit);
     }
 
-    /** The WHERE clause after {@code org_id = ?} and its arguments, in order. */
+    /** The WHERE clause after the trail's own condition, and its arguments, in order. */
     String where(List<Object> args) {
         StringBuilder sql = new StringBuilder();
         if (cursor != null && cursorId != null) {

@@ -58,11 +58,12 @@ public class AuditTrail {
         this.json = json;
     }
 
-    public Page page(UUID orgId, AuditQuery q) {
-        List<Object> args = AuditQuery.newArgs(orgId);
+    /** A page of {@code orgId}'s trail; {@code orgId} null: the installation-wide entries (no organization). */
+    public Page page(@Nullable UUID orgId, AuditQuery q) {
+        List<Object> args = new ArrayList<>();
         String sql = "SELECT id, at, project_id, kind, action, is_read, outcome, actor_type, actor_id, target, details"
-                + " FROM audit_entries WHERE org_id = ?" + q.where(args) + " ORDER BY at DESC, id DESC LIMIT "
-                + (q.limit() + 1);
+                + " FROM audit_entries WHERE " + trail(orgId, args) + q.where(args)
+                + " ORDER BY at DESC, id DESC LIMIT " + (q.limit() + 1);
         List<Entry> rows = query(sql, args, rs -> new Entry(rs.getLong(1), rs.getTimestamp(2).toInstant(),
                 rs.getObject(3, UUID.class), rs.getString(4), rs.getString(5), rs.getBoolean(6), rs.getString(7),
                 actor(rs.getString(8), rs.getString(9)), rs.getString(10), details(rs.getString(11))));
@@ -72,6 +73,15 @@ public class AuditTrail {
         List<Entry> page = rows.subList(0, q.limit());
         Entry last = page.get(page.size() - 1);
         return new Page(List.copyOf(page), last.at().toString(), last.id());
+    }
+
+    /** Which trail: an organization's, or the installation-wide one (a plain equality would never match null). */
+    private static String trail(@Nullable UUID orgId, List<Object> args) {
+        if (orgId == null) {
+            return "org_id IS NULL";
+        }
+        args.add(orgId);
+        return "org_id = ?";
     }
 
     /** Counts by kind and by outcome over the query's range and filters. */

@@ -13,14 +13,15 @@ import dev.stockade.api.kernel.tools.GrantedTool;
 import dev.stockade.api.kernel.web.ApiProblem;
 import dev.stockade.api.sandbox.SandboxPolicies;
 import dev.stockade.api.sandbox.SandboxService;
-import dev.stockade.policy.compiler.ConnectorReach;
 import dev.stockade.policy.compiler.ConnectorReach.GrantedConnector;
+import dev.stockade.policy.compiler.ConnectorReach;
 import dev.stockade.policy.model.ConnectorGrant;
 import io.micronaut.core.annotation.Nullable;
 import jakarta.inject.Singleton;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Arrays;
+import java.util.HashMap;
 import java.util.HashSet;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -103,8 +104,12 @@ public class GrantedTools {
     /** The tools {@code caller} may see at an endpoint: {@code projectId} null is the organization-wide one. */
     public List<Exposed> of(Identity caller, @Nullable UUID projectId) {
         // the generation is part of the key: a list computed while a change arrived is stored under a stale key
-        return cache.get(generation.get() + "|" + caller.type() + ":" + caller.actorId() + "|" + projectId,
-                k -> compute(caller, projectId));
+        String key = generation.get() + "|" + caller.type() + ":" + caller.actorId() + "|";
+        if (projectId == null) {
+            return cache.get(key + "null", k -> exposed(caller, null));
+        }
+        List<Exposed> everywhere = of(caller, null); // outside the mapping function: Caffeine forbids recursion
+        return cache.get(key + projectId, k -> named(exposed(caller, projectId), everywhere));
     }
 
     /** The current generation: it changes with every change that can alter a grant. */
@@ -124,7 +129,21 @@ public class GrantedTools {
         return of(caller, projectId).stream().filter(e -> e.name().equals(name)).findFirst().orElse(null);
     }
 
-    private List<Exposed> compute(Identity caller, @Nullable UUID projectId) {
+    /**
+     * A project endpoint's tools carry the names the caller's organization-wide list gives them: names are picked
+     * in one list (two connectors of the same name in two projects, sanitized names that meet), so a project's own
+     * list could otherwise give a tool the name another tool has at {@code /mcp}, and its calls be audited under it.
+     */
+    private static List<Exposed> named(List<Exposed> here, List<Exposed> everywhere) {
+        Map<String, String> names = new HashMap<>();
+        for (Exposed e : everywhere) {
+            names.put(e.connector().id() + "\0" + e.tool().name(), e.name());
+        }
+        return here.stream().map(e -> new Exposed(names.getOrDefault(e.connector().id() + "\0" + e.tool().name(),
+                e.name()), e.connector(), e.tool(), e.credentialId())).toList();
+    }
+
+    private List<Exposed> exposed(Identity caller, @Nullable UUID projectId) {
         // which connectors and tools the projects grant is the core's rule; the host reads rows and names tools
         List<ConnectorReach.ProjectGrants> projects = reach(caller, projectId).stream()
                 .map(r -> new ConnectorReach.ProjectGrants(r.orgId(), r.projectId(), grants(caller, r))).toList();

@@ -10,18 +10,19 @@ import dev.stockade.api.kernel.audit.AuditAppender;
 import dev.stockade.api.kernel.audit.AuditEvent;
 import dev.stockade.api.kernel.audit.AuditKind;
 import dev.stockade.api.kernel.audit.AuditOutcome;
-import dev.stockade.api.kernel.identity.ClusterTokens;
 import dev.stockade.api.kernel.identity.Identity;
 import dev.stockade.api.kernel.tools.GrantedTool;
 import dev.stockade.api.kernel.tools.GrantedToolSource;
 import dev.stockade.api.kernel.tools.PlatformTool;
 import dev.stockade.api.kernel.tools.ToolCallFailure;
 import dev.stockade.api.kernel.web.ApiProblem;
+import dev.stockade.api.kernel.web.FieldError;
 import dev.stockade.api.kernel.web.ProblemCode;
 import dev.stockade.api.kernel.web.Problems;
 import io.micronaut.core.annotation.Nullable;
 import io.micronaut.http.HttpRequest;
 import jakarta.inject.Singleton;
+import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -61,23 +62,27 @@ public class ToolCalls {
         }
     }
 
+    /** One call in flight: who, at which endpoint, which name, from where, since when. */
+    private record Call(Identity caller, @Nullable UUID endpoint, String name, Origin origin, long start) {
+    }
+
     private final ToolCatalog catalog;
     private final Authorizer authorizer;
     private final GrantedToolSource connectors;
     private final AuditAppender audit;
+    private final AuditHomes homes;
     private final ObjectMapper json;
-    private final ClusterTokens projects;
     private final Problems problems;
 
     public ToolCalls(ToolCatalog catalog, Authorizer authorizer, GrantedToolSource connectors, AuditAppender audit,
-                     ObjectMapper json, ClusterTokens projects, Problems problems) {
-        this.problems = problems;
-        this.projects = projects;
+                     AuditHomes homes, ObjectMapper json, Problems problems) {
         this.catalog = catalog;
         this.authorizer = authorizer;
         this.connectors = connectors;
         this.audit = audit;
+        this.homes = homes;
         this.json = json;
+        this.problems = problems;
     }
 
     /** Calls {@code name} as {@code caller} sees it at the endpoint of {@code projectId} (null: organization-wide). */
@@ -85,83 +90,76 @@ public class ToolCalls {
         return call(caller, projectId, name, arguments, origin, false);
     }
 
-    /** As above; {@code connectorsOnly}: a platform tool's name is unknown (the REST connector tool-call routes). */
+    /**
+     * As above; {@code connectorsOnly}: a platform tool's name is unknown (the REST connector tool-call routes).
+     * Every path writes its audit entry before this returns or throws, so no answer leaves unrecorded.
+     */
     public ObjectNode call(Identity caller, @Nullable UUID projectId, String name, JsonNode arguments, Origin origin,
                            boolean connectorsOnly) {
-        long start = System.nanoTime();
+        Call c = new Call(caller, projectId, name, origin, System.nanoTime());
+        JsonNode args = arguments == null || arguments.isNull() ? json.createObjectNode() : arguments;
         ToolCatalog.Entry entry = catalog.find(caller, projectId, name);
         if (entry == null || connectorsOnly && entry.granted() == null) {
-            record(caller, orgOf(caller, projectId), projectId, name, AuditOutcome.DENIED, start, origin,
+            record(c, homes.of(caller, projectId, null, args), projectId, AuditOutcome.DENIED,
                     Map.of("reason", "unknown-tool"));
             throw new UnknownTool(name);
         }
-        JsonNode args = arguments == null || arguments.isNull() ? json.createObjectNode() : arguments;
         if (!args.isObject()) {
-            return failed(caller, null, projectId, name, start, origin, ProblemCode.VALIDATION_FAILED,
-                    "`arguments` must be an object", AuditOutcome.ERROR);
+            List<UUID> orgs = entry.granted() != null ? List.of(entry.granted().orgId())
+                    : homes.of(caller, projectId, entry.platform().action(), args);
+            return failed(c, orgs, projectId, new ApiProblem(ProblemCode.VALIDATION_FAILED,
+                    "`arguments` must be an object"));
         }
-        return entry.platform() != null ? platform(caller, projectId, entry.platform(), args, origin, start)
-                : connector(caller, entry, args, origin, start);
+        return entry.platform() != null ? platform(c, entry.platform(), args) : connector(c, entry, args);
     }
 
-    private ObjectNode platform(Identity caller, @Nullable UUID endpointProject, PlatformTool tool, JsonNode args,
-                                Origin origin, long start) {
+    private ObjectNode platform(Call c, PlatformTool tool, JsonNode args) {
         Grant grant;
         try {
-            grant = authorizer.authorizeAt(caller, tool.action(), scopeVariables(tool, args, endpointProject),
-                    endpointProject);
+            grant = authorizer.authorizeAt(c.caller(), tool.action(), scopeVariables(tool, args, c.endpoint()),
+                    c.endpoint());
         } catch (ApiProblem p) {
-            return failed(caller, null, endpointProject, tool.name(), start, origin, p.code(), p.detail(),
-                    AuditOutcome.DENIED);
+            List<UUID> orgs = homes.of(c.caller(), c.endpoint(), tool.action(), args);
+            return failed(c, orgs, homes.project(c.endpoint(), tool.action(), args, orgs), p);
         }
+        // an action that names no organization (list_orgs, create_org, the self tools) is homed like a refusal
+        List<UUID> orgs = grant.orgId() != null ? List.of(grant.orgId())
+                : homes.of(c.caller(), c.endpoint(), tool.action(), args);
+        UUID project = grant.projectId() != null ? grant.projectId() : c.endpoint();
         try {
-            Object out = tool.handler().run(caller, grant, args);
+            Object out = tool.handler().run(c.caller(), grant, args);
             JsonNode value = out == null ? json.createObjectNode() : json.valueToTree(out);
-            record(caller, grant.orgId(), grant.projectId(), tool.name(), AuditOutcome.SUCCESS, start, origin, Map.of());
+            record(c, orgs, project, AuditOutcome.SUCCESS, Map.of());
             return result(value, false);
         } catch (ApiProblem p) {
-            return failed(caller, grant.orgId(), grant.projectId(), tool.name(), start, origin, p.code(), p.detail(),
-                    AuditOutcome.ERROR);
+            return failed(c, orgs, project, p);
         } catch (RuntimeException e) {
             LOG.error("platform tool {} failed", tool.name(), e);
-            return failed(caller, grant.orgId(), grant.projectId(), tool.name(), start, origin, ProblemCode.INTERNAL,
-                    "the tool failed; the platform's log has the details", AuditOutcome.ERROR);
+            return failed(c, orgs, project, new ApiProblem(ProblemCode.INTERNAL,
+                    "the tool failed; the platform's log has the details"));
         }
     }
 
-    private ObjectNode connector(Identity caller, ToolCatalog.Entry entry, JsonNode args, Origin origin, long start) {
+    private ObjectNode connector(Call c, ToolCatalog.Entry entry, JsonNode args) {
         GrantedTool tool = entry.granted();
+        List<UUID> orgs = List.of(tool.orgId());
         try {
             JsonNode result = connectors.call(tool, args);
             boolean isError = result.path("isError").asBoolean(false);
-            record(caller, tool.orgId(), tool.projectId(), entry.name(), isError ? AuditOutcome.ERROR : AuditOutcome.SUCCESS, start, origin,
-                    tool.callDetails());
+            record(c, orgs, tool.projectId(), isError ? AuditOutcome.ERROR : AuditOutcome.SUCCESS, tool.callDetails());
             return (ObjectNode) result;
         } catch (ToolCallFailure e) {
             Map<String, Object> more = new HashMap<>(tool.callDetails());
             more.put("error", e.getMessage());
             boolean cancelled = e.kind() == ToolCallFailure.Kind.HALTED;
-            record(caller, tool.orgId(), tool.projectId(), entry.name(), cancelled ? AuditOutcome.CANCELLED : AuditOutcome.ERROR, start,
-                    origin, more);
+            record(c, orgs, tool.projectId(), cancelled ? AuditOutcome.CANCELLED : AuditOutcome.ERROR, more);
             ProblemCode code = switch (e.kind()) {
                 case HALTED -> ProblemCode.HALTED;
                 case INVALID_ARGUMENTS -> ProblemCode.VALIDATION_FAILED;
                 case UPSTREAM_FAILED -> ProblemCode.UPSTREAM_FAILED;
             };
-            return result(problem(code, e.getMessage()), true);
+            return result(problem(code, e.getMessage(), List.of()), true);
         }
-    }
-
-    /** The organization a refused call is recorded in: the endpoint project's, or the caller's own. */
-    @Nullable
-    private UUID orgOf(Identity caller, @Nullable UUID projectId) {
-        if (projectId != null) {
-            return projects.orgOf(projectId).orElse(null);
-        }
-        if (caller instanceof Identity.ApiToken a) {
-            return a.orgId();
-        }
-        return caller instanceof Identity.SandboxToken s ? s.orgId() : null;
     }
 
     /** The path variables the tool's action needs, from its arguments (a project endpoint supplies its project). */
@@ -181,14 +179,20 @@ public class ToolCalls {
         return vars;
     }
 
-    private ObjectNode failed(Identity caller, UUID orgId, UUID projectId, String name, long start, Origin origin,
-                              ProblemCode code, String detail, AuditOutcome outcome) {
-        record(caller, orgId, projectId, name, outcome, start, origin, Map.of("code", code.code()));
-        return result(problem(code, detail), true);
+    /**
+     * A tool error recorded as {@code denied} when it is a refusal (401, 403, 404: authorization, tenancy, a halt, an
+     * id the caller may not know), else as {@code error}.
+     */
+    private ObjectNode failed(Call c, List<UUID> orgs, @Nullable UUID projectId, ApiProblem p) {
+        int status = p.code().status().getCode();
+        AuditOutcome outcome = status == 401 || status == 403 || status == 404 ? AuditOutcome.DENIED
+                : AuditOutcome.ERROR;
+        record(c, orgs, projectId, outcome, Map.of("code", p.code().code()));
+        return result(problem(p.code(), p.detail(), p.errors()), true);
     }
 
-    private JsonNode problem(ProblemCode code, String detail) {
-        return json.valueToTree(problems.body(code, detail, List.of()));
+    private JsonNode problem(ProblemCode code, String detail, List<FieldError> errors) {
+        return json.valueToTree(problems.body(code, detail, errors));
     }
 
     private ObjectNode result(JsonNode value, boolean isError) {
@@ -201,20 +205,25 @@ public class ToolCalls {
         return r;
     }
 
-    private void record(Identity caller, UUID orgId, UUID projectId, String tool, AuditOutcome outcome, long start,
-                        Origin origin, Map<String, Object> extra) {
+    /** One entry per organization in {@code orgs} (a null element: installation-wide), all committed first. */
+    private void record(Call c, List<UUID> orgs, @Nullable UUID projectId, AuditOutcome outcome,
+                        Map<String, Object> extra) {
         Map<String, Object> details = new LinkedHashMap<>(extra);
-        details.put("tool", tool);
-        details.put("via", origin.via());
-        details.put("durationMs", (System.nanoTime() - start) / 1_000_000);
-        if (origin.forwardedFor() != null) {
-            details.put("originalCaller", origin.forwardedFor());
+        details.put("tool", c.name());
+        details.put("via", c.origin().via());
+        details.put("durationMs", (System.nanoTime() - c.start()) / 1_000_000);
+        if (c.origin().forwardedFor() != null) {
+            details.put("originalCaller", c.origin().forwardedFor());
+        }
+        List<AuditEvent> entries = new ArrayList<>();
+        for (UUID org : orgs) {
+            entries.add(AuditEvent.of(AuditKind.TOOL_CALL, "call").org(org).project(projectId).outcome(outcome)
+                    .by(c.caller()).target(c.name()).details(details).build());
         }
         try {
-            audit.append(AuditEvent.of(AuditKind.TOOL_CALL, "call").org(orgId).project(projectId).outcome(outcome)
-                    .by(caller).target(tool).details(details).build()).join();
+            audit.appendAll(entries).join();
         } catch (RuntimeException e) {
-            LOG.error("the audit entry of tool call {} was not stored", tool, e);
+            LOG.error("the audit entry of tool call {} was not stored", c.name(), e);
             throw new ApiProblem(ProblemCode.INTERNAL, "the call could not be audited");
         }
     }

@@ -22,9 +22,11 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 
 /**
- * What the API acknowledged survives a SIGKILL: the real {@code stockade serve} process (embedded PostgreSQL in its
- * data directory) is killed during a burst of writes, restarted on the same directory, and every project whose
- * creation was answered 201 is there, with its audit entry.
+ * What the API acknowledged survives a crash of the whole machine's worth of processes: during a burst of writes the
+ * real {@code stockade serve} process and its embedded PostgreSQL (its own process group: pg_ctl detaches the
+ * postmaster with setsid) are killed with SIGKILL in one {@code kill}, so the database gets no shutdown checkpoint;
+ * the platform restarts on the same data directory (PostgreSQL replays its WAL), and every project whose creation
+ * was answered 201 is there, with its audit entry.
  */
 class CrashDurabilityTest {
 
@@ -58,9 +60,9 @@ class CrashDurabilityTest {
                     }
                 });
             }
-            Await.until("150 acknowledged project creations before the kill", Await.LONG, () -> acknowledged.size() >= 150);
-            first.destroyForcibly(); // SIGKILL: no shutdown hook, no orderly database stop
-            first.waitFor(30, TimeUnit.SECONDS);
+            Await.until("150 acknowledged project creations before the kill", Await.LONG,
+                    () -> acknowledged.size() >= 150);
+            crash(first, dir.resolve("pg"));
             go.set(false);
             writers.shutdown();
             writers.awaitTermination(30, TimeUnit.SECONDS);
@@ -93,6 +95,40 @@ class CrashDurabilityTest {
         } finally {
             first.destroyForcibly();
         }
+    }
+
+    /**
+     * SIGKILL to the platform and to the PostgreSQL process group at once, then waits until every one of them is
+     * gone; the database's lock file stays behind, the sign that it was never stopped.
+     */
+    private static void crash(Process platform, Path pg) throws Exception {
+        long postmaster = Long.parseLong(Files.readAllLines(pg.resolve("postmaster.pid")).get(0).trim());
+        long group = processGroup(postmaster);
+        List<ProcessHandle> doomed = new ArrayList<>(platform.descendants().toList());
+        ProcessHandle.of(postmaster).ifPresent(p -> {
+            doomed.add(p);
+            doomed.addAll(p.descendants().toList());
+        });
+        assertThat(doomed).as("the postmaster and its backends are running").isNotEmpty();
+        Process kill = new ProcessBuilder("kill", "-KILL", "--", Long.toString(platform.pid()), "-" + group)
+                .redirectErrorStream(true).start();
+        assertThat(kill.waitFor(30, TimeUnit.SECONDS)).isTrue();
+        assertThat(kill.exitValue()).as(new String(kill.getInputStream().readAllBytes())).isZero();
+        assertThat(platform.waitFor(30, TimeUnit.SECONDS)).isTrue();
+        for (ProcessHandle p : doomed) {
+            p.onExit().get(30, TimeUnit.SECONDS);
+        }
+        assertThat(pg.resolve("postmaster.pid")).as("PostgreSQL was killed, not stopped").exists();
+    }
+
+    /** The process group of {@code pid} ({@code /proc/<pid>/stat}, the field after the state). */
+    private static long processGroup(long pid) throws IOException {
+        String stat = Files.readString(Path.of("/proc", Long.toString(pid), "stat"));
+        String[] after = stat.substring(stat.lastIndexOf(')') + 2).split(" ");
+        long group = Long.parseLong(after[2]);
+        assertThat(group).as("the postmaster leads its own process group (not the test's)")
+                .isEqualTo(pid);
+        return group;
     }
 
     private static Process start(Path dir, int port) throws IOException {

@@ -8,6 +8,7 @@ import dev.stockade.api.sandbox.provision.ExecProcess;
 import dev.stockade.api.sandbox.provision.ExecRequest;
 import dev.stockade.api.support.Http;
 import dev.stockade.api.support.PlatformTest;
+import dev.stockade.api.support.Requires;
 import dev.stockade.policy.compiler.Enforcement;
 import dev.stockade.policy.eval.ReasonCode;
 import dev.stockade.proxy.AuditEvent;
@@ -24,15 +25,12 @@ import jakarta.inject.Inject;
 import java.net.InetAddress;
 import java.net.InetSocketAddress;
 import java.nio.charset.StandardCharsets;
-import java.nio.file.Files;
-import java.nio.file.Path;
 import java.time.Duration;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.Assumptions;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 
@@ -55,7 +53,7 @@ class ProxyReplicaEndToEndTest extends PlatformTest {
 
     @BeforeAll
     void origin() throws Exception {
-        Assumptions.assumeTrue(Files.isExecutable(Path.of("/usr/bin/bwrap")), "bubblewrap is not installed");
+        Requires.bubblewrap();
         origin = HttpServer.create(new InetSocketAddress(InetAddress.getLoopbackAddress(), 0), 0);
         origin.createContext("/", ex -> {
             byte[] body = ("origin saw " + ex.getRequestHeaders().getFirst("Host")).getBytes(StandardCharsets.UTF_8);

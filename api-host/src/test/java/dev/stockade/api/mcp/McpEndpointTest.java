@@ -200,6 +200,47 @@ class McpEndpointTest extends OidcPlatformTest {
         assertThat(again.body().path("changed").asBoolean()).isFalse();
     }
 
+    @Test
+    void aRestCallOnAConnectorIsAuditedUnderTheNameItsToolHasAtEveryEndpoint() throws Exception {
+        upstream = everything();
+        String owner = ownerToken();
+        String org = createOrg(owner, "names-" + System.nanoTime());
+        Http.Response t = http.post("/v1/orgs/" + org + "/api-tokens", owner, Map.of("name", "agent"));
+        List<String> servers = new ArrayList<>();
+        for (String name : List.of("first", "second")) { // two projects, each with a connector named `everything`
+            String project = createProject(owner, org, name);
+            Http.Response c = http.post("/v1/projects/" + project + "/mcp-servers", owner,
+                    Map.of("name", "everything", "url", "http://127.0.0.1:" + upstreamPort + "/mcp"));
+            assertThat(c.status()).as(c.raw()).isEqualTo(201);
+            servers.add(c.text("id"));
+            Http.Response p = http.post("/v1/projects/" + project + "/policies", owner, Map.of("name", "tools",
+                    "connectors", List.of(Map.of("connectorId", c.text("id"), "allowedTools", List.of("echo")))));
+            assertThat(http.put("/v1/projects/" + project + "/members/api-tokens/" + t.text("id"), owner,
+                    Map.of("role", "MEMBER")).status()).isEqualTo(204);
+            assertThat(http.post("/v1/projects/" + project + "/policy-bindings", owner,
+                    Map.of("policyId", p.text("id"), "apiTokenId", t.text("id"))).status()).isEqualTo(201);
+        }
+        for (String connector : servers) {
+            Http.Response call = http.post("/v1/mcp-servers/" + connector + "/tools/call", t.text("token"),
+                    Map.of("name", "echo", "arguments", Map.of("message", "rest")));
+            assertThat(call.status()).as(call.raw()).isEqualTo(200);
+            JsonNode rest = http.get("/v1/orgs/" + org + "/audit-trail?kind=tool-call", owner).body().path("items")
+                    .get(0);
+            assertThat(rest.path("details").path("connectorId").asText()).isEqualTo(connector);
+            // the same name at /mcp reaches the same connector's tool
+            String name = rest.path("target").asText();
+            JsonNode viaMcp = new dev.stockade.api.support.McpCalls(server.getURI()).call(t.text("token"), name,
+                    Map.of("message", "mcp"));
+            assertThat(viaMcp.path("result").path("isError").asBoolean()).as(viaMcp.toString()).isFalse();
+            JsonNode mcp = http.get("/v1/orgs/" + org + "/audit-trail?kind=tool-call", owner).body().path("items")
+                    .get(0);
+            assertThat(mcp.path("details").path("via").asText()).isEqualTo("mcp");
+            assertThat(mcp.path("target").asText()).isEqualTo(name);
+            assertThat(mcp.path("details").path("connectorId").asText()).as("the tool `%s` is", name)
+                    .isEqualTo(connector);
+        }
+    }
+
     private List<String> toolNames(World w) throws InterruptedException {
         try (Node.Client client = new Node.Client(url("/projects/" + w.project() + "/mcp"), w.token())) {
             List<String> names = names(client.next("tools"));

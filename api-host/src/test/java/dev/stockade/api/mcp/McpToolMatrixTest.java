@@ -1,187 +1,172 @@
 package dev.stockade.api.mcp;
 
-import static dev.stockade.api.kernel.access.Relation.*;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
-import com.fasterxml.jackson.databind.node.ObjectNode;
-import dev.stockade.api.kernel.access.Relation;
-import dev.stockade.api.kernel.access.Scope;
-import dev.stockade.api.kernel.access.ToolFamily;
 import dev.stockade.api.kernel.tools.PlatformTool;
 import dev.stockade.api.support.Http;
 import dev.stockade.api.support.McpCalls;
 import dev.stockade.api.support.OidcPlatformTest;
 import io.micronaut.test.extensions.junit5.annotation.MicronautTest;
 import jakarta.inject.Inject;
+import java.io.IOException;
+import java.io.InputStream;
+import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
-import java.util.EnumSet;
+import java.util.EnumMap;
+import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
-import java.util.Set;
 import java.util.UUID;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
 import org.junit.jupiter.api.Test;
 
 /**
- * The authorization matrix of the MCP endpoint: every platform tool, called at {@code /mcp} by every kind of caller,
- * must be listed and refused exactly as the identity rule and the action table say, written out here independently
- * of {@link ToolCatalog} and the {@code Authorizer}: not listed is -32602 (unknown tool); listed but not allowed is a
- * tool error {@code forbidden} within the organization and {@code not_found} across it; allowed is anything else.
+ * The authorization matrix of the MCP endpoint: every platform tool, called at {@code /mcp} by seven kinds of caller,
+ * must answer exactly what {@code access/mcp-tool-matrix.csv} says. That table is written from the spec and the
+ * documented roles, not from the code's tables: an unlisted tool is -32602, a refusal is its exact problem code
+ * (cross-tenant ones naming the scope's own id), and an allowed call either runs ({@code ok}) or reaches its handler,
+ * which answers about the resource itself (a sandbox id that names nothing).
  */
 @MicronautTest(transactional = false)
 class McpToolMatrixTest extends OidcPlatformTest {
     private static final ObjectMapper JSON = new ObjectMapper();
+    private static final Pattern PLACEHOLDER = Pattern.compile("\\$\\{([A-Za-z]+)}");
 
     @Inject
     ToolCatalog catalog;
 
-    enum Who {
-        OWNER(true, Set.of(INSTALLATION_OWNER, AUTHENTICATED), Set.of(ORG_ADMIN, ORG_MEMBER, PROJECT_ADMIN,
-                PROJECT_MEMBER)),
-        ORG_ADMIN_USER(true, Set.of(USER, AUTHENTICATED), Set.of(ORG_ADMIN, ORG_MEMBER, PROJECT_ADMIN, PROJECT_MEMBER)),
-        ORG_MEMBER_USER(true, Set.of(USER, AUTHENTICATED), Set.of(ORG_MEMBER)),
-        PROJECT_ADMIN_TOKEN(false, Set.of(ORG_API_TOKEN, AUTHENTICATED), Set.of(ORG_API_TOKEN, PROJECT_ADMIN,
-                PROJECT_MEMBER)),
-        MEMBER_TOKEN(false, Set.of(ORG_API_TOKEN, AUTHENTICATED), Set.of(ORG_API_TOKEN, PROJECT_MEMBER)),
-        FOREIGN_TOKEN(false, Set.of(ORG_API_TOKEN, AUTHENTICATED), Set.of()),
-        SANDBOX(false, Set.of(SANDBOX_IDENTITY, AUTHENTICATED), Set.of(ORG_SANDBOX, PROJECT_SANDBOX));
+    /** The callers, in the table's column order. */
+    enum Who { OWNER, ORG_ADMIN, ORG_MEMBER, PROJECT_ADMIN_TOKEN, MEMBER_TOKEN, FOREIGN_TOKEN, SANDBOX }
 
-        final boolean person;
-        final Set<Relation> unscoped;
-        final Set<Relation> scoped;
-
-        Who(boolean person, Set<Relation> unscoped, Set<Relation> scoped) {
-            this.person = person;
-            this.unscoped = unscoped;
-            this.scoped = scoped;
-        }
+    private record Row(String tool, String arguments, Map<Who, String> expected) {
     }
 
     private record Fixture(Map<String, String> ids, Map<Who, String> tokens) {
     }
 
-    private String userId(String subject) {
-        return http.get("/v1/auth/me", person(subject)).text("id");
+    private static List<Row> table() throws IOException {
+        List<Row> rows = new ArrayList<>();
+        try (InputStream in = McpToolMatrixTest.class.getResourceAsStream("/access/mcp-tool-matrix.csv")) {
+            List<String> lines = new String(in.readAllBytes(), StandardCharsets.UTF_8).lines()
+                    .filter(l -> !l.isBlank() && !l.startsWith("#")).toList();
+            assertThat(lines.get(0)).isEqualTo("tool;arguments;owner;org-admin;org-member;project-admin-token;"
+                    + "member-token;foreign-token;sandbox");
+            for (String line : lines.subList(1, lines.size())) {
+                String[] cells = line.split(";", -1);
+                assertThat(cells).as(line).hasSize(2 + Who.values().length);
+                Map<Who, String> expected = new EnumMap<>(Who.class);
+                for (Who who : Who.values()) {
+                    expected.put(who, cells[2 + who.ordinal()]);
+                }
+                rows.add(new Row(cells[0], cells[1], expected));
+            }
+        }
+        return rows;
     }
 
     private String person(String subject) {
         return token(subject, Map.of("email", subject + "@example.com", "email_verified", true));
     }
 
+    private String userId(String subject) {
+        return http.get("/v1/auth/me", person(subject)).text("id");
+    }
+
     private Fixture fixture() {
         String owner = ownerToken();
         String org = createOrg(owner, "m-" + UUID.randomUUID());
         String project = createProject(owner, org, "p");
-        http.put("/v1/orgs/" + org + "/members/" + userId("mcp-admin"), owner, Map.of("role", "ADMIN"));
-        http.put("/v1/orgs/" + org + "/members/" + userId("mcp-member"), owner, Map.of("role", "MEMBER"));
+        assertThat(http.put("/v1/orgs/" + org + "/members/" + userId("mcp-admin"), owner, Map.of("role", "ADMIN"))
+                .status()).isEqualTo(204);
+        assertThat(http.put("/v1/orgs/" + org + "/members/" + userId("mcp-member"), owner, Map.of("role", "MEMBER"))
+                .status()).isEqualTo(204);
         Http.Response admin = http.post("/v1/orgs/" + org + "/api-tokens", owner, Map.of("name", "a"));
-        http.put("/v1/projects/" + project + "/members/api-tokens/" + admin.text("id"), owner, Map.of("role", "ADMIN"));
+        assertThat(http.put("/v1/projects/" + project + "/members/api-tokens/" + admin.text("id"), owner,
+                Map.of("role", "ADMIN")).status()).isEqualTo(204);
         Http.Response member = http.post("/v1/orgs/" + org + "/api-tokens", owner, Map.of("name", "m"));
-        http.put("/v1/projects/" + project + "/members/api-tokens/" + member.text("id"), owner,
-                Map.of("role", "MEMBER"));
+        assertThat(http.put("/v1/projects/" + project + "/members/api-tokens/" + member.text("id"), owner,
+                Map.of("role", "MEMBER")).status()).isEqualTo(204);
         String foreign = createApiToken(owner, createOrg(owner, "f-" + UUID.randomUUID()), "f");
         String sandbox = http.post("/v1/projects/" + project + "/sandbox-tokens", owner, Map.of("name", "s"))
                 .text("token");
-        String server = http.post("/v1/projects/" + project + "/mcp-servers", owner,
-                Map.of("name", "c", "url", "http://127.0.0.1:9/mcp")).text("id");
-        Map<Who, String> tokens = new java.util.EnumMap<>(Who.class);
+        Http.Response server = http.post("/v1/projects/" + project + "/mcp-servers", owner,
+                Map.of("name", "c", "url", "http://127.0.0.1:9/mcp"));
+        assertThat(server.status()).as(server.raw()).isEqualTo(201);
+        Http.Response policy = http.post("/v1/projects/" + project + "/policies", owner, Map.of("name", "given"));
+        assertThat(policy.status()).as(policy.raw()).isEqualTo(201);
+        Http.Response limit = http.put("/v1/orgs/" + org + "/spending-limits/org", owner, Map.of("amountUsd", "50"));
+        assertThat(limit.status()).as(limit.raw()).isEqualTo(200);
+        Map<Who, String> tokens = new EnumMap<>(Who.class);
         tokens.put(Who.OWNER, owner);
-        tokens.put(Who.ORG_ADMIN_USER, person("mcp-admin"));
-        tokens.put(Who.ORG_MEMBER_USER, person("mcp-member"));
+        tokens.put(Who.ORG_ADMIN, person("mcp-admin"));
+        tokens.put(Who.ORG_MEMBER, person("mcp-member"));
         tokens.put(Who.PROJECT_ADMIN_TOKEN, admin.text("token"));
         tokens.put(Who.MEMBER_TOKEN, member.text("token"));
         tokens.put(Who.FOREIGN_TOKEN, foreign);
         tokens.put(Who.SANDBOX, sandbox);
-        return new Fixture(Map.of("orgId", org, "projectId", project, "serverId", server,
-                "principalId", member.text("id")), tokens);
+        Map<String, String> ids = new HashMap<>(Map.of("orgId", org, "projectId", project, "serverId",
+                server.text("id"), "policyId", policy.text("id"), "memberTokenId", member.text("id"),
+                "sandbox", UUID.randomUUID().toString(), "spec", UUID.randomUUID().toString()));
+        return new Fixture(ids, tokens);
     }
 
     @Test
-    void everyPlatformToolIsListedAndRefusedAsTheTablesSay() throws Exception {
+    void everyPlatformToolAnswersEveryKindOfCallerExactlyAsTheTableSays() throws Exception {
+        List<Row> table = table();
+        assertThat(table.stream().map(Row::tool)).as("one row per platform tool, no more")
+                .containsExactlyInAnyOrderElementsOf(catalog.platformTools().stream().map(PlatformTool::name).toList());
         Fixture shared = fixture();
         List<String> failures = new ArrayList<>();
         int checked = 0;
-        for (PlatformTool tool : catalog.platformTools()) {
+        for (Row row : table) {
             for (Who who : Who.values()) {
-                boolean listed = listed(tool.family(), who);
-                boolean allowed = allowed(tool, who);
-                boolean writes = !tool.name().matches("(list|get|query|diff)_.*");
-                Fixture f = writes && listed && allowed ? fixture() : shared;
-                JsonNode answer = call(f.tokens().get(who), tool.name(), arguments(tool, f));
+                String expected = row.expected().get(who);
+                boolean writes = !row.tool().matches("(list|get|query|diff)_.*");
+                Fixture f = writes && !expected.equals("unknown") ? fixture() : shared;
+                JsonNode answer = new McpCalls(server.getURI()).call(f.tokens().get(who), row.tool(),
+                        JSON.readTree(fill(row.arguments(), f.ids())));
                 checked++;
-                String outcome = outcome(answer, f);
-                String expected = !listed ? "unknown" : allowed ? "allowed" : "refused";
-                if (!outcome.equals(expected)) {
-                    failures.add(tool.name() + " as " + who + ": expected " + expected + ", got " + outcome + " "
-                            + answer);
+                String problem = mismatch(answer, expected, f.ids());
+                if (problem != null) {
+                    failures.add(row.tool() + " as " + who + ": expected " + expected + ", " + problem);
                 }
             }
         }
-        assertThat(checked).isGreaterThan(150);
+        assertThat(checked).isEqualTo(table.size() * Who.values().length);
         assertThat(failures).as("checked %d calls", checked).isEmpty();
     }
 
-    /** The identity rule (spec: Authentication rule 2), written out. */
-    private static boolean listed(ToolFamily family, Who who) {
-        if (who.person || who == Who.OWNER) {
-            return family != ToolFamily.SELF;
-        }
-        if (who == Who.SANDBOX) {
-            return family == ToolFamily.SELF;
-        }
-        return family == ToolFamily.DAY_TO_DAY || family == ToolFamily.SANDBOX_ADMIN && who == Who.PROJECT_ADMIN_TOKEN;
-    }
-
-    private static boolean allowed(PlatformTool tool, Who who) {
-        Set<Relation> held = tool.action().scope() == Scope.NONE ? who.unscoped : union(who);
-        if (tool.action().scope() == Scope.ORG) {
-            held.removeAll(EnumSet.of(PROJECT_ADMIN, PROJECT_MEMBER, PROJECT_SANDBOX));
-        }
-        return held.stream().anyMatch(tool.action().allowed()::contains);
-    }
-
-    private static Set<Relation> union(Who who) {
-        EnumSet<Relation> out = EnumSet.noneOf(Relation.class);
-        out.addAll(who.scoped);
-        out.add(AUTHENTICATED);
-        return out;
-    }
-
-    /** allowed, refused (forbidden, or not_found naming the scope's own id), or unknown (not listed). */
-    private static String outcome(JsonNode answer, Fixture f) {
+    /** Null when {@code answer} is what the cell says; else what it was. */
+    private static String mismatch(JsonNode answer, String expected, Map<String, String> ids) {
         if (answer.has("error")) {
-            return answer.path("error").path("code").asInt() == -32602 ? "unknown" : "error " + answer;
+            boolean unknown = answer.path("error").path("code").asInt() == -32602
+                    && answer.path("error").path("message").asText().startsWith("Unknown tool");
+            return expected.equals("unknown") && unknown ? null : "got " + answer;
         }
         JsonNode result = answer.path("result");
-        String code = result.path("structuredContent").path("code").asText("");
-        String detail = result.path("structuredContent").path("detail").asText("");
-        boolean scopeMissing = code.equals("not_found") && (detail.contains(f.ids().get("orgId"))
-                || detail.contains(f.ids().get("projectId")) || detail.contains(f.ids().get("serverId")));
-        return result.path("isError").asBoolean() && (code.equals("forbidden") || scopeMissing) ? "refused"
-                : "allowed";
+        if (expected.equals("ok")) {
+            return result.path("isError").asBoolean(true) ? "got " + answer : null;
+        }
+        String[] cell = expected.split(":", 2);
+        JsonNode problem = result.path("structuredContent");
+        boolean matches = result.path("isError").asBoolean(false) && problem.path("code").asText().equals(cell[0])
+                && (cell.length == 1 || problem.path("detail").asText().contains(ids.get(cell[1])));
+        return matches ? null : "got " + answer;
     }
 
-    private static ObjectNode arguments(PlatformTool tool, Fixture f) {
-        ObjectNode args = JSON.createObjectNode();
-        tool.inputSchema().path("required").forEach(r -> {
-            String name = r.asText();
-            String fixed = f.ids().get(name);
-            switch (name) {
-                case "principalType" -> args.put(name, "api-token");
-                case "role" -> args.put(name, "MEMBER");
-                case "halted" -> args.put(name, false);
-                case "policy" -> args.putObject(name).put("name", "p");
-                case "sandbox" -> args.putObject(name).put("name", ""); // authorized, then invalid: no sandbox starts
-                case "url" -> args.put(name, "http://127.0.0.1:9/mcp");
-                case "name" -> args.put(name, "n" + UUID.randomUUID().toString().substring(0, 8));
-                default -> args.put(name, fixed != null ? fixed : UUID.randomUUID().toString());
-            }
-        });
-        return args;
-    }
-
-    private JsonNode call(String token, String tool, ObjectNode args) throws Exception {
-        return new McpCalls(server.getURI()).call(token, tool, args);
+    private static String fill(String template, Map<String, String> ids) {
+        Matcher m = PLACEHOLDER.matcher(template);
+        StringBuilder out = new StringBuilder();
+        while (m.find()) {
+            String value = m.group(1).equals("name") ? "n" + UUID.randomUUID().toString().substring(0, 8)
+                    : ids.get(m.group(1));
+            assertThat(value).as("the fixture has no `%s`", m.group(1)).isNotNull();
+            m.appendReplacement(out, Matcher.quoteReplacement(value));
+        }
+        m.appendTail(out);
+        return out.toString();
     }
 }

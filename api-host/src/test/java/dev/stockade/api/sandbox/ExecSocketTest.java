@@ -5,6 +5,7 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import dev.stockade.api.support.Http;
 import dev.stockade.api.support.PlatformTest;
+import dev.stockade.api.support.Requires;
 import dev.stockade.testing.Await;
 import io.micronaut.test.extensions.junit5.annotation.MicronautTest;
 import java.io.ByteArrayOutputStream;
@@ -14,15 +15,12 @@ import java.net.http.HttpClient;
 import java.net.http.WebSocket;
 import java.nio.ByteBuffer;
 import java.nio.charset.StandardCharsets;
-import java.nio.file.Files;
-import java.nio.file.Path;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionStage;
 import java.util.concurrent.TimeUnit;
 import java.util.stream.Collectors;
-import org.junit.jupiter.api.Assumptions;
 import org.junit.jupiter.api.Test;
 
 /** Exec over the WebSocket route with the JDK's client: stdin, stdout, stderr, exit status, and who may connect. */
@@ -85,7 +83,7 @@ class ExecSocketTest extends PlatformTest {
     }
 
     private String runningSandbox(String name) throws Exception {
-        Assumptions.assumeTrue(Files.isExecutable(Path.of("/usr/bin/bwrap")), "bubblewrap is not installed");
+        Requires.bubblewrap();
         String owner = ownerToken();
         String project = createProject(owner, createOrg(owner, name), "p");
         Http.Response created = http.post("/v1/projects/" + project + "/sandboxes", owner,
@@ -141,7 +139,7 @@ class ExecSocketTest extends PlatformTest {
 
     @Test
     void execRunsInTheSandboxWithStdinStdoutStderrAndExitStatusForProjectMembersOnly() throws Exception {
-        Assumptions.assumeTrue(Files.isExecutable(Path.of("/usr/bin/bwrap")), "bubblewrap is not installed");
+        Requires.bubblewrap();
         String owner = ownerToken();
         String org = createOrg(owner, "exec");
         String project = createProject(owner, org, "p");

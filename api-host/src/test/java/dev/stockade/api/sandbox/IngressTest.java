@@ -10,18 +10,17 @@ import dev.stockade.api.sandbox.provision.ExecRequest;
 import dev.stockade.api.support.Http;
 import dev.stockade.api.support.MutableClock;
 import dev.stockade.api.support.OidcPlatformTest;
+import dev.stockade.api.support.Requires;
 import dev.stockade.testing.Await;
 import io.micronaut.test.extensions.junit5.annotation.MicronautTest;
 import jakarta.inject.Inject;
 import java.nio.charset.StandardCharsets;
-import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.TimeUnit;
-import org.junit.jupiter.api.Assumptions;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 
@@ -69,7 +68,7 @@ class IngressTest extends OidcPlatformTest {
 
     @BeforeAll
     void tools() {
-        Assumptions.assumeTrue(Files.isExecutable(Path.of("/usr/bin/bwrap")), "bubblewrap is not installed");
+        Requires.bubblewrap();
         assertThat(Path.of("/usr/bin/python3")).as("python3 (installed by .ci/run) runs the sandbox's server")
                 .isExecutable();
     }

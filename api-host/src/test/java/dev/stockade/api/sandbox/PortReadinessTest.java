@@ -8,14 +8,12 @@ import dev.stockade.api.sandbox.provision.ExecProcess;
 import dev.stockade.api.sandbox.provision.ExecRequest;
 import dev.stockade.api.support.Http;
 import dev.stockade.api.support.PlatformTest;
+import dev.stockade.api.support.Requires;
 import dev.stockade.testing.Await;
 import io.micronaut.test.extensions.junit5.annotation.MicronautTest;
 import jakarta.inject.Inject;
-import java.nio.file.Files;
-import java.nio.file.Path;
 import java.util.List;
 import java.util.Map;
-import org.junit.jupiter.api.Assumptions;
 import org.junit.jupiter.api.Test;
 
 /** {@code port-readiness}: an exposed port is ready once something in the sandbox listens on it, and not before. */
@@ -30,8 +28,8 @@ class PortReadinessTest extends PlatformTest {
 
     @Test
     void aPortIsReadyWhileAServerInTheSandboxListensOnIt() throws Exception {
-        Assumptions.assumeTrue(Files.isExecutable(Path.of("/usr/bin/bwrap")), "bubblewrap is not installed");
-        Assumptions.assumeTrue(Files.isExecutable(Path.of("/usr/bin/python3")), "python3 serves the test port");
+        Requires.bubblewrap();
+        Requires.executable("/usr/bin/python3", "python3"); // it serves the test port
         String owner = ownerToken();
         String project = createProject(owner, createOrg(owner, "ports"), "p");
         Http.Response created = http.post("/v1/projects/" + project + "/sandboxes", owner, Map.of("name", "web",

@@ -6,6 +6,7 @@ import com.fasterxml.jackson.databind.JsonNode;
 import dev.stockade.api.support.Http;
 import dev.stockade.api.support.MutableClock;
 import dev.stockade.api.support.PlatformTest;
+import dev.stockade.api.support.Requires;
 import dev.stockade.testing.Await;
 import io.micronaut.test.extensions.junit5.annotation.MicronautTest;
 import jakarta.inject.Inject;
@@ -20,7 +21,6 @@ import java.util.concurrent.Callable;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
-import org.junit.jupiter.api.Assumptions;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -62,7 +62,7 @@ class SandboxTimersTest extends PlatformTest {
 
     @Test
     void idleSandboxesStopOnceStartAgainOnUseAndStoppedOnesAreDeletedWithTheirVolume() throws Exception {
-        Assumptions.assumeTrue(Files.isExecutable(Path.of("/usr/bin/bwrap")), "bubblewrap is not installed");
+        Requires.bubblewrap();
         String owner = ownerToken();
         String org = createOrg(owner, "timers");
         String project = createProject(owner, org, "p");

@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.stockade.api.support.Http;
 import dev.stockade.api.support.PlatformTest;
+import dev.stockade.api.support.Requires;
 import dev.stockade.testing.Await;
 import io.micronaut.test.extensions.junit5.annotation.MicronautTest;
 import jakarta.inject.Inject;
@@ -12,7 +13,6 @@ import java.nio.file.Path;
 import java.util.Map;
 import java.util.UUID;
 import java.util.stream.Stream;
-import org.junit.jupiter.api.Assumptions;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -27,7 +27,7 @@ class WorkerShutdownTest extends PlatformTest {
 
     @Test
     void aDeletionQueuedAtShutdownStillRemovesTheRuntime() throws Exception {
-        Assumptions.assumeTrue(Files.isExecutable(Path.of("/usr/bin/bwrap")), "bubblewrap is not installed");
+        Requires.bubblewrap();
         String owner = ownerToken();
         String project = createProject(owner, createOrg(owner, "shutdown"), "p");
         Http.Response created = http.post("/v1/projects/" + project + "/sandboxes", owner,

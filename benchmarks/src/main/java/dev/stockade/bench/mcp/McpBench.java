@@ -1,25 +1,26 @@
 package dev.stockade.bench.mcp;
 
 import com.fasterxml.jackson.databind.JsonNode;
-import com.sun.net.httpserver.HttpExchange;
 import com.sun.net.httpserver.HttpServer;
 import dev.stockade.bench.sandbox.BenchPlatform;
 import java.io.BufferedReader;
 import java.io.IOException;
 import java.io.InputStreamReader;
-import java.net.InetSocketAddress;
 import java.net.URI;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.Collections;
 import java.util.List;
 import java.util.Map;
+import java.util.concurrent.BlockingQueue;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
+import java.util.concurrent.LinkedBlockingQueue;
 import java.util.concurrent.TimeUnit;
 
 /**
@@ -29,9 +30,11 @@ import java.util.concurrent.TimeUnit;
  *   <li>{@code tools/list} for a caller granted 50 connectors x 100 tools, end to end over HTTP;</li>
  *   <li>the latency {@code tools/call} adds through the platform over calling the upstream directly, both measured in
  *   the same run at 100 concurrent callers;</li>
- *   <li>the time from a policy change (the PATCH answered) to {@code notifications/tools/list_changed} on an open
- *   session stream.</li>
+ *   <li>the time from sending a policy change (the PATCH) to {@code notifications/tools/list_changed} arriving on an
+ *   open session stream, stamped by a thread reading the stream as it arrives.</li>
  * </ol>
+ * Every answer timed is checked (outside the timed span): a listing must hold all 5,000 granted tools, a call must
+ * return the upstream's text, a peer answer must be the bytes served; the benchmark stops at the first wrong one.
  * The calls run at 1 caller (the latency a call adds on an idle machine) and at 100 (everything on the same two
  * cores: the upstream, the callers, the platform and its PostgreSQL); the platform's CPU per call is printed too.
  * Usage: {@code java -cp benchmarks/target/benchmarks.jar dev.stockade.bench.mcp.McpBench [seconds-per-phase] [list]}
@@ -54,7 +57,7 @@ public final class McpBench {
         if (System.getProperty("sun.net.httpserver.nodelay") == null) {
             System.setProperty("sun.net.httpserver.nodelay", "true");
         }
-        HttpServer upstream = upstream();
+        HttpServer upstream = FastUpstream.start(TOOLS);
         String up = "http://127.0.0.1:" + upstream.getAddress().getPort();
         try (BenchPlatform platform = BenchPlatform.start(18591, Map.of("CONNECTORS_ALLOW_LOOPBACK_UNSAFE", "true"))) {
             String org = platform.send("POST", "/v1/orgs", "{\"name\":\"bench\"}").path("id").asText();
@@ -82,14 +85,23 @@ public final class McpBench {
             String endpoint = platform.base + "/projects/" + project + "/mcp";
 
             Session s = Session.open(endpoint, bearer);
-            int listed = s.call("tools/list", "{}").path("result").path("tools").size();
-            System.out.printf("tools/list lists %d tools (%d granted connector tools)%n", listed, CONNECTORS * TOOLS);
+            byte[] first = s.raw("tools/list", "{}");
+            int listed = BenchPlatform.JSON.readTree(first).path("result").path("tools").size();
+            int granted = connectorTools(first);
+            System.out.printf("tools/list lists %d tools (%d granted connector tools)%n", listed, granted);
+            check(granted == CONNECTORS * TOOLS, "the listing holds " + granted + " connector tools, not "
+                    + CONNECTORS * TOOLS);
+            // the first answer was parsed and counted; every later one must carry the same result, byte for byte
+            // (compared, not parsed: parsing 0.6 MB per answer would load the cores the platform runs on)
+            byte[] result = Arrays.copyOfRange(first, indexOf(first, RESULT), first.length);
             List<Double> list = new ArrayList<>();
             long until = System.nanoTime() + TimeUnit.SECONDS.toNanos(seconds);
             while (System.nanoTime() < until) {
                 long t0 = System.nanoTime();
-                s.raw("tools/list", "{}"); // the answer's bytes arrive; this client does not parse them
+                byte[] answer = s.raw("tools/list", "{}"); // timed: the answer's bytes arriving, unparsed
                 list.add((System.nanoTime() - t0) / 1e6);
+                check(sameResult(answer, result), "a tools/list answer differs from the first: "
+                        + new String(answer, 0, Math.min(answer.length, 300), StandardCharsets.UTF_8));
             }
             BenchPlatform.report("tools/list, 50 connectors x 100 tools, end to end", list.subList(list.size() / 5,
                     list.size()));
@@ -137,8 +149,9 @@ public final class McpBench {
         long until = System.nanoTime() + TimeUnit.SECONDS.toNanos(seconds);
         while (System.nanoTime() < until) {
             long t0 = System.nanoTime();
-            peer.raw("tools/list", "{}");
+            byte[] got = peer.raw("tools/list", "{}");
             times.add((System.nanoTime() - t0) / 1e6);
+            check(Arrays.equals(got, answer), "the peer answered other bytes than it serves");
         }
         BenchPlatform.report("peer: the same " + answer.length + " bytes from a bare JDK HttpServer",
                 times.subList(times.size() / 5, times.size()));
@@ -161,9 +174,9 @@ public final class McpBench {
                         long t0 = System.nanoTime();
                         JsonNode r = s.call("tools/call", params);
                         mine.add((System.nanoTime() - t0) / 1e6);
-                        if (r.path("result").path("isError").asBoolean() || r.has("error")) {
-                            throw new IllegalStateException("call failed: " + r);
-                        }
+                        check(!r.path("result").path("isError").asBoolean(false) && !r.has("error")
+                                && "ok".equals(r.path("result").path("content").path(0).path("text").asText()),
+                                "call failed: " + r);
                     }
                     all.add(mine);
                 } catch (Exception e) {
@@ -180,32 +193,91 @@ public final class McpBench {
         BenchPlatform.report(what, merged);
     }
 
-    /** Twenty policy changes; each the time from the PATCH's answer to the notification on the open stream. */
+    /**
+     * Twenty policy changes; each timed from sending the PATCH to the notification's arrival, which a reader thread
+     * stamps as the line comes off the stream (a notification may well arrive before the PATCH's own answer). The
+     * PATCH must answer 200 and, after each notification, the list must show the change.
+     */
     private static void listChanged(BenchPlatform platform, String endpoint, String bearer, String project,
                                     String policy, List<String> grants) throws Exception {
         Session s = Session.open(endpoint, bearer);
         HttpRequest get = HttpRequest.newBuilder(URI.create(endpoint)).header("Authorization", "Bearer " + bearer)
                 .header("Accept", "text/event-stream").header("Mcp-Session-Id", s.id).GET().build();
         HttpResponse<java.io.InputStream> stream = HTTP.send(get, HttpResponse.BodyHandlers.ofInputStream());
-        BufferedReader lines = new BufferedReader(new InputStreamReader(stream.body(), StandardCharsets.UTF_8));
+        check(stream.statusCode() == 200, "the session stream answered " + stream.statusCode());
+        BlockingQueue<Long> arrivals = new LinkedBlockingQueue<>();
+        Thread reader = new Thread(() -> {
+            try (BufferedReader lines = new BufferedReader(new InputStreamReader(stream.body(),
+                    StandardCharsets.UTF_8))) {
+                for (String line = lines.readLine(); line != null; line = lines.readLine()) {
+                    if (line.contains("notifications/tools/list_changed")) {
+                        arrivals.add(System.nanoTime());
+                    }
+                }
+            } catch (IOException closed) {
+                // the stream is closed when the phase ends
+            }
+        }, "list-changed-reader");
+        reader.setDaemon(true);
+        reader.start();
         List<Double> ms = new ArrayList<>();
         for (int i = 0; i < 20; i++) {
             List<String> now = new ArrayList<>(grants);
             if (i % 2 == 0) {
                 now.remove(now.size() - 1); // drop the last connector's grant, then restore it
             }
-            platform.send("PATCH", "/v1/projects/" + project + "/policies/" + policy,
-                    "{\"name\":\"all\",\"connectors\":[" + String.join(",", now) + "]}");
+            arrivals.clear(); // late duplicates of the previous change do not count for this one
             long t0 = System.nanoTime();
-            for (String line = lines.readLine(); line != null; line = lines.readLine()) {
-                if (line.contains("notifications/tools/list_changed")) {
+            platform.send("PATCH", "/v1/projects/" + project + "/policies/" + policy,
+                    "{\"name\":\"all\",\"connectors\":[" + String.join(",", now) + "]}"); // throws unless 2xx
+            int expected = now.size() * TOOLS;
+            while (true) {
+                Long at = arrivals.poll(30, TimeUnit.SECONDS);
+                check(at != null, "no list_changed within 30 s of change " + i);
+                if (connectorTools(s.raw("tools/list", "{}")) == expected) { // this notification shows the change
+                    ms.add((at - t0) / 1e6);
                     break;
                 }
             }
-            ms.add((System.nanoTime() - t0) / 1e6);
         }
         stream.body().close();
-        BenchPlatform.report("policy change (PATCH answered) to list_changed received", ms);
+        BenchPlatform.report("policy change (PATCH sent) to list_changed received", ms);
+    }
+
+    /** The connector tools ({@code <connector>__<tool>}) in a tools/list answer; 0 for an error or no answer. */
+    private static int connectorTools(byte[] answer) throws IOException {
+        int n = 0;
+        for (JsonNode t : BenchPlatform.JSON.readTree(answer).path("result").path("tools")) {
+            n += t.path("name").asText().contains("__") ? 1 : 0;
+        }
+        return n;
+    }
+
+    private static final byte[] RESULT = ",\"result\":".getBytes(StandardCharsets.UTF_8);
+    private static final byte[] HEAD = "{\"jsonrpc\":\"2.0\",\"id\":".getBytes(StandardCharsets.UTF_8);
+
+    /** Whether {@code answer} is a JSON-RPC answer whose {@code result} is exactly {@code result}'s bytes. */
+    private static boolean sameResult(byte[] answer, byte[] result) {
+        return answer.length > HEAD.length + result.length && Arrays.equals(answer, 0, HEAD.length, HEAD, 0,
+                HEAD.length) && Arrays.equals(answer, answer.length - result.length, answer.length, result, 0,
+                result.length);
+    }
+
+    private static int indexOf(byte[] in, byte[] what) {
+        for (int i = 0; i + what.length <= in.length; i++) {
+            if (Arrays.equals(in, i, i + what.length, what, 0, what.length)) {
+                return i;
+            }
+        }
+        throw new IllegalStateException("wrong answer: no result in " + new String(in, 0, Math.min(in.length, 300),
+                StandardCharsets.UTF_8));
+    }
+
+    /** Stops the benchmark at a wrong answer: a figure over wrong answers measures nothing. */
+    private static void check(boolean ok, String what) {
+        if (!ok) {
+            throw new IllegalStateException("wrong answer: " + what);
+        }
     }
 
     /** A client session over plain HTTP: initialize, then JSON-RPC requests with the session header. */
@@ -257,50 +329,6 @@ public final class McpBench {
                 b.header("Mcp-Session-Id", session);
             }
             return b.build();
-        }
-    }
-
-    /** The fast upstream: every path /mcp/N lists t0..t99 and answers a call with the tool's name. */
-    private static HttpServer upstream() throws IOException {
-        HttpServer s = HttpServer.create(new InetSocketAddress("127.0.0.1", 0), 1024);
-        s.setExecutor(Executors.newFixedThreadPool(8));
-        StringBuilder tools = new StringBuilder();
-        for (int t = 0; t < TOOLS; t++) {
-            tools.append(t == 0 ? "" : ",").append("{\"name\":\"t").append(t).append("\",\"description\":\"tool ")
-                    .append(t).append("\",\"inputSchema\":{\"type\":\"object\",\"properties\":{\"message\":"
-                            + "{\"type\":\"string\"}}}}");
-        }
-        String list = tools.toString();
-        s.createContext("/mcp/", ex -> answer(ex, list));
-        s.start();
-        return s;
-    }
-
-    private static void answer(HttpExchange ex, String tools) throws IOException {
-        JsonNode msg = BenchPlatform.JSON.readTree(ex.getRequestBody());
-        String method = msg.path("method").asText();
-        String id = msg.path("id").toString();
-        String body = switch (method) {
-            case "initialize" -> "{\"jsonrpc\":\"2.0\",\"id\":" + id + ",\"result\":{\"protocolVersion\":"
-                    + "\"2025-06-18\",\"capabilities\":{\"tools\":{}},\"serverInfo\":{\"name\":\"fast\",\"version\":"
-                    + "\"1\"}}}";
-            case "tools/list" -> "{\"jsonrpc\":\"2.0\",\"id\":" + id + ",\"result\":{\"tools\":[" + tools + "]}}";
-            case "tools/call" -> "{\"jsonrpc\":\"2.0\",\"id\":" + id + ",\"result\":{\"content\":[{\"type\":\"text\","
-                    + "\"text\":\"ok\"}]}}";
-            default -> null;
-        };
-        try (ex) {
-            if (body == null) {
-                ex.sendResponseHeaders(202, -1);
-                return;
-            }
-            byte[] bytes = body.getBytes(StandardCharsets.UTF_8);
-            ex.getResponseHeaders().add("Content-Type", "application/json");
-            if (method.equals("initialize")) {
-                ex.getResponseHeaders().add("Mcp-Session-Id", "fast");
-            }
-            ex.sendResponseHeaders(200, bytes.length);
-            ex.getResponseBody().write(bytes);
         }
     }
 }

@@ -118,6 +118,8 @@ public enum Action {
 
     // separate egress proxy replicas: their tokens (installation owner) and the feed they read
     PROXY_TOKENS_MANAGE(Scope.NONE, true, INSTALLATION_OWNER),
+    /** The installation-wide audit entries (recorded in no organization): the installation owner only. */
+    INSTALLATION_AUDIT_READ(Scope.NONE, true, INSTALLATION_OWNER),
     /** The proxy feed: only a proxy token reads it (it carries every sandbox's credentials). */
     EGRESS_FEED(Scope.NONE, true, EGRESS_PROXY),
     /** A replica's audit lines into the trail: only a proxy token writes them. */

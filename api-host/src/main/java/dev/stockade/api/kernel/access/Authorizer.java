@@ -77,6 +77,22 @@ public final class Authorizer {
     }
 
     /**
+     * The organization of the target {@code id} names in {@code scope}, when it exists; empty for an installation-wide
+     * scope, an id that is not a UUID or one that names nothing. Never refuses: it tells where a refused call is
+     * recorded, not whether the caller may know the target.
+     */
+    public Optional<UUID> orgOfTarget(Scope scope, @Nullable Object id) {
+        if (scope == Scope.NONE || id == null) {
+            return Optional.empty();
+        }
+        try {
+            return Optional.ofNullable(resolve(scope, Map.of(scope.variable(), id)).orgId());
+        } catch (ApiProblem unknown) {
+            return Optional.empty();
+        }
+    }
+
+    /**
      * The platform tool families {@code caller} may list at an endpoint ({@code projectId} null: the
      * organization-wide one), by spec Authentication rule 2 (see {@link ToolFamily}). Listing is not running: every
      * call is still authorized against the action table.

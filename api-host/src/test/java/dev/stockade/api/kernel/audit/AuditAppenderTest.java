@@ -126,6 +126,26 @@ class AuditAppenderTest extends PlatformTest {
     }
 
     @Test
+    void entriesWithoutAnOrganizationAreStoredInstallationWideEvenMixedIntoABatch() throws Exception {
+        String mark = "no-org-" + UUID.randomUUID();
+        List<CompletableFuture<Void>> acks = new ArrayList<>();
+        for (int i = 0; i < 40; i++) { // alternate, so most batches hold both kinds
+            acks.add(appender.append(event(i % 2 == 0 ? null : org, mark + "-" + i)));
+        }
+        CompletableFuture.allOf(acks.toArray(CompletableFuture[]::new)).get(60, TimeUnit.SECONDS);
+        long installationWide = sql.prepare("SELECT count(*) FROM audit_entries WHERE org_id IS NULL AND target LIKE ?",
+                ps -> {
+                    ps.setString(1, mark + "-%");
+                    try (ResultSet rs = ps.executeQuery()) {
+                        rs.next();
+                        return rs.getLong(1);
+                    }
+                });
+        assertThat(installationWide).isEqualTo(20);
+        assertThat(count(mark + "-%")).isEqualTo(20);
+    }
+
+    @Test
     void aFullQueueRefusesNewEntriesInsteadOfGrowing() throws Exception {
         AuditAppender small = new AuditAppender(sql, tx, 4, 2, 1, Duration.ofMillis(200), json);
         List<CompletableFuture<Void>> accepted = new ArrayList<>();

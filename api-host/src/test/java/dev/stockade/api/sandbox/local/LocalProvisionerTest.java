@@ -7,6 +7,7 @@ import dev.stockade.api.kernel.config.PlatformConfig;
 import dev.stockade.api.sandbox.provision.ExecProcess;
 import dev.stockade.api.sandbox.provision.ExecRequest;
 import dev.stockade.api.sandbox.provision.SandboxSpec;
+import dev.stockade.api.support.Requires;
 import java.net.InetSocketAddress;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
@@ -18,7 +19,6 @@ import java.util.UUID;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.Assumptions;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.TestInstance;
@@ -39,8 +39,8 @@ class LocalProvisionerTest {
 
     @BeforeAll
     void start() throws Exception {
-        Assumptions.assumeTrue(Files.isExecutable(Path.of("/usr/bin/bwrap")), "bubblewrap is not installed");
-        Assumptions.assumeTrue("root".equals(System.getProperty("user.name")), "the local provisioner needs root");
+        Requires.bubblewrap();
+        Requires.root();
         provisioner = new LocalProvisioner(new PlatformConfig(null, null, 32768, data, Duration.ofSeconds(10), null),
                 "10.213.0.1/16");
         provisioner.prepareNetwork();
