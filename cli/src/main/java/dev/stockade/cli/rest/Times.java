@@ -6,6 +6,7 @@ import java.time.Instant;
 import java.time.LocalDate;
 import java.time.ZoneOffset;
 import java.time.format.DateTimeParseException;
+import java.time.temporal.ChronoUnit;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 
@@ -32,7 +33,9 @@ final class Times {
                 case "d" -> Duration.ofDays(n);
                 default -> Duration.ofDays(7 * n);
             };
-            return future ? now.plus(d) : now.minus(d);
+            // the platform stores microseconds and refuses finer times rather than rounding them (docs/semantics.md)
+            Instant base = now.truncatedTo(ChronoUnit.MICROS);
+            return future ? base.plus(d) : base.minus(d);
         }
         try {
             return Instant.parse(v);

@@ -51,6 +51,9 @@ class OutputTest {
         assertThat(Times.parse("--since", "2h", false, now)).isEqualTo("2026-11-23T10:00:00Z");
         assertThat(Times.parse("--since", "2026-11-01", false, now)).isEqualTo("2026-11-01T00:00:00Z");
         assertThat(Times.parse("--since", "2026-11-01T08:30:00Z", false, now)).isEqualTo("2026-11-01T08:30:00Z");
+        // a clock finer than the platform stores: relative times go out in whole microseconds, which it accepts
+        Instant fine = Instant.parse("2026-11-23T12:00:00.123456789Z");
+        assertThat(Times.parse("--since", "2h", false, fine)).isEqualTo("2026-11-23T10:00:00.123456Z");
     }
 
     @Test
