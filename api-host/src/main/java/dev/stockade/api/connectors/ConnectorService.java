@@ -20,6 +20,7 @@ import java.nio.charset.StandardCharsets;
 import java.security.MessageDigest;
 import java.security.NoSuchAlgorithmException;
 import java.sql.Connection;
+import java.time.Clock;
 import java.time.Instant;
 import java.util.HexFormat;
 import java.util.LinkedHashMap;
@@ -48,9 +49,12 @@ public class ConnectorService {
     private final TransactionOperations<Connection> tx;
     private final GuardedHttp documents;
     private final ConnectorSettings upstreamSettings;
+    private final Clock clock;
 
     public ConnectorService(ConnectorStore store, UpstreamClient upstream, AuditLog audit, Events events,
-                            TransactionOperations<Connection> tx, GuardedHttp documents, ConnectorSettings settings) {
+                            TransactionOperations<Connection> tx, GuardedHttp documents, ConnectorSettings settings,
+                            Clock clock) {
+        this.clock = clock;
         this.documents = documents;
         this.upstreamSettings = settings;
         this.store = store;
@@ -150,7 +154,7 @@ public class ConnectorService {
             throw new ApiProblem(ProblemCode.CONFLICT, "the project already has a connector named `" + name + "`");
         }
         UUID id = UUID.randomUUID();
-        Instant now = Instant.now();
+        Instant now = clock.instant();
         store.insert(new Connector(id, grant.orgId(), grant.projectId(), name, kind, url.toString(), documentUrl,
                 found.ok() ? "ready" : "error", found.error(), caller.type() + ":" + caller.actorId(), now,
                 found.ok() ? now : null, null, List.of()));

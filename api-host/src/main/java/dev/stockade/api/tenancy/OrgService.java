@@ -14,7 +14,7 @@ import jakarta.inject.Singleton;
 import jakarta.transaction.Transactional;
 import java.sql.ResultSet;
 import java.sql.Types;
-import java.time.Instant;
+import java.time.Clock;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
@@ -28,9 +28,11 @@ public class OrgService {
     private final Sql jdbc;
     private final AuditLog audit;
     private final Events events;
+    private final Clock clock;
 
     public OrgService(OrganizationRepository orgs, ProjectRepository projects, Sql jdbc, AuditLog audit,
-                      Events events) {
+                      Events events, Clock clock) {
+        this.clock = clock;
         this.orgs = orgs;
         this.projects = projects;
         this.jdbc = jdbc;
@@ -41,7 +43,7 @@ public class OrgService {
     /** Creates an organization; a person creating one becomes its first admin. */
     @Transactional
     public Organization create(Identity caller, String name) {
-        Organization org = orgs.save(new Organization(UUID.randomUUID(), name.strip(), false, null, null, Instant.now()));
+        Organization org = orgs.save(new Organization(UUID.randomUUID(), name.strip(), false, null, null, clock.instant()));
         if (caller instanceof Identity.User u) {
             setMember(caller, org.id(), u.userId(), "ADMIN");
         }

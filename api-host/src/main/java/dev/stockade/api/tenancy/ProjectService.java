@@ -15,7 +15,7 @@ import jakarta.inject.Singleton;
 import jakarta.transaction.Transactional;
 import java.sql.ResultSet;
 import java.sql.Types;
-import java.time.Instant;
+import java.time.Clock;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
@@ -30,8 +30,11 @@ public class ProjectService {
     private final Sql jdbc;
     private final AuditLog audit;
     private final Events events;
+    private final Clock clock;
 
-    public ProjectService(ProjectRepository projects, ClusterTokens keys, Sql jdbc, AuditLog audit, Events events) {
+    public ProjectService(ProjectRepository projects, ClusterTokens keys, Sql jdbc, AuditLog audit, Events events,
+                          Clock clock) {
+        this.clock = clock;
         this.projects = projects;
         this.keys = keys;
         this.jdbc = jdbc;
@@ -46,7 +49,7 @@ public class ProjectService {
                     + body.name().strip() + "`");
         }
         Project p = projects.save(new Project(UUID.randomUUID(), orgId, body.name().strip(),
-                body.description() == null ? "" : body.description(), Instant.now()));
+                body.description() == null ? "" : body.description(), clock.instant()));
         keys.rotate(p.id());
         audit.record(AuditEvent.of(AuditKind.PROJECT, "create").by(caller).org(orgId).project(p.id())
                 .target(p.id().toString()).details(Map.of("name", p.name())).build());
