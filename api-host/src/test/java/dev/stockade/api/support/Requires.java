@@ -1,5 +1,6 @@
 package dev.stockade.api.support;
 
+import dev.stockade.testing.NoSilentSkips;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import org.junit.jupiter.api.Assumptions;

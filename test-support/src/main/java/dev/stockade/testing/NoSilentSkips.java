@@ -1,4 +1,4 @@
-package dev.stockade.api.support;
+package dev.stockade.testing;
 
 import java.util.Optional;
 import org.junit.jupiter.api.extension.ExtensionContext;
