@@ -46,7 +46,7 @@ public final class AuditAppendBench {
             @SuppressWarnings("unchecked")
             TransactionOperations<Connection> tx = platform.bean(TransactionOperations.class);
             AuditAppender single = new AuditAppender(platform.bean(dev.stockade.api.kernel.db.Sql.class), tx, 65_536, 2000, 1,
-                    java.time.Duration.ofSeconds(5));
+                    java.time.Duration.ofSeconds(5), platform.bean(com.fasterxml.jackson.databind.ObjectMapper.class));
             Map<String, Producer> modes = new java.util.LinkedHashMap<>();
             modes.put("one-row-tx", (org, n) -> {
                 tx.executeWrite(s -> {
