@@ -16,6 +16,7 @@ import com.tngtech.archunit.lang.SimpleConditionEvent;
 import dev.stockade.api.kernel.access.Grant;
 import dev.stockade.api.kernel.audit.AuditEvent;
 import dev.stockade.api.kernel.web.ProblemBody;
+import dev.stockade.testing.CoreSeams;
 import java.util.Map;
 import java.util.Optional;
 import java.util.TreeSet;
@@ -153,14 +154,8 @@ class ArchitectureTest {
 
     @Test
     void coreInternalsAreTheirModulesOwn() {
-        Map.of("dev.stockade.policy.model.internal..", new String[] {"dev.stockade.policy.model..",
-                        "dev.stockade.policy.glob.."},
-                "dev.stockade.policy.graphql.internal..", new String[] {"dev.stockade.policy.graphql.."},
-                "dev.stockade.policy.eval.internal..", new String[] {"dev.stockade.policy.eval.."},
-                "dev.stockade.policy.compiler.internal..", new String[] {"dev.stockade.policy.compiler.."})
-                .forEach((internal, owners) -> noClasses().that().resideOutsideOfPackages(owners)
-                        .should().dependOnClassesThat().resideInAPackage(internal)
-                        .because("`internal` is a module's own; hosts use the core's public API").check(ALL));
+        CoreSeams.internalsAreTheirModulesOwn(ALL);
+        CoreSeams.coreUsesNoFramework(ALL);
     }
 
     @Test

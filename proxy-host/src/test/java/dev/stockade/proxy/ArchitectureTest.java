@@ -10,7 +10,7 @@ import com.tngtech.archunit.core.importer.ImportOption;
 import com.tngtech.archunit.lang.ArchCondition;
 import com.tngtech.archunit.lang.ConditionEvents;
 import com.tngtech.archunit.lang.SimpleConditionEvent;
-import java.util.Map;
+import dev.stockade.testing.CoreSeams;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -54,13 +54,7 @@ class ArchitectureTest {
 
     @Test
     void coreInternalsAreTheirModulesOwn() {
-        Map.of("dev.stockade.policy.model.internal..", new String[] {"dev.stockade.policy.model..",
-                        "dev.stockade.policy.glob.."},
-                "dev.stockade.policy.graphql.internal..", new String[] {"dev.stockade.policy.graphql.."},
-                "dev.stockade.policy.eval.internal..", new String[] {"dev.stockade.policy.eval.."},
-                "dev.stockade.policy.compiler.internal..", new String[] {"dev.stockade.policy.compiler.."})
-                .forEach((internal, owners) -> noClasses().that().resideOutsideOfPackages(owners)
-                        .should().dependOnClassesThat().resideInAPackage(internal)
-                        .because("`internal` is a module's own; the proxy uses the core's public API").check(CLASSES));
+        CoreSeams.internalsAreTheirModulesOwn(CLASSES);
+        CoreSeams.coreUsesNoFramework(CLASSES);
     }
 }
