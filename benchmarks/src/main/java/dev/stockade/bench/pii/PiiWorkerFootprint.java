@@ -52,7 +52,7 @@ public final class PiiWorkerFootprint {
         long used = Long.MAX_VALUE;
         for (int i = 0; i < 5; i++) {
             System.gc();
-            Thread.sleep(100);
+            Thread.sleep(100); // a measurement pause: let the collector finish before reading the heap
             used = Math.min(used, ManagementFactory.getMemoryMXBean().getHeapMemoryUsage().getUsed());
         }
         return used;
