@@ -5,8 +5,6 @@ import static org.assertj.core.api.Assertions.assertThat;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import java.io.IOException;
-import java.io.PrintWriter;
-import java.io.StringWriter;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import org.junit.jupiter.api.Test;
@@ -36,14 +34,8 @@ class CliTest {
     @TempDir
     Path dir;
 
-    record Run(int status, String out, String err) {
-    }
-
-    private static Run run(String... args) {
-        StringWriter out = new StringWriter();
-        StringWriter err = new StringWriter();
-        int status = Stockade.run(new PrintWriter(out, true), new PrintWriter(err, true), args);
-        return new Run(status, out.toString(), err.toString());
+    private static CliRun run(String... args) {
+        return CliRun.of(args);
     }
 
     private Path write(String name, String text) throws IOException {
@@ -54,14 +46,14 @@ class CliTest {
 
     @Test
     void helpListsTheCommands() {
-        Run run = run("policy", "--help");
+        CliRun run = run("policy", "--help");
         assertThat(run.status()).isZero();
         assertThat(run.out()).contains("lint", "describe", "test", "eval", "effective");
     }
 
     @Test
     void lintOfACleanPolicyExitsZero() throws IOException {
-        Run run = run("policy", "lint", write("good.yaml", GOOD).toString());
+        CliRun run = run("policy", "lint", write("good.yaml", GOOD).toString());
         assertThat(run.status()).isZero();
         assertThat(run.out()).contains("1 file checked: 0 errors");
     }
@@ -69,21 +61,21 @@ class CliTest {
     @Test
     void lintPointsAtTheOffendingValueWithACaret() throws IOException {
         Path bad = write("bad.yaml", BAD);
-        Run run = run("policy", "lint", bad.toString());
+        CliRun run = run("policy", "lint", bad.toString());
         assertThat(run.status()).isEqualTo(1);
         assertThat(run.out()).contains(bad + ":5:").contains("binaries: [git]").contains("^");
     }
 
     @Test
     void lintOfAMissingFileExitsTwo() {
-        Run run = run("policy", "lint", dir.resolve("nope.yaml").toString());
+        CliRun run = run("policy", "lint", dir.resolve("nope.yaml").toString());
         assertThat(run.status()).isEqualTo(2);
         assertThat(run.err()).contains("cannot read");
     }
 
     @Test
     void lintSpeaksSarifForCodeScanning() throws Exception {
-        Run run = run("policy", "lint", "--format", "sarif", write("bad.yaml", BAD).toString());
+        CliRun run = run("policy", "lint", "--format", "sarif", write("bad.yaml", BAD).toString());
         JsonNode sarif = new ObjectMapper().readTree(run.out());
         assertThat(sarif.path("version").asText()).isEqualTo("2.1.0");
         JsonNode result = sarif.path("runs").get(0).path("results").get(0);
@@ -92,7 +84,7 @@ class CliTest {
 
     @Test
     void lintJsonListsProblemsWithPointers() throws Exception {
-        Run run = run("policy", "lint", "--format", "json", write("bad.yaml", BAD).toString());
+        CliRun run = run("policy", "lint", "--format", "json", write("bad.yaml", BAD).toString());
         JsonNode file = new ObjectMapper().readTree(run.out()).path("files").get(0);
         assertThat(file.path("valid").asBoolean()).isFalse();
         assertThat(file.path("problems").get(0).path("pointer").asText()).isEqualTo("/allowedDomains/0/binaries/0");
@@ -104,7 +96,7 @@ class CliTest {
 
     @Test
     void describePrintsOneRowPerEntry() throws IOException {
-        Run run = run("policy", "describe", write("good.yaml", GOOD).toString());
+        CliRun run = run("policy", "describe", write("good.yaml", GOOD).toString());
         assertThat(run.status()).isZero();
         assertThat(run.out().lines()).containsExactly(
                 "api.github.com  allow  */upstream  callers=any  rules=GET /repos/**",
@@ -122,7 +114,7 @@ class CliTest {
                     request: {url: "https://api.github.com/repos/acme/app"}
                     expect: {verdict: allow, transport: upstream}
                 """);
-        Run ok = run("policy", "test", passing.toString());
+        CliRun ok = run("policy", "test", passing.toString());
         assertThat(ok.status()).isZero();
         assertThat(ok.out().strip()).endsWith("1 passed, 0 failed");
 
@@ -134,7 +126,7 @@ class CliTest {
                     request: {url: "https://api.github.com/repos/acme/app", method: DELETE}
                     expect: {verdict: allow}
                 """);
-        Run failed = run("policy", "test", failing.toString());
+        CliRun failed = run("policy", "test", failing.toString());
         assertThat(failed.status()).isEqualTo(1);
         assertThat(failed.out()).contains("FAIL", "deletes pass", "expected allow").endsWith("0 passed, 1 failed\n");
 
@@ -145,7 +137,7 @@ class CliTest {
                     requets: {url: "https://x.example"}
                     expect: {verdict: deny}
                 """);
-        Run bad = run("policy", "test", malformed.toString());
+        CliRun bad = run("policy", "test", malformed.toString());
         assertThat(bad.status()).isEqualTo(2);
         assertThat(bad.err()).contains(malformed + ":4:").contains("unknown key `requets`");
     }
@@ -161,7 +153,7 @@ class CliTest {
                     request: {url: "https://github.com/"}
                     expect: {verdict: deny}
                 """);
-        Run run = run("policy", "test", test.toString());
+        CliRun run = run("policy", "test", test.toString());
         assertThat(run.status()).isEqualTo(2);
         assertThat(run.err()).contains("policy is invalid").contains("/allowedDomains/0/binaries/0");
     }
@@ -169,10 +161,10 @@ class CliTest {
     @Test
     void evalExplainsTheDecisionAndExitsOneOnDeny() throws IOException {
         Path policy = write("good.yaml", GOOD);
-        Run allowed = run("policy", "eval", "--policy", policy.toString(), "--url", "https://api.github.com/repos/a/b");
+        CliRun allowed = run("policy", "eval", "--policy", policy.toString(), "--url", "https://api.github.com/repos/a/b");
         assertThat(allowed.status()).isZero();
         assertThat(allowed.out()).startsWith("allow upstream");
-        Run denied = run("policy", "eval", "--policy", policy.toString(), "--url", "https://github.com/a/b.git",
+        CliRun denied = run("policy", "eval", "--policy", policy.toString(), "--url", "https://github.com/a/b.git",
                 "--caller", "/usr/bin/curl", "--format", "json");
         assertThat(denied.status()).isEqualTo(1);
         assertThat(denied.out()).contains("\"reason\" : \"caller-not-listed\"");
@@ -180,7 +172,7 @@ class CliTest {
 
     @Test
     void evalRefusesABrokenPolicyWithItsProblems() throws IOException {
-        Run run = run("policy", "eval", "--policy", write("bad.yaml", BAD).toString(), "--url", "https://github.com/");
+        CliRun run = run("policy", "eval", "--policy", write("bad.yaml", BAD).toString(), "--url", "https://github.com/");
         assertThat(run.status()).isEqualTo(2);
         assertThat(run.err()).contains("bad.yaml:5:");
     }
@@ -192,14 +184,14 @@ class CliTest {
                 allowedDomains:
                   - {pattern: "straße.example", verdict: allow, transport: upstream}
                 """);
-        Run idn = run("policy", "eval", "--policy", policy.toString(), "--url", "https://straße.example/");
+        CliRun idn = run("policy", "eval", "--policy", policy.toString(), "--url", "https://straße.example/");
         assertThat(idn.status()).as(idn.err()).isZero();
-        Run punycode = run("policy", "eval", "--policy", policy.toString(), "--url", "https://xn--strae-oqa.example/");
+        CliRun punycode = run("policy", "eval", "--policy", policy.toString(), "--url", "https://xn--strae-oqa.example/");
         assertThat(punycode.status()).isZero();
-        Run port = run("policy", "eval", "--policy", policy.toString(), "--url", "https://straße.example:70000/");
+        CliRun port = run("policy", "eval", "--policy", policy.toString(), "--url", "https://straße.example:70000/");
         assertThat(port.status()).isEqualTo(2);
         assertThat(port.err()).contains("the port is not 1 to 65535");
-        Run userinfo = run("policy", "eval", "--policy", policy.toString(), "--url", "https://u@straße.example/");
+        CliRun userinfo = run("policy", "eval", "--policy", policy.toString(), "--url", "https://u@straße.example/");
         assertThat(userinfo.status()).isEqualTo(2);
     }
 }

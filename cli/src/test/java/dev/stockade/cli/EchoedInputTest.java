@@ -3,8 +3,6 @@ package dev.stockade.cli;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import java.io.IOException;
-import java.io.PrintWriter;
-import java.io.StringWriter;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import org.junit.jupiter.api.Test;
@@ -22,20 +20,14 @@ class EchoedInputTest {
     @TempDir
     Path dir;
 
-    record Run(int status, String out, String err) {
-    }
-
-    private static Run run(String... args) {
-        StringWriter out = new StringWriter();
-        StringWriter err = new StringWriter();
-        int status = Stockade.run(new PrintWriter(out, true), new PrintWriter(err, true), args);
-        return new Run(status, out.toString(), err.toString());
+    private static CliRun run(String... args) {
+        return CliRun.of(args);
     }
 
     @Test
     void aHugeUrlGivenToEvalIsClippedAndTheLimitNamed() throws IOException {
         Path policy = Files.writeString(dir.resolve("p.yaml"), POLICY);
-        Run run = run("policy", "eval", "--policy", policy.toString(), "--url", HUGE_URL);
+        CliRun run = run("policy", "eval", "--policy", policy.toString(), "--url", HUGE_URL);
         assertThat(run.status()).isEqualTo(2);
         assertThat(run.err()).hasSizeLessThan(400)
                 .contains("url `https://example.com/" + "a".repeat(60) + "…` (125020 characters) is not a URL Stockade"
@@ -46,7 +38,7 @@ class EchoedInputTest {
     @Test
     void aHugeHeaderGivenToEvalIsClipped() throws IOException {
         Path policy = Files.writeString(dir.resolve("p.yaml"), POLICY);
-        Run run = run("policy", "eval", "--policy", policy.toString(), "--url", "https://example.com/",
+        CliRun run = run("policy", "eval", "--policy", policy.toString(), "--url", "https://example.com/",
                 "--header", "h".repeat(125_000));
         assertThat(run.status()).isEqualTo(2);
         assertThat(run.err()).hasSizeLessThan(400).contains("`" + "h".repeat(80) + "…` (125000 characters)");
@@ -56,7 +48,7 @@ class EchoedInputTest {
     void aHugeUrlInATestFileIsClipped() throws IOException {
         Path suite = Files.writeString(dir.resolve("suite.yaml"), "name: s\npolicies: [{name: p, allowedDomains: []}]\n"
                 + "cases:\n  - name: c\n    request: {url: \"" + HUGE_URL + "\"}\n    expect: {verdict: deny}\n");
-        Run run = run("policy", "test", suite.toString());
+        CliRun run = run("policy", "test", suite.toString());
         assertThat(run.status()).isEqualTo(2);
         assertThat(run.out() + run.err()).hasSizeLessThan(600).contains("(125020 characters)")
                 .contains("over the limit of 65536").doesNotContain("a".repeat(61));
@@ -66,7 +58,7 @@ class EchoedInputTest {
     void lintNamesAUrlWrittenAsADomainPattern() throws IOException {
         Path policy = Files.writeString(dir.resolve("url.yaml"),
                 "name: p\nallowedDomains:\n  - pattern: \"https://example.com\"\n    verdict: allow\n");
-        Run run = run("policy", "lint", policy.toString());
+        CliRun run = run("policy", "lint", policy.toString());
         assertThat(run.status()).isNotZero();
         assertThat(run.out() + run.err()).contains("pattern-is-url")
                 .contains("pattern `https://example.com` is a url, not a domain pattern")
@@ -76,11 +68,11 @@ class EchoedInputTest {
 
     @Test
     void aHugeArgumentInAnOptionErrorIsClipped() {
-        Run format = run("policy", "eval", "--url", "https://example.com/", "--format", "f".repeat(125_000));
+        CliRun format = run("policy", "eval", "--url", "https://example.com/", "--format", "f".repeat(125_000));
         assertThat(format.status()).isEqualTo(2);
         assertThat(format.err()).hasSizeLessThan(600).contains("f".repeat(80) + "… (125000 characters)")
                 .doesNotContain("f".repeat(81));
-        Run unknown = run("policy", "lint", "p.yaml", "--" + "o".repeat(125_000));
+        CliRun unknown = run("policy", "lint", "p.yaml", "--" + "o".repeat(125_000));
         assertThat(unknown.status()).isEqualTo(2);
         assertThat(unknown.err()).hasSizeLessThan(600).contains("… (125002 characters)").doesNotContain("o".repeat(81));
     }

@@ -3,9 +3,7 @@ package dev.stockade.cli;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import java.io.IOException;
-import java.io.PrintWriter;
 import java.io.RandomAccessFile;
-import java.io.StringWriter;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import org.junit.jupiter.api.Test;
@@ -34,17 +32,8 @@ class HostileInputTest {
     @TempDir
     Path dir;
 
-    record Run(int status, String out, String err) {
-        String all() {
-            return out + err;
-        }
-    }
-
-    private static Run run(String... args) {
-        StringWriter out = new StringWriter();
-        StringWriter err = new StringWriter();
-        int status = Stockade.run(new PrintWriter(out, true), new PrintWriter(err, true), args);
-        return new Run(status, out.toString(), err.toString());
+    private static CliRun run(String... args) {
+        return CliRun.of(args);
     }
 
     private Path sparse(String name) throws IOException {
@@ -59,7 +48,7 @@ class HostileInputTest {
         return Files.createSymbolicLink(dir.resolve(name), Path.of("/dev/zero"));
     }
 
-    private static void refusedClearly(Run run, String why) {
+    private static void refusedClearly(CliRun run, String why) {
         assertThat(run.status()).isEqualTo(2);
         assertThat(run.err()).contains("cannot read").contains(why);
         assertThat(run.all()).doesNotContain("Exception").doesNotContain("\tat ");
@@ -95,7 +84,7 @@ class HostileInputTest {
     void invalidUtf8NamesItsPosition() throws IOException {
         Path file = Files.write(dir.resolve("p.yaml"), new byte[] {'n', 'a', 'm', 'e', ':', ' ', 'p', '\n',
                 'd', ':', ' ', (byte) 0xc3, '(', '\n'});
-        Run run = run("policy", "lint", file.toString());
+        CliRun run = run("policy", "lint", file.toString());
         refusedClearly(run, "p.yaml:2:4: invalid UTF-8 (byte 0xc3");
         assertThat(run.err()).doesNotContain("Input length");
     }
@@ -110,7 +99,7 @@ class HostileInputTest {
         Files.writeString(dir.resolve("good.yaml"), "name: p\n");
         sparse("big.yaml");
         zeroLink("zero.yaml");
-        Run run = run("policy", "test", dir.toString());
+        CliRun run = run("policy", "test", dir.toString());
         assertThat(run.status()).isEqualTo(2);
         assertThat(run.err()).contains("big.yaml: cannot read: file has 3221225472 bytes");
         // A link to a device is not a regular file: the folder walk skips it and never opens it.
@@ -122,7 +111,7 @@ class HostileInputTest {
         Path file = Files.writeString(dir.resolve("p.yaml"),
                 "name: p\nallowedDomains:\n  - {pattern: x.com, verdict: allow,"
                         + " binaries: [\"/usr/bin/x\\n::error file=a::forged\\e[31m\"]}\n");
-        Run run = run("policy", "lint", file.toString());
+        CliRun run = run("policy", "lint", file.toString());
         assertThat(run.status()).isEqualTo(1);
         assertThat(run.out().lines()).noneMatch(l -> l.startsWith("::"));
         assertThat(run.out()).doesNotContain("\u001b").contains("\\x0a::error");
@@ -131,7 +120,7 @@ class HostileInputTest {
     @Test
     void aNulIsReportedWhereItIs() throws IOException {
         Path file = Files.writeString(dir.resolve("p.yaml"), "name: p\ndescription: \"abc\u0000\"\n");
-        Run run = run("policy", "lint", file.toString());
+        CliRun run = run("policy", "lint", file.toString());
         assertThat(run.status()).isEqualTo(1);
         assertThat(run.out()).contains("p.yaml:2:18: error[control-character]");
     }
@@ -140,15 +129,15 @@ class HostileInputTest {
     void anInstallFileIsReadLikeATestFilesInstallMapping() throws IOException {
         Path policy = Files.writeString(dir.resolve("p.yaml"), "name: p\n");
         Path duplicate = Files.writeString(dir.resolve("dup.yaml"), "providers: [bedrock]\nproviders: [openai]\n");
-        Run dup = run("policy", "effective", "--policy", policy.toString(), "--install", duplicate.toString());
+        CliRun dup = run("policy", "effective", "--policy", policy.toString(), "--install", duplicate.toString());
         assertThat(dup.status()).isEqualTo(2);
         assertThat(dup.err()).contains("dup.yaml:2:1: key `providers` appears more than once");
         Path unknown = Files.writeString(dir.resolve("unknown.yaml"), "providers: [bedrock]\nbedrockAmbiant: true\n");
-        Run typo = run("policy", "effective", "--policy", policy.toString(), "--install", unknown.toString());
+        CliRun typo = run("policy", "effective", "--policy", policy.toString(), "--install", unknown.toString());
         assertThat(typo.status()).isEqualTo(2);
         assertThat(typo.err()).contains("unknown.yaml:2:").contains("bedrockAmbiant");
         Path yes = Files.writeString(dir.resolve("yes.yaml"), "bedrockAmbient: yes\n");
-        Run yaml11 = run("policy", "effective", "--policy", policy.toString(), "--install", yes.toString());
+        CliRun yaml11 = run("policy", "effective", "--policy", policy.toString(), "--install", yes.toString());
         assertThat(yaml11.status()).isEqualTo(2);
         assertThat(yaml11.err()).contains("yes.yaml:1:");
     }
@@ -157,10 +146,10 @@ class HostileInputTest {
     void duplicateKeysInGraphqlVariablesDenyAsTheEngineWould() throws IOException {
         Path policy = Files.writeString(dir.resolve("gh.yaml"), GRAPHQL_POLICY);
         String query = "query($o: String) { repository(owner: $o) { id } }";
-        Run once = run("policy", "eval", "--policy", policy.toString(), "--url", "https://api.github.com/graphql",
+        CliRun once = run("policy", "eval", "--policy", policy.toString(), "--url", "https://api.github.com/graphql",
                 "--graphql-query", query, "--graphql-variables", "{\"o\": \"acme\"}");
         assertThat(once.status()).as(once.all()).isZero();
-        Run twice = run("policy", "eval", "--policy", policy.toString(), "--url", "https://api.github.com/graphql",
+        CliRun twice = run("policy", "eval", "--policy", policy.toString(), "--url", "https://api.github.com/graphql",
                 "--graphql-query", query, "--graphql-variables", "{\"o\": \"evil\", \"o\": \"acme\"}");
         assertThat(twice.status()).as(twice.all()).isEqualTo(1);
         assertThat(twice.out()).contains("deny");
