@@ -2,6 +2,7 @@ package dev.stockade.api.clusters;
 
 import com.nimbusds.jwt.JWTClaimsSet;
 import dev.stockade.api.halt.HaltService;
+import dev.stockade.api.halt.OpenStreams;
 import dev.stockade.api.kernel.audit.AuditAppender;
 import dev.stockade.api.kernel.audit.AuditEvent;
 import dev.stockade.api.kernel.audit.AuditKind;

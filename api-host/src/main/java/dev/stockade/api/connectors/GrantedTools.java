@@ -3,7 +3,6 @@ package dev.stockade.api.connectors;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.github.benmanes.caffeine.cache.Cache;
 import com.github.benmanes.caffeine.cache.Caffeine;
-import dev.stockade.api.governance.Effective;
 import dev.stockade.api.halt.HaltService;
 import dev.stockade.api.kernel.db.Sql;
 import dev.stockade.api.kernel.events.EventStream;
@@ -11,10 +10,10 @@ import dev.stockade.api.kernel.events.Topic;
 import dev.stockade.api.kernel.identity.Identity;
 import dev.stockade.api.kernel.tools.GrantedTool;
 import dev.stockade.api.kernel.web.ApiProblem;
-import dev.stockade.api.sandbox.SandboxPolicies;
-import dev.stockade.api.sandbox.SandboxService;
+import dev.stockade.api.sandbox.CallerPolicies;
 import dev.stockade.policy.compiler.ConnectorReach.GrantedConnector;
 import dev.stockade.policy.compiler.ConnectorReach;
+import dev.stockade.policy.compiler.Resolution;
 import dev.stockade.policy.model.ConnectorGrant;
 import io.micronaut.core.annotation.Nullable;
 import jakarta.inject.Singleton;
@@ -81,21 +80,17 @@ public class GrantedTools {
     }
 
     private final Sql jdbc;
-    private final Effective effective;
-    private final SandboxService sandboxes;
-    private final SandboxPolicies policies;
+    private final CallerPolicies callers;
     private final ConnectorStore connectors;
     private final HaltService halts;
     private final java.util.concurrent.atomic.AtomicLong generation = new java.util.concurrent.atomic.AtomicLong();
     private final Cache<String, List<Exposed>> cache = Caffeine.newBuilder().maximumSize(10_000)
             .expireAfterWrite(Duration.ofMinutes(5)).build();
 
-    public GrantedTools(Sql jdbc, Effective effective, SandboxService sandboxes, SandboxPolicies policies,
-                        ConnectorStore connectors, HaltService halts, EventStream events) {
+    public GrantedTools(Sql jdbc, CallerPolicies callers, ConnectorStore connectors, HaltService halts,
+                        EventStream events) {
         this.jdbc = jdbc;
-        this.effective = effective;
-        this.sandboxes = sandboxes;
-        this.policies = policies;
+        this.callers = callers;
         this.connectors = connectors;
         this.halts = halts;
         TOPICS.forEach(t -> events.subscribe(t, e -> invalidate()));
@@ -174,14 +169,8 @@ public class GrantedTools {
 
     private List<ConnectorGrant> grants(Identity caller, Reach r) {
         try {
-            if (caller instanceof Identity.SandboxToken s) {
-                return sandboxes.byToken(s.tokenId()).map(sb -> policies.resolve(sb).connectorGrants())
-                        .orElse(List.of());
-            }
-            String type = caller instanceof Identity.User ? "user" : "api-token";
-            UUID subject = caller instanceof Identity.User u ? u.userId() : ((Identity.ApiToken) caller).tokenId();
-            return effective.resolve(new Effective.Documents(effective.ceiling(r.orgId()),
-                    effective.grantsFor(r.orgId(), r.projectId(), type, subject))).connectorGrants();
+            return callers.resolve(caller, r.orgId(), r.projectId()).map(Resolution::connectorGrants)
+                    .orElse(List.of());
         } catch (ApiProblem e) {
             LOG.warn("connector grants of {} in project {} not resolved: {}", caller.type(), r.projectId(), e.detail());
             return List.of();

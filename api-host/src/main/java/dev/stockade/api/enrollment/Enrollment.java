@@ -253,12 +253,6 @@ public class Enrollment {
     }
 
     private String readSecret(String name, String key) {
-        try {
-            Path file = DataFiles.dir(platform, "secrets").resolve(name).resolve(key).normalize();
-            return Files.readString(file).trim();
-        } catch (IOException e) {
-            throw new IllegalStateException("the secret `" + name + "` has no readable key `" + key + "` under "
-                    + platform.dataDir().resolve("secrets"));
-        }
+        return DataFiles.secret(platform, name, key);
     }
 }

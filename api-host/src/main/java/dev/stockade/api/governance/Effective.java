@@ -2,12 +2,12 @@ package dev.stockade.api.governance;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
+import dev.stockade.api.kernel.config.InferenceFacts;
 import dev.stockade.api.kernel.db.Sql;
 import dev.stockade.api.kernel.web.ApiProblem;
 import dev.stockade.api.kernel.web.ProblemCode;
 import dev.stockade.policy.compiler.BlockedDomain;
 import dev.stockade.policy.compiler.DescribeRows;
-import dev.stockade.policy.compiler.InstallFacts;
 import dev.stockade.policy.compiler.NarrowedDomain;
 import dev.stockade.policy.compiler.Resolution;
 import dev.stockade.policy.compiler.ResolutionTooLarge;
@@ -47,10 +47,12 @@ public class Effective {
 
     private final Sql jdbc;
     private final ObjectMapper json;
+    private final InferenceFacts inference;
 
-    public Effective(Sql jdbc, ObjectMapper json) {
+    public Effective(Sql jdbc, ObjectMapper json, InferenceFacts inference) {
         this.jdbc = jdbc;
         this.json = json;
+        this.inference = inference;
     }
 
     /** The org ceiling: every org policy of the organization, oldest first. */
@@ -85,10 +87,13 @@ public class Effective {
         return out;
     }
 
-    /** The core's resolution of {@code docs}; a resolution beyond the core's bounds is a 422 problem. */
-    public Resolution resolve(Documents docs) {
+    /**
+     * The core's resolution of {@code docs} in {@code orgId} (whose inference keys decide the default backend); a
+     * resolution beyond the core's bounds is a 422 problem.
+     */
+    public Resolution resolve(UUID orgId, Documents docs) {
         try {
-            return Resolver.resolve(InstallFacts.defaults(), bind(docs.ceiling()), bind(docs.grants()));
+            return Resolver.resolve(inference.forOrg(orgId), bind(docs.ceiling()), bind(docs.grants()));
         } catch (ResolutionTooLarge e) {
             throw new ApiProblem(ProblemCode.VALIDATION_FAILED, e.getMessage());
         }

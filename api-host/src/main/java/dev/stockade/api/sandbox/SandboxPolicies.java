@@ -51,7 +51,8 @@ public class SandboxPolicies {
     }
 
     public Resolution resolve(Sandbox s) {
-        return effective.resolve(new Effective.Documents(effective.ceiling(s.orgId()), grants(s.orgId(), s.config())));
+        return effective.resolve(s.orgId(),
+                new Effective.Documents(effective.ceiling(s.orgId()), grants(s.orgId(), s.config())));
     }
 
     /** Publishes what the sandbox's proxy enforces now (on the caller's transaction). */

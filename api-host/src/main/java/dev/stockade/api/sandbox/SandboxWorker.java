@@ -138,9 +138,10 @@ public class SandboxWorker {
         }
     }
 
-    private SandboxSpec spec(Sandbox s) {
-        Map<String, String> env = policies.resolve(s).sandboxEnv();
+    private SandboxSpec spec(Sandbox s) throws ProvisionException {
         String token = box.open(s.tokenSealed(), SandboxPolicies.tokenContext(s.id()));
+        Map<String, String> env = PlatformEnv.of(policies.resolve(s).sandboxEnv(), provisioner.platformApiUrl(),
+                token);
         return new SandboxSpec(s.id().toString(), s.orgId().toString(), s.projectId().toString(), s.slug(),
                 s.activeRevision(), s.config().image(), s.config().cpuMillis(), s.config().memoryBytes(), env,
                 new SandboxSpec.EgressRoute(egress.host(), egress.port(), token, egress.caCertificate()),

@@ -20,6 +20,17 @@ public record InstallFacts(List<Provider> providers, boolean bedrockAmbient) {
         return new InstallFacts(List.of(Provider.BEDROCK), false);
     }
 
+    /**
+     * The backend a policy naming none receives (spec: the default-provider rule): bedrock where the install serves
+     * it, else the first backend it serves with its own key; {@code null} when it serves none.
+     */
+    public Provider defaultProvider() {
+        if (servesBedrock()) {
+            return Provider.BEDROCK;
+        }
+        return providers.isEmpty() ? null : providers.get(0);
+    }
+
     /** Whether the install can serve bedrock (with a key, or through ambient credentials). */
     public boolean servesBedrock() {
         return bedrockAmbient || providers.contains(Provider.BEDROCK);

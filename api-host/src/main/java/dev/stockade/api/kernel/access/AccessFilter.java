@@ -32,6 +32,7 @@ final class AccessFilter implements Ordered {
     static final String IDENTITY = "stockade.identity";
     /** The request attribute holding the {@link Grant}. */
     static final String GRANT = "stockade.grant";
+    private static final java.util.List<String> API_KEY_HEADERS = java.util.List.of("x-api-key", "api-key");
 
     private final WorkGate enrollment;
     private final Authenticator authenticator;
@@ -73,7 +74,7 @@ final class AccessFilter implements Ordered {
             if (action.isPublic() || action.tunnelTokenOnly()) {
                 return null; // a relay route compares the cluster's tunnel token itself (clusters.RelayController)
             }
-            Identity caller = authenticate(request);
+            Identity caller = authenticate(request, action.acceptsApiKeyHeader());
             if (action.clusterTokenOnly() && !(caller instanceof Identity.ClusterToken)) {
                 throw new ApiProblem(ProblemCode.UNAUTHENTICATED,
                         "the cluster proxy accepts only a cluster token issued to a sandbox");
@@ -96,7 +97,7 @@ final class AccessFilter implements Ordered {
         if (socket.action().gated()) {
             enrollment.check();
         }
-        Identity caller = authenticate(request);
+        Identity caller = authenticate(request, false);
         if (caller instanceof Identity.ClusterToken) {
             throw new ApiProblem(ProblemCode.UNAUTHENTICATED, "a cluster token is accepted only by the cluster proxy");
         }
@@ -105,8 +106,20 @@ final class AccessFilter implements Ordered {
         return null;
     }
 
-    private Identity authenticate(HttpRequest<?> request) {
+    /**
+     * The caller behind the request's bearer token; with {@code apiKeyHeaders}, a request without an Authorization
+     * header may carry its token as an SDK's API key ({@code x-api-key}, then {@code api-key}).
+     */
+    private Identity authenticate(HttpRequest<?> request, boolean apiKeyHeaders) {
         String header = request.getHeaders().get(HttpHeaders.AUTHORIZATION);
+        if ((header == null || header.isBlank()) && apiKeyHeaders) {
+            for (String name : API_KEY_HEADERS) {
+                String key = request.getHeaders().get(name);
+                if (key != null && !key.isBlank()) {
+                    return authenticator.authenticate(key.strip());
+                }
+            }
+        }
         if (header == null || header.isBlank()) {
             throw new ApiProblem(ProblemCode.UNAUTHENTICATED, "a bearer token is required");
         }

@@ -116,6 +116,16 @@ public enum Action {
     /** A sandbox reads its own spend and usage (an MCP tool only: the sandbox its token was minted for). */
     SPEND_SELF_READ(Scope.NONE, true, SANDBOX_IDENTITY),
 
+    // managed inference: the backends served, the organizations' keys and the /llm proxy (docs/inference.md)
+    INFERENCE_PROVIDERS_READ(Scope.NONE, true, AUTHENTICATED),
+    ORG_INFERENCE_PROVIDERS_READ(Scope.ORG, true, ORG_MEMBER, Relation.ORG_API_TOKEN, ORG_SANDBOX),
+    /** An organization's inference keys: a signed-in org administrator only (spec: Authentication rule 3). */
+    INFERENCE_KEYS_MANAGE(Scope.ORG, true, SIGNED_IN_ORG_ADMIN),
+    /** A model call through {@code /projects/{projectId}/llm/...}. */
+    LLM_CALL(Scope.PROJECT, true, PROJECT_MEMBER, PROJECT_SANDBOX),
+    /** A model call through {@code /llm/...}: the route finds the caller's one project and authorizes LLM_CALL there. */
+    LLM_CALL_UNSCOPED(Scope.NONE, true, AUTHENTICATED),
+
     // separate egress proxy replicas: their tokens (installation owner) and the feed they read
     PROXY_TOKENS_MANAGE(Scope.NONE, true, INSTALLATION_OWNER),
     /** The installation-wide audit entries (recorded in no organization): the installation owner only. */
@@ -155,6 +165,14 @@ public enum Action {
     /** Whether the route checks a cluster's tunnel token itself (the relay's tunnel), not a bearer identity. */
     public boolean tunnelTokenOnly() {
         return allowed.equals(EnumSet.of(CLUSTER_RELAY));
+    }
+
+    /**
+     * Whether the caller's token may also arrive as an SDK's API key header ({@code x-api-key}, {@code api-key}):
+     * model calls, whose official clients send their key there.
+     */
+    public boolean acceptsApiKeyHeader() {
+        return this == LLM_CALL || this == LLM_CALL_UNSCOPED;
     }
 
     /** Whether only a cluster JWT may perform the action (the cluster proxy): other tokens get 401, not 403. */

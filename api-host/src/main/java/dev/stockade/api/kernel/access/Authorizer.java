@@ -13,6 +13,7 @@ import java.sql.ResultSet;
 import java.sql.Types;
 import java.util.EnumSet;
 import java.util.HashMap;
+import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
@@ -74,6 +75,35 @@ public final class Authorizer {
                     + "`; the target belongs to another project");
         }
         return grant;
+    }
+
+    /**
+     * The projects {@code caller} is a member of, at most {@code limit}: a sandbox token's own project, an API
+     * token's or a person's project roles, and every project of an organization a person administers (the owner's
+     * token: every project). For routes that act in "the caller's project" when it has exactly one.
+     */
+    public List<UUID> projectsOf(Identity caller, int limit) {
+        if (caller instanceof Identity.SandboxToken s) {
+            return List.of(s.projectId());
+        }
+        String sql;
+        List<Object> args;
+        if (caller instanceof Identity.Owner) {
+            sql = "SELECT id FROM projects ORDER BY id LIMIT ?";
+            args = List.of(limit);
+        } else if (caller instanceof Identity.ApiToken a) {
+            sql = "SELECT project_id FROM project_members WHERE principal_type = 'api-token' AND principal_id = ?"
+                    + " ORDER BY project_id LIMIT ?";
+            args = List.of(a.tokenId(), limit);
+        } else if (caller instanceof Identity.User u) {
+            sql = "SELECT project_id FROM project_members WHERE principal_type = 'user' AND principal_id = ?"
+                    + " UNION SELECT p.id FROM projects p JOIN org_members m ON m.org_id = p.org_id"
+                    + " WHERE m.user_id = ? AND m.role = 'ADMIN' ORDER BY 1 LIMIT ?";
+            args = List.of(u.userId(), u.userId(), limit);
+        } else {
+            return List.of();
+        }
+        return jdbc.query(sql, args, rs -> rs.getObject(1, UUID.class));
     }
 
     /**
@@ -206,6 +236,9 @@ public final class Authorizer {
                 });
         if ("ADMIN".equals(roles[0])) {
             out.addAll(EnumSet.of(Relation.ORG_ADMIN, Relation.ORG_MEMBER));
+            if (person) {
+                out.add(Relation.SIGNED_IN_ORG_ADMIN);
+            }
             if (t.projectId != null) {
                 out.addAll(EnumSet.of(Relation.PROJECT_ADMIN, Relation.PROJECT_MEMBER));
             }

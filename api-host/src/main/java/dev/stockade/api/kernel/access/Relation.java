@@ -15,6 +15,8 @@ public enum Relation {
     /** A sandbox token. */
     SANDBOX_IDENTITY,
     ORG_ADMIN,
+    /** An organization administrator signed in as a person: not the owner's token, not an API token. */
+    SIGNED_IN_ORG_ADMIN,
     ORG_MEMBER,
     /** An API token of the organization. */
     ORG_API_TOKEN,

@@ -10,6 +10,8 @@ public enum AuditKind {
     CREDENTIAL("credential"),
     EGRESS("egress"),
     HALT("halt"),
+    INFERENCE("inference"),
+    INFERENCE_KEY("inference-key"),
     INVITATION("invitation"),
     ORG_MEMBER("org-member"),
     ORGANIZATION("organization"),

@@ -33,7 +33,7 @@ public final class GuardedClients {
      * the JVM's), always with host name verification.
      */
     static CloseableHttpClient build(DialGuard guard, Duration connectTimeout, Duration readTimeout,
-                                     SSLContext tls) {
+                                     SSLContext tls, int perRoute) {
         Timeout read = readTimeout.isZero() ? Timeout.DISABLED : Timeout.of(readTimeout);
         PoolingHttpClientConnectionManagerBuilder pool = PoolingHttpClientConnectionManagerBuilder.create()
                 .setDnsResolver(new GuardedResolver(guard))
@@ -43,7 +43,7 @@ public final class GuardedClients {
                         // a request that would fail (nothing is retried)
                         .setValidateAfterInactivity(TimeValue.ofMilliseconds(100))
                         .setTimeToLive(TimeValue.ofMinutes(5)).build())
-                .setMaxConnTotal(256).setMaxConnPerRoute(32);
+                .setMaxConnTotal(Math.max(256, perRoute)).setMaxConnPerRoute(perRoute);
         if (tls != null) {
             pool.setTlsSocketStrategy(new DefaultClientTlsStrategy(tls));
         }

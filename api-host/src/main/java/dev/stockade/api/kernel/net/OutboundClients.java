@@ -27,7 +27,13 @@ public final class OutboundClients {
      */
     public static CloseableHttpClient guarded(DialGuard guard, Duration connectTimeout, Duration readTimeout,
                                               SSLContext tls) {
-        return GuardedClients.build(guard, connectTimeout, readTimeout, tls);
+        return GuardedClients.build(guard, connectTimeout, readTimeout, tls, 32);
+    }
+
+    /** As {@link #guarded}, holding up to {@code perRoute} connections to one host (long-lived streams each hold one). */
+    public static CloseableHttpClient guarded(DialGuard guard, Duration connectTimeout, Duration readTimeout,
+                                              SSLContext tls, int perRoute) {
+        return GuardedClients.build(guard, connectTimeout, readTimeout, tls, perRoute);
     }
 
     /** A client for the installation's own configured services. */

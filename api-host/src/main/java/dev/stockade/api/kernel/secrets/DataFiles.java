@@ -23,6 +23,25 @@ public final class DataFiles {
         return dir;
     }
 
+    /**
+     * The value under {@code key} of the secret {@code name}: the file {@code <dataDir>/secrets/<name>/<key>}, the
+     * layout of a mounted Kubernetes secret, trimmed. A name or key that leaves the secrets directory, or a missing
+     * file, is an {@link IllegalStateException} naming the secret (never its value).
+     */
+    public static String secret(PlatformConfig config, String name, String key) {
+        try {
+            Path root = dir(config, "secrets");
+            Path file = root.resolve(name).resolve(key).normalize();
+            if (!file.startsWith(root) || file.equals(root)) {
+                throw new IllegalStateException("the secret name `" + name + "` leaves the secrets directory");
+            }
+            return Files.readString(file).trim();
+        } catch (IOException e) {
+            throw new IllegalStateException("the secret `" + name + "` has no readable key `" + key + "` under "
+                    + config.dataDir().resolve("secrets"));
+        }
+    }
+
     public static void writePrivate(Path file, String content) {
         try {
             Path tmp = Files.createTempFile(file.getParent(), ".tmp", "",

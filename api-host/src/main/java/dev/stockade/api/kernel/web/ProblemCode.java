@@ -40,7 +40,11 @@ public enum ProblemCode {
     PORT_UNREACHABLE(HttpStatus.BAD_GATEWAY, "port-unreachable", "Port unreachable"),
 
     // spend: a metered model call refused by a spending limit (the /llm/* routes; spec: Errors, 429)
-    SPENDING_LIMIT_REACHED(HttpStatus.TOO_MANY_REQUESTS, "spending-limit-reached", "Spending limit reached");
+    SPENDING_LIMIT_REACHED(HttpStatus.TOO_MANY_REQUESTS, "spending-limit-reached", "Spending limit reached"),
+
+    // managed inference (the /llm/* routes; spec: Errors 404, 503)
+    INFERENCE_NOT_AVAILABLE(HttpStatus.NOT_FOUND, "inference-not-available", "Inference backend not available"),
+    PII_MASKING_UNAVAILABLE(HttpStatus.SERVICE_UNAVAILABLE, "pii-masking-unavailable", "PII masking unavailable");
 
     private final HttpStatus status;
     private final String slug;

@@ -6,6 +6,7 @@ import dev.stockade.api.sandbox.provision.ProvisionException;
 import dev.stockade.api.sandbox.provision.Provisioner;
 import dev.stockade.api.sandbox.provision.RuntimeStatus;
 import dev.stockade.api.sandbox.provision.SandboxSpec;
+import dev.stockade.api.kernel.config.PlatformConfig;
 import io.fabric8.kubernetes.api.model.ContainerPort;
 import io.fabric8.kubernetes.api.model.Pod;
 import io.fabric8.kubernetes.client.KubernetesClient;
@@ -33,10 +34,20 @@ import java.util.concurrent.TimeUnit;
 public final class KubernetesProvisioner implements Provisioner {
     private final KubernetesClient client;
     private final KubernetesSettings settings;
+    private final String platformApiUrl;
 
-    public KubernetesProvisioner(KubernetesClient client, KubernetesSettings settings) {
+    public KubernetesProvisioner(KubernetesClient client, KubernetesSettings settings, PlatformConfig platform) {
         this.client = client;
         this.settings = settings;
+        String base = settings.platformUrl() != null && !settings.platformUrl().isBlank() ? settings.platformUrl()
+                : platform.effectivePublicUrl();
+        this.platformApiUrl = base.replaceAll("/+$", "") + "/v1";
+    }
+
+    /** Pods reach the platform at {@code sandbox.k8s.platformUrl}, else at its public URL. */
+    @Override
+    public String platformApiUrl() {
+        return platformApiUrl;
     }
 
     @Override

@@ -26,6 +26,8 @@ import java.util.Map;
  * @param proxyPodLabels    labels of the egress proxy pods, when the proxy is named by host name, not address
  * @param startTimeout      how long provision waits for the pod to run
  * @param stopTimeout       how long stop and delete wait for the pod to be gone
+ * @param platformUrl       the platform as pods reach it (e.g. its in-cluster service URL); {@code null}: its
+ *                          public URL
  */
 @ConfigurationProperties("sandbox.k8s")
 public record KubernetesSettings(
@@ -43,7 +45,8 @@ public record KubernetesSettings(
         @Nullable String proxyNamespace,
         @Nullable Map<String, String> proxyPodLabels,
         @Bindable(defaultValue = "120s") Duration startTimeout,
-        @Bindable(defaultValue = "60s") Duration stopTimeout) {
+        @Bindable(defaultValue = "60s") Duration stopTimeout,
+        @Nullable String platformUrl) {
 
     /** Where the proxy's CA certificate is mounted inside the sandbox. */
     public static final String CA_DIR = "/etc/stockade/ca";
@@ -59,19 +62,19 @@ public record KubernetesSettings(
         return new KubernetesSettings(namespace, "debian:bookworm-slim",
                 List.of("/bin/sh", "-c", "trap 'exit 0' TERM INT; while :; do sleep 3600 & wait $!; done"),
                 "/bin/sh", "1Gi", null, "/workspace", false, "kube-system", null, null, null,
-                Duration.ofSeconds(120), Duration.ofSeconds(60));
+                Duration.ofSeconds(120), Duration.ofSeconds(60), null);
     }
 
     /** A copy with the DNS choice changed. */
     public KubernetesSettings withDns(boolean allow) {
         return new KubernetesSettings(namespace, image, command, shell, volumeSize, storageClass, mountPath, allow,
-                dnsNamespace, dnsPodLabels, proxyNamespace, proxyPodLabels, startTimeout, stopTimeout);
+                dnsNamespace, dnsPodLabels, proxyNamespace, proxyPodLabels, startTimeout, stopTimeout, platformUrl);
     }
 
     /** A copy with a different start timeout. */
     public KubernetesSettings withStartTimeout(Duration timeout) {
         return new KubernetesSettings(namespace, image, command, shell, volumeSize, storageClass, mountPath, allowDns,
-                dnsNamespace, dnsPodLabels, proxyNamespace, proxyPodLabels, timeout, stopTimeout);
+                dnsNamespace, dnsPodLabels, proxyNamespace, proxyPodLabels, timeout, stopTimeout, platformUrl);
     }
 
     /** Every problem with these values, one line each. */

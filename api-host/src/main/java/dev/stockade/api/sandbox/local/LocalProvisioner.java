@@ -7,9 +7,12 @@ import dev.stockade.api.sandbox.provision.ProvisionException;
 import dev.stockade.api.sandbox.provision.Provisioner;
 import dev.stockade.api.sandbox.provision.RuntimeStatus;
 import dev.stockade.api.sandbox.provision.SandboxSpec;
+import io.micronaut.context.BeanProvider;
 import io.micronaut.context.annotation.Requires;
 import io.micronaut.context.annotation.Value;
+import io.micronaut.runtime.server.EmbeddedServer;
 import jakarta.annotation.PreDestroy;
+import jakarta.inject.Inject;
 import jakarta.inject.Singleton;
 import java.io.IOException;
 import java.net.InetSocketAddress;
@@ -20,6 +23,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.function.Supplier;
 import java.util.stream.Stream;
 
 /**
@@ -42,10 +46,36 @@ public class LocalProvisioner implements Provisioner {
     private final LocalNetwork network;
     private final Map<String, Process> running = new ConcurrentHashMap<>();
 
+    private final PlatformRelay relay;
+
+    @Inject
     public LocalProvisioner(PlatformConfig config,
-                            @Value("${sandbox.local.network:10.213.0.1/16}") String networkCidr) {
+                            @Value("${sandbox.local.network:10.213.0.1/16}") String networkCidr,
+                            BeanProvider<EmbeddedServer> server) {
+        this(config, networkCidr, () -> listener(server.get()));
+    }
+
+    /** With {@code platform}: where the platform's API listens, as this host reaches it. */
+    LocalProvisioner(PlatformConfig config, String networkCidr, Supplier<InetSocketAddress> platform) {
         this.root = config.dataDir().resolve("sandboxes");
         this.network = new LocalNetwork(networkCidr);
+        this.relay = new PlatformRelay(network.gateway(), platform);
+    }
+
+    private static InetSocketAddress listener(EmbeddedServer s) {
+        String host = s.getHost();
+        boolean any = host == null || host.equals("0.0.0.0") || host.equals("::") || host.equals("localhost");
+        return new InetSocketAddress(any ? "127.0.0.1" : host, s.getPort());
+    }
+
+    /**
+     * Sandboxes reach the platform through a relay on the bridge's address (their only route), since the platform
+     * usually listens on loopback only.
+     */
+    @Override
+    public String platformApiUrl() throws ProvisionException {
+        network.ensureBridge();
+        return "http://" + network.gateway() + ":" + relay.port() + "/v1";
     }
 
     @Override
@@ -233,6 +263,7 @@ public class LocalProvisioner implements Provisioner {
     /** Stops every sandbox this provisioner started (the platform provisions them again at its next start). */
     @PreDestroy
     void stopAll() {
+        relay.close();
         for (String id : List.copyOf(running.keySet())) {
             stopProcesses(id);
         }

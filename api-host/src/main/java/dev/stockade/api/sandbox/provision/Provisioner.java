@@ -25,6 +25,12 @@ public interface Provisioner {
      */
     void provision(SandboxSpec spec) throws ProvisionException;
 
+    /**
+     * The platform's API ({@code .../v1}) as a sandbox of this provisioner reaches it: the sandbox's
+     * {@code PLATFORM_API_URL}, which the env plan's managed-inference base URLs are written over.
+     */
+    String platformApiUrl() throws ProvisionException;
+
     /** Stops the sandbox's processes; its volume and record stay. */
     void stop(String sandboxId) throws ProvisionException;
 

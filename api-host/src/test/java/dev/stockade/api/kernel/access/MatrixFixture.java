@@ -131,7 +131,7 @@ final class MatrixFixture {
                 "requestId", UUID.randomUUID().toString(), "sessionId", UUID.randomUUID().toString(),
                 "missingInvitationId", UUID.randomUUID().toString(), "slug", "not-found", "path",
                 "api/v1/namespaces", "revision", "1", "entryName",
-                "absent-" + UUID.randomUUID().toString().substring(0, 8)));
+                "absent-" + UUID.randomUUID().toString().substring(0, 8), "llmPath", "openai/v1/chat/completions"));
         return ids;
     }
 }

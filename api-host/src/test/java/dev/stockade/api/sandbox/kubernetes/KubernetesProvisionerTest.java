@@ -1,5 +1,6 @@
 package dev.stockade.api.sandbox.kubernetes;
 
+import dev.stockade.api.kernel.config.PlatformConfig;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
@@ -43,6 +44,9 @@ import org.junit.jupiter.api.Test;
  * cannot run on this machine, speaking the real API over HTTP on loopback) with {@link Kubelet} writing pod status.
  */
 class KubernetesProvisionerTest {
+    private static final PlatformConfig PLATFORM = new PlatformConfig("https://platform.example", null, 32768, null,
+            java.time.Duration.ofSeconds(10), null);
+
     static final String NS = "sandboxes";
     static final String TOKEN = "stk_sbx_SECRETtokenSECRETtokenSECRETtokenSECRET";
 
@@ -57,7 +61,7 @@ class KubernetesProvisionerTest {
         server.init(java.net.InetAddress.getLoopbackAddress(), 0);
         client = server.createClient(new JdkHttpClientFactory());
         kubelet = new Kubelet(client, NS);
-        provisioner = new KubernetesProvisioner(client, KubernetesSettings.defaults(NS));
+        provisioner = new KubernetesProvisioner(client, KubernetesSettings.defaults(NS), PLATFORM);
     }
 
     @AfterEach
@@ -141,7 +145,7 @@ class KubernetesProvisionerTest {
 
     @Test
     void dnsIsAllowedOnlyToTheClusterDnsAndOnlyWhenTheInstallSaysSo() throws Exception {
-        provisioner = new KubernetesProvisioner(client, KubernetesSettings.defaults(NS).withDns(true));
+        provisioner = new KubernetesProvisioner(client, KubernetesSettings.defaults(NS).withDns(true), PLATFORM);
         String id = UUID.randomUUID().toString();
         provisioner.provision(spec(id, 1, "fd00::5"));
         NetworkPolicy policy = client.network().v1().networkPolicies().inNamespace(NS).withName("sbx-" + id + "-egress")
@@ -222,7 +226,7 @@ class KubernetesProvisionerTest {
     void aPodNoNodeRunsTimesOutWithAClearMessage() {
         kubelet.behaviour.set(Kubelet.Behaviour.NOTHING);
         provisioner = new KubernetesProvisioner(client, KubernetesSettings.defaults(NS)
-                .withStartTimeout(Duration.ofSeconds(1)));
+                .withStartTimeout(Duration.ofSeconds(1)), PLATFORM);
         String id = UUID.randomUUID().toString();
         assertThatThrownBy(() -> provisioner.provision(spec(id, 1, "10.0.0.5")))
                 .isInstanceOf(ProvisionException.class).hasMessageContaining("did not run within 1 s");

@@ -35,14 +35,24 @@ class LocalProvisionerTest {
 
     private LocalProvisioner provisioner;
     private HttpServer fakeProxy;
+    private HttpServer platform;
     private final List<String> seen = new CopyOnWriteArrayList<>();
 
     @BeforeAll
     void start() throws Exception {
         Requires.bubblewrap();
         Requires.root();
+        // stands where the platform's API listens: on loopback only, as `stockade serve` binds by default
+        platform = HttpServer.create(new InetSocketAddress("127.0.0.1", 0), 0);
+        platform.createContext("/", ex -> {
+            byte[] body = ("platform saw " + ex.getRequestURI()).getBytes(StandardCharsets.UTF_8);
+            ex.sendResponseHeaders(200, body.length);
+            ex.getResponseBody().write(body);
+            ex.close();
+        });
+        platform.start();
         provisioner = new LocalProvisioner(new PlatformConfig(null, null, 32768, data, Duration.ofSeconds(10), null),
-                "10.213.0.1/16");
+                "10.213.0.1/16", platform::getAddress);
         provisioner.prepareNetwork();
         // stands where the egress proxy listens: records the proxy request line and the proxy credentials
         fakeProxy = HttpServer.create(new InetSocketAddress(provisioner.gateway(), 0), 0);
@@ -60,6 +70,9 @@ class LocalProvisionerTest {
     void stop() {
         if (fakeProxy != null) {
             fakeProxy.stop(0);
+        }
+        if (platform != null) {
+            platform.stop(0);
         }
     }
 
@@ -113,6 +126,18 @@ class LocalProvisionerTest {
         provisioner.delete(id);
         assertThat(data.resolve("sandboxes").resolve(id)).doesNotExist();
         assertThat(provisioner.status(id).phase()).isEqualTo("absent");
+    }
+
+    @Test
+    void aSandboxReachesThePlatformListeningOnLoopbackAtItsPlatformApiUrl() throws Exception {
+        String id = UUID.randomUUID().toString();
+        provisioner.provision(spec(id));
+        String url = provisioner.platformApiUrl();
+        assertThat(url).startsWith("http://" + provisioner.gateway() + ":").endsWith("/v1");
+        String answer = run(provisioner.exec(id, new ExecRequest(List.of("curl", "-sS", "-m", "10", "--noproxy", "*",
+                url + "/llm/openai/v1/chat/completions"), false, 0, 0)));
+        assertThat(answer).isEqualTo("platform saw /v1/llm/openai/v1/chat/completions");
+        provisioner.delete(id);
     }
 
     @Test

@@ -33,21 +33,13 @@ public final class InferenceSelection {
             provider = chosen.provider() == null ? Provider.BEDROCK : chosen.provider();
             providers = chosen.providers() == null ? List.of(provider) : List.copyOf(chosen.providers());
         } else {
-            provider = defaultProvider(install);
+            provider = install.defaultProvider();
             if (provider == null) {
                 return off(); // nothing to serve: the install has no backend at all
             }
             providers = List.of(provider);
         }
         return new ManagedInference(true, provider, providers, env(grants));
-    }
-
-    /** Bedrock where the install serves it (key or ambient credentials), else the install's first backend. */
-    public static Provider defaultProvider(InstallFacts install) {
-        if (install.servesBedrock()) {
-            return Provider.BEDROCK;
-        }
-        return install.providers().isEmpty() ? null : install.providers().get(0);
     }
 
     private static ManagedInference off() {

@@ -1,4 +1,4 @@
-package dev.stockade.api.clusters;
+package dev.stockade.api.halt;
 
 import dev.stockade.api.kernel.events.EventStream;
 import dev.stockade.api.kernel.events.Topic;
@@ -12,9 +12,9 @@ import java.util.UUID;
 import java.util.concurrent.ConcurrentHashMap;
 
 /**
- * The cluster proxy's response streams still open on this replica, by organization: a halt (the {@code halt} event,
- * delivered to every replica) closes them, which ends each response mid-stream, so a watch or log follow stops with
- * the halt and not at its own end.
+ * Response streams still open on this replica (the cluster proxy's, model calls'), by organization: a halt (the
+ * {@code halt} event, delivered to every replica) closes them, which ends each response mid-stream, so a watch, a log
+ * follow or a model's answer stops with the halt and not at its own end.
  */
 @Context
 public class OpenStreams {
@@ -29,7 +29,7 @@ public class OpenStreams {
     }
 
     /** Wraps {@code body} so that it is closed by a halt of {@code orgId}, and forgotten once closed. */
-    InputStream track(UUID orgId, InputStream body) {
+    public InputStream track(UUID orgId, InputStream body) {
         Set<InputStream> set = open.computeIfAbsent(orgId, k -> ConcurrentHashMap.newKeySet());
         InputStream tracked = new FilterInputStream(body) {
             @Override
@@ -47,7 +47,7 @@ public class OpenStreams {
         return open.getOrDefault(orgId, Set.of()).size();
     }
 
-    void closeAll(UUID orgId) {
+    public void closeAll(UUID orgId) {
         for (InputStream in : Set.copyOf(open.getOrDefault(orgId, Set.of()))) {
             try {
                 in.close();

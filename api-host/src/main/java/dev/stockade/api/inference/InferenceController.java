@@ -1,0 +1,106 @@
+package dev.stockade.api.inference;
+
+import dev.stockade.api.kernel.access.Access;
+import dev.stockade.api.kernel.access.Action;
+import dev.stockade.api.kernel.access.Caller;
+import dev.stockade.api.kernel.config.InferenceConfig;
+import dev.stockade.api.kernel.web.ApiProblem;
+import dev.stockade.policy.compiler.InstallFacts;
+import dev.stockade.policy.model.Provider;
+import io.micronaut.http.HttpRequest;
+import io.micronaut.http.HttpResponse;
+import io.micronaut.http.annotation.Body;
+import io.micronaut.http.annotation.Controller;
+import io.micronaut.http.annotation.Delete;
+import io.micronaut.http.annotation.Get;
+import io.micronaut.http.annotation.Put;
+import io.swagger.v3.oas.annotations.tags.Tag;
+import jakarta.validation.Valid;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.UUID;
+
+/**
+ * The deployment's backends ({@code /v1/inference/providers}), one organization's view of them
+ * ({@code /v1/orgs/{orgId}/inference/providers}) and the organization's own keys
+ * ({@code /v1/orgs/{orgId}/inference/keys}, a signed-in org administrator only).
+ */
+@Controller("/v1")
+@Tag(name = "inference")
+class InferenceController {
+    private final InferenceConfig config;
+    private final InferenceKeys keys;
+    private final OrgInferenceFacts facts;
+
+    InferenceController(InferenceConfig config, InferenceKeys keys, OrgInferenceFacts facts) {
+        this.config = config;
+        this.keys = keys;
+        this.facts = facts;
+    }
+
+    @Get("/inference/providers")
+    @Access(Action.INFERENCE_PROVIDERS_READ)
+    InferenceViews.DeploymentProviders deployment() {
+        List<InferenceViews.DeploymentProvider> out = new ArrayList<>();
+        for (Provider p : Provider.values()) {
+            out.add(new InferenceViews.DeploymentProvider(p.wire(), config.serves(p), config.hasDeploymentKey(p)));
+        }
+        InstallFacts install = config.installFacts();
+        return new InferenceViews.DeploymentProviders(wire(install.defaultProvider()),
+                config.deploymentKeyFallback(), out);
+    }
+
+    @Get("/orgs/{orgId}/inference/providers")
+    @Access(Action.ORG_INFERENCE_PROVIDERS_READ)
+    InferenceViews.OrgProviders org(HttpRequest<?> request, String orgId) {
+        UUID org = Caller.grant(request).orgId();
+        var own = keys.orgHasKey(org);
+        List<InferenceViews.OrgProvider> out = new ArrayList<>();
+        for (Provider p : Provider.values()) {
+            boolean deployment = config.deploymentKeyFallback() && config.hasDeploymentKey(p);
+            String source = !config.serves(p) ? null
+                    : own.get(p) ? InferenceKeys.Source.ORG.wire()
+                    : deployment ? InferenceKeys.Source.DEPLOYMENT.wire() : null;
+            out.add(new InferenceViews.OrgProvider(p.wire(), source != null, source));
+        }
+        return new InferenceViews.OrgProviders(wire(facts.forOrg(org).defaultProvider()), out);
+    }
+
+    @Get("/orgs/{orgId}/inference/keys")
+    @Access(Action.INFERENCE_KEYS_MANAGE)
+    InferenceViews.Keys list(HttpRequest<?> request, String orgId) {
+        return new InferenceViews.Keys(keys.stored(Caller.grant(request).orgId()).stream()
+                .map(InferenceViews.KeyView::of).toList());
+    }
+
+    @Put("/orgs/{orgId}/inference/keys/{source}")
+    @Access(Action.INFERENCE_KEYS_MANAGE)
+    InferenceViews.KeyView put(HttpRequest<?> request, String orgId, String source,
+                               @Valid @Body InferenceViews.SetKey body) {
+        return InferenceViews.KeyView.of(keys.put(Caller.identity(request), Caller.grant(request).orgId(),
+                provider(source), body.key()));
+    }
+
+    @Delete("/orgs/{orgId}/inference/keys/{source}")
+    @Access(Action.INFERENCE_KEYS_MANAGE)
+    HttpResponse<Void> delete(HttpRequest<?> request, String orgId, String source) {
+        Provider p = provider(source);
+        if (!keys.delete(Caller.identity(request), Caller.grant(request).orgId(), p)) {
+            throw ApiProblem.notFound("inference key `" + p.wire() + "`");
+        }
+        return HttpResponse.noContent();
+    }
+
+    private static Provider provider(String source) {
+        Provider p = Provider.fromWire(source);
+        if (p == null) {
+            throw ApiProblem.notFound("inference key source `" + dev.stockade.api.kernel.web.Text.clip(source)
+                    + "` (one of bedrock, azure, bedrock-mantle, openai, openrouter, litellm)");
+        }
+        return p;
+    }
+
+    private static String wire(Provider p) {
+        return p == null ? null : p.wire();
+    }
+}
