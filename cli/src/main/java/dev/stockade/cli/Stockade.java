@@ -7,6 +7,7 @@ import dev.stockade.cli.rest.BindingsCommand;
 import dev.stockade.cli.rest.ClusterCommand;
 import dev.stockade.cli.rest.CredentialsCommand;
 import dev.stockade.cli.rest.HaltCommand;
+import dev.stockade.cli.rest.InferenceCommand;
 import dev.stockade.cli.rest.PoliciesCommand;
 import dev.stockade.cli.rest.SandboxCommand;
 import dev.stockade.cli.rest.InstallationCommand;
@@ -36,7 +37,7 @@ import picocli.CommandLine.Command;
                 SandboxTokensCommand.class, InvitationsCommand.class, HaltCommand.class, AuditCommand.class,
                 PoliciesCommand.class, BindingsCommand.class, CredentialsCommand.class, SandboxCommand.class,
                 InstallationCommand.class, ClusterCommand.class, ProxyTokensCommand.class, McpCommand.class,
-                ConnectorsCommand.class, SpendCommand.class,
+                ConnectorsCommand.class, SpendCommand.class, InferenceCommand.class,
                 CommandLine.HelpCommand.class})
 public final class Stockade {
     private final Map<String, String> env;

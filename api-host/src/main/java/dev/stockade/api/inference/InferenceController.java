@@ -3,9 +3,7 @@ package dev.stockade.api.inference;
 import dev.stockade.api.kernel.access.Access;
 import dev.stockade.api.kernel.access.Action;
 import dev.stockade.api.kernel.access.Caller;
-import dev.stockade.api.kernel.config.InferenceConfig;
 import dev.stockade.api.kernel.web.ApiProblem;
-import dev.stockade.policy.compiler.InstallFacts;
 import dev.stockade.policy.model.Provider;
 import io.micronaut.http.HttpRequest;
 import io.micronaut.http.HttpResponse;
@@ -16,9 +14,6 @@ import io.micronaut.http.annotation.Get;
 import io.micronaut.http.annotation.Put;
 import io.swagger.v3.oas.annotations.tags.Tag;
 import jakarta.validation.Valid;
-import java.util.ArrayList;
-import java.util.List;
-import java.util.UUID;
 
 /**
  * The deployment's backends ({@code /v1/inference/providers}), one organization's view of them
@@ -28,42 +23,24 @@ import java.util.UUID;
 @Controller("/v1")
 @Tag(name = "inference")
 class InferenceController {
-    private final InferenceConfig config;
+    private final ProviderCatalog catalog;
     private final InferenceKeys keys;
-    private final OrgInferenceFacts facts;
 
-    InferenceController(InferenceConfig config, InferenceKeys keys, OrgInferenceFacts facts) {
-        this.config = config;
+    InferenceController(ProviderCatalog catalog, InferenceKeys keys) {
+        this.catalog = catalog;
         this.keys = keys;
-        this.facts = facts;
     }
 
     @Get("/inference/providers")
     @Access(Action.INFERENCE_PROVIDERS_READ)
     InferenceViews.DeploymentProviders deployment() {
-        List<InferenceViews.DeploymentProvider> out = new ArrayList<>();
-        for (Provider p : Provider.values()) {
-            out.add(new InferenceViews.DeploymentProvider(p.wire(), config.serves(p), config.hasDeploymentKey(p)));
-        }
-        InstallFacts install = config.installFacts();
-        return new InferenceViews.DeploymentProviders(wire(install.defaultProvider()),
-                config.deploymentKeyFallback(), out);
+        return catalog.deployment();
     }
 
     @Get("/orgs/{orgId}/inference/providers")
     @Access(Action.ORG_INFERENCE_PROVIDERS_READ)
     InferenceViews.OrgProviders org(HttpRequest<?> request, String orgId) {
-        UUID org = Caller.grant(request).orgId();
-        var own = keys.orgHasKey(org);
-        List<InferenceViews.OrgProvider> out = new ArrayList<>();
-        for (Provider p : Provider.values()) {
-            boolean deployment = config.deploymentKeyFallback() && config.hasDeploymentKey(p);
-            String source = !config.serves(p) ? null
-                    : own.get(p) ? InferenceKeys.Source.ORG.wire()
-                    : deployment ? InferenceKeys.Source.DEPLOYMENT.wire() : null;
-            out.add(new InferenceViews.OrgProvider(p.wire(), source != null, source));
-        }
-        return new InferenceViews.OrgProviders(wire(facts.forOrg(org).defaultProvider()), out);
+        return catalog.of(Caller.grant(request).orgId());
     }
 
     @Get("/orgs/{orgId}/inference/keys")
@@ -98,9 +75,5 @@ class InferenceController {
                     + "` (one of bedrock, azure, bedrock-mantle, openai, openrouter, litellm)");
         }
         return p;
-    }
-
-    private static String wire(Provider p) {
-        return p == null ? null : p.wire();
     }
 }

@@ -73,9 +73,7 @@ public final class CredentialsCommand extends Group {
     }
 
     private static String secret(String file, ApiOptions api) {
-        String text = GovernanceFiles.read(file, api.in());
-        return text.endsWith("\r\n") ? text.substring(0, text.length() - 2)
-                : text.endsWith("\n") ? text.substring(0, text.length() - 1) : text;
+        return GovernanceFiles.secret(file, api.in());
     }
 
     private static String base(String project) {

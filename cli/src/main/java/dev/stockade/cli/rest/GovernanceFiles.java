@@ -13,6 +13,13 @@ final class GovernanceFiles {
     private GovernanceFiles() {
     }
 
+    /** A secret from a file or standard input ({@code -}), without the one trailing newline an editor adds. */
+    static String secret(String file, java.io.InputStream in) {
+        String text = read(file, in);
+        return text.endsWith("\r\n") ? text.substring(0, text.length() - 2)
+                : text.endsWith("\n") ? text.substring(0, text.length() - 1) : text;
+    }
+
     /** The text of {@code file} ({@code -}: {@code stdin}), at most 1 MiB. */
     static String read(String file, java.io.InputStream stdin) {
         try {

@@ -132,6 +132,7 @@ final class MatrixFixture {
                 "missingInvitationId", UUID.randomUUID().toString(), "slug", "not-found", "path",
                 "api/v1/namespaces", "revision", "1", "entryName",
                 "absent-" + UUID.randomUUID().toString().substring(0, 8), "llmPath", "openai/v1/chat/completions"));
+        ids.put("inferenceSource", "openai");
         return ids;
     }
 }
