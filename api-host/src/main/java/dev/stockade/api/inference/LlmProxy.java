@@ -134,8 +134,8 @@ public class LlmProxy {
     private Answer dial(Call call, CallRecords.Context ctx, Admitted a) {
         HttpUriRequestBase out = new HttpUriRequestBase("POST", Upstreams.url(config, call.route(), call.rawQuery()));
         Upstreams.copyRequestHeaders(call.headers(), out);
-        Upstreams.authorize(out, call.route(), a.key());
         out.setEntity(new ByteArrayEntity(a.body().bytes(), ContentType.APPLICATION_JSON));
+        Upstreams.authorize(out, call.route(), a.key()); // after the body: a signature may cover it
         ClassicHttpResponse response;
         InputStream raw;
         try {
