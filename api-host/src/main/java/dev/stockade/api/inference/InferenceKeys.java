@@ -1,11 +1,16 @@
 package dev.stockade.api.inference;
 
+import com.github.benmanes.caffeine.cache.Cache;
+import com.github.benmanes.caffeine.cache.Caffeine;
 import dev.stockade.api.kernel.audit.AuditEvent;
 import dev.stockade.api.kernel.audit.AuditKind;
 import dev.stockade.api.kernel.audit.AuditLog;
 import dev.stockade.api.kernel.config.InferenceConfig;
 import dev.stockade.api.kernel.config.PlatformConfig;
 import dev.stockade.api.kernel.db.Sql;
+import dev.stockade.api.kernel.events.EventStream;
+import dev.stockade.api.kernel.events.Events;
+import dev.stockade.api.kernel.events.Topic;
 import dev.stockade.api.kernel.identity.Identity;
 import dev.stockade.api.kernel.secrets.DataFiles;
 import dev.stockade.api.kernel.secrets.SecretBox;
@@ -13,11 +18,14 @@ import dev.stockade.policy.model.Provider;
 import jakarta.inject.Singleton;
 import jakarta.transaction.Transactional;
 import java.time.Clock;
+import java.time.Duration;
 import java.time.Instant;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.UUID;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.atomic.AtomicLong;
 
 /**
  * The keys managed inference sends upstream: an organization's own key per backend (sealed at rest with the
@@ -59,16 +67,28 @@ public class InferenceKeys {
     private final InferenceConfig config;
     private final PlatformConfig platform;
     private final AuditLog audit;
+    private final Events events;
     private final Clock clock;
+    /** The installation's keys, read from their secrets once (a changed secret takes effect at restart). */
+    private final Map<Provider, String> deployment = new ConcurrentHashMap<>();
+    /** Which key a call sends, per organization and backend, until a governance event on this replica. */
+    private final Cache<String, Optional<UpstreamKey>> chosen = Caffeine.newBuilder().maximumSize(10_000)
+            .expireAfterWrite(Duration.ofMinutes(5)).build();
+    private final AtomicLong generation = new AtomicLong();
 
     public InferenceKeys(Sql jdbc, SecretBox box, InferenceConfig config, PlatformConfig platform,
-                         AuditLog audit, Clock clock) {
+                         AuditLog audit, Events events, EventStream stream, Clock clock) {
         this.jdbc = jdbc;
         this.box = box;
         this.config = config;
         this.platform = platform;
         this.audit = audit;
+        this.events = events;
         this.clock = clock;
+        stream.subscribe(Topic.GOVERNANCE, e -> {
+            generation.incrementAndGet();
+            chosen.invalidateAll();
+        });
     }
 
     /** The organization's stored keys, by backend. */
@@ -88,6 +108,7 @@ public class InferenceKeys {
                 List.of(orgId, provider.wire(), box.seal(key, context(orgId, provider)), now, caller.actorId()));
         audit.record(AuditEvent.of(AuditKind.INFERENCE_KEY, "set").org(orgId).by(caller).target(provider.wire())
                 .build());
+        changed(orgId, provider);
         return new StoredKey(provider, now, caller.actorId());
     }
 
@@ -99,6 +120,7 @@ public class InferenceKeys {
         if (n > 0) {
             audit.record(AuditEvent.of(AuditKind.INFERENCE_KEY, "delete").org(orgId).by(caller)
                     .target(provider.wire()).build());
+            changed(orgId, provider);
         }
         return n > 0;
     }
@@ -121,6 +143,10 @@ public class InferenceKeys {
         if (!config.serves(provider)) {
             return Optional.empty();
         }
+        return chosen.get(generation.get() + "|" + orgId + "|" + provider.wire(), k -> choose(orgId, provider));
+    }
+
+    private Optional<UpstreamKey> choose(UUID orgId, Provider provider) {
         List<String> sealed = jdbc.query("SELECT sealed FROM inference_keys WHERE org_id = ? AND source = ?",
                 List.of(orgId, provider.wire()), rs -> rs.getString(1));
         if (!sealed.isEmpty()) {
@@ -128,10 +154,18 @@ public class InferenceKeys {
                     box.open(sealed.get(0), context(orgId, provider))));
         }
         if (config.deploymentKeyFallback() && config.hasDeploymentKey(provider)) {
-            return Optional.of(new UpstreamKey(provider, Source.DEPLOYMENT,
-                    DataFiles.secret(platform, config.backend(provider).apiKeySecret(), "apiKey")));
+            return Optional.of(new UpstreamKey(provider, Source.DEPLOYMENT, deployment.computeIfAbsent(provider,
+                    p -> DataFiles.secret(platform, config.backend(p).apiKeySecret(), "apiKey"))));
         }
         return Optional.empty();
+    }
+
+    /**
+     * A key changed: a governance event (the default backend of the organization's resolutions may change with it,
+     * and every replica drops the keys it chose).
+     */
+    private void changed(UUID orgId, Provider provider) {
+        events.publish(Topic.GOVERNANCE, orgId, Map.of("kind", "inference-key", "source", provider.wire()));
     }
 
     private static String context(UUID orgId, Provider provider) {

@@ -43,7 +43,17 @@ public final class BenchPlatform implements AutoCloseable {
 
     /** Starts the platform on {@code port} with a fresh data directory and extra environment; waits for enrollment. */
     public static BenchPlatform start(int port, Map<String, String> env) throws Exception {
+        return start(port, env, Map.of());
+    }
+
+    /** As {@link #start(int, Map)}, with named secrets ({@code <dataDir>/secrets/<name>/apiKey}) written first. */
+    public static BenchPlatform start(int port, Map<String, String> env, Map<String, String> apiKeys)
+            throws Exception {
         Path dir = Files.createTempDirectory("stockade-bench");
+        for (Map.Entry<String, String> k : apiKeys.entrySet()) {
+            Path secret = Files.createDirectories(dir.resolve("secrets").resolve(k.getKey()));
+            Files.writeString(secret.resolve("apiKey"), k.getValue());
+        }
         ProcessBuilder pb = new ProcessBuilder("java", "-jar", "api-host/target/stockade-platform.jar", "--dev-hub",
                 "--data-dir", dir.toString(), "--port", Integer.toString(port)).redirectErrorStream(true)
                 .redirectOutput(dir.resolve("platform.log").toFile());
