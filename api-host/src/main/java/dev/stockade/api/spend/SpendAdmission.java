@@ -3,7 +3,6 @@ package dev.stockade.api.spend;
 import dev.stockade.api.kernel.web.ApiProblem;
 import dev.stockade.api.kernel.web.ProblemCode;
 import dev.stockade.policy.compiler.SpendDecision;
-import dev.stockade.policy.compiler.SpendPeriod;
 import io.micronaut.core.annotation.Nullable;
 import jakarta.inject.Singleton;
 import java.time.Clock;
@@ -34,12 +33,8 @@ public class SpendAdmission {
             if (allowed) {
                 return;
             }
-            String each = reached.stream().map(l -> "the " + (l.scope().equals("org") ? "organization" : l.scope())
-                    + "'s " + (l.period() == SpendPeriod.DAY ? "daily" : "monthly") + " limit of "
-                    + Money.usd(l.limitMicros()) + " USD (spent " + Money.usd(l.spentMicros()) + " USD; the period"
-                    + " ends " + l.periodEnd() + ")").collect(java.util.stream.Collectors.joining(", "));
-            throw new ApiProblem(ProblemCode.SPENDING_LIMIT_REACHED, "spending limit reached: " + each
-                    + "; model access stops until then, the sandbox keeps running");
+            throw new ApiProblem(ProblemCode.SPENDING_LIMIT_REACHED,
+                    HeldLimit.refusal(reached.stream().map(l -> new HeldLimit(l, 0)).toList()));
         }
     }
 

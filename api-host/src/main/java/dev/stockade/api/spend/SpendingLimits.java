@@ -126,7 +126,8 @@ public class SpendingLimits {
         return rs -> state(rs, now);
     }
 
-    private static LimitState state(ResultSet rs, Instant now) throws SQLException {
+    /** Reads the nine columns every limit query starts with (see {@code STATES}). */
+    static LimitState state(ResultSet rs, Instant now) throws SQLException {
         SpendPeriod period = SpendPeriod.of(rs.getString(5)).orElseThrow();
         return new LimitState(rs.getString(1), rs.getObject(2, UUID.class), rs.getObject(3, UUID.class),
                 rs.getObject(4, UUID.class), period, rs.getLong(6), rs.getLong(7), period.start(now),
