@@ -2,7 +2,7 @@
 -- it holds the call's largest possible cost against every limit that applies; settling writes the ledger row and
 -- removes the hold in one transaction, releasing removes it with nothing spent. A hold counts toward every limit of
 -- its organization, project and sandbox until it is removed or expires_at passes (a replica killed mid-stream must
--- not hold budget forever). Holds expired for a day are purged by later reservations of the organization; until then
+-- not hold budget forever). Holds expired for a day are purged by later settlements of the organization; until then
 -- a late settlement still finds its hold. project_id and sandbox_id carry no foreign key, like the ledger's: a call
 -- in flight when its project is deleted keeps counting toward the organization until it is settled or expires.
 CREATE TABLE spend_reservations (

@@ -11,7 +11,9 @@ import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.Arrays;
+import java.util.HashMap;
 import java.util.List;
+import java.util.Map;
 import java.util.Objects;
 import java.util.UUID;
 
@@ -61,8 +63,8 @@ public class SpendReservations {
      * Reserves {@code maxCostMicros} atomically against every limit that applies (the organization's, the project's
      * and, when {@code sandboxId} is not null, the sandbox's own cap): it fits when, for each, spend counted in the
      * current period + live holds + {@code maxCostMicros} does not exceed the amount. A call with no limit, or of
-     * cost zero (an unpriced model), is reserved without judging limits, so that settling is uniform. The project
-     * must belong to the organization and the sandbox to the project.
+     * cost zero (an unpriced model), is reserved without judging limits, so that settling is uniform. A hold is made
+     * only for a project of the organization and a sandbox of the project (otherwise an error, nothing held).
      */
     @Transactional
     public Reservation.Result reserve(UUID orgId, UUID projectId, @Nullable UUID sandboxId, long maxCostMicros) {
@@ -72,16 +74,14 @@ public class SpendReservations {
             throw new IllegalArgumentException("a reservation's cost must be 0 to " + Money.MAX_MICROS
                     + " micro-USD, was " + maxCostMicros);
         }
-        requireCaller(orgId, projectId, sandboxId);
         Instant now = clock.instant();
         Reservation r = new Reservation(UUID.randomUUID(), orgId, projectId, sandboxId, maxCostMicros, now.plus(ttl));
         if (maxCostMicros > 0) {
-            jdbc.update("DELETE FROM spend_reservations WHERE org_id = ? AND expires_at < ?",
-                    List.of(orgId, now.minus(PURGE_AFTER)));
             List<Object> ids = Arrays.asList(orgId, orgId, projectId, sandboxId);
-            boolean limited = !jdbc.query(LOCK, ids, rs -> rs.getString(1)).isEmpty();
-            List<HeldLimit> reached = limited ? standing(ids, now).stream().filter(l -> !l.fits(maxCostMicros))
-                    .toList() : List.of();
+            List<String> locked = jdbc.query(LOCK, ids, rs -> rs.getString(1));
+            // only the locked limits are judged: one created since the lock is judged by reservations after it
+            List<HeldLimit> reached = locked.isEmpty() ? List.of() : standing(ids, now).stream()
+                    .filter(l -> locked.contains(l.limit().scope()) && !l.fits(maxCostMicros)).toList();
             if (!reached.isEmpty()) {
                 return Reservation.Refused.of(reached, maxCostMicros);
             }
@@ -111,6 +111,9 @@ public class SpendReservations {
             throw new IllegalStateException("reservation " + r.id() + " is not held: it was settled or released"
                     + " already, or expired more than " + PURGE_AFTER.toHours() + " hours ago");
         }
+        // off the request path: holds that expired long ago go with the organization's settlements
+        jdbc.update("DELETE FROM spend_reservations WHERE org_id = ? AND expires_at < ?",
+                List.of(r.orgId(), clock.instant().minus(PURGE_AFTER)));
         return ledger.record(usage);
     }
 
@@ -132,6 +135,32 @@ public class SpendReservations {
                 .get(0);
     }
 
+    /** The budget held by live reservations of one organization, per organization, project and sandbox id. */
+    public record Holds(Map<UUID, Long> byTarget) {
+        public Holds {
+            byTarget = Map.copyOf(byTarget);
+        }
+
+        /** What is held against the organization, project or sandbox that {@code limit} caps. */
+        public long of(LimitState limit) {
+            UUID target = limit.sandboxId() != null ? limit.sandboxId() : limit.projectId() != null
+                    ? limit.projectId() : limit.orgId();
+            return byTarget.getOrDefault(target, 0L);
+        }
+    }
+
+    /** Every live hold of the organization at {@code now}, summed per organization, project and sandbox. */
+    public Holds held(UUID orgId, Instant now) {
+        Map<UUID, Long> sums = new HashMap<>();
+        jdbc.query("WITH live AS (SELECT project_id, sandbox_id, held_micros FROM spend_reservations"
+                + " WHERE org_id = ? AND expires_at > ?) SELECT ?::uuid, sum(held_micros) FROM live"
+                + " UNION ALL SELECT project_id, sum(held_micros) FROM live GROUP BY project_id"
+                + " UNION ALL SELECT sandbox_id, sum(held_micros) FROM live WHERE sandbox_id IS NOT NULL"
+                + " GROUP BY sandbox_id", List.of(orgId, now, orgId), rs -> sums.put(rs.getObject(1, UUID.class),
+                rs.getLong(2)));
+        return new Holds(sums);
+    }
+
     /**
      * The applicable limits with their counted spend and live holds. A statement of its own, run after the limit
      * rows are locked: under READ COMMITTED its snapshot then holds every reservation committed before the lock was
@@ -144,20 +173,20 @@ public class SpendReservations {
         return jdbc.query(STANDING, args, rs -> new HeldLimit(SpendingLimits.state(rs, now), rs.getLong(10)));
     }
 
+    /**
+     * Inserts the hold; a project of another organization, or a sandbox of another project, reserves nothing. The
+     * check rides on the insert so that an admitted call costs no extra round trip while it holds the limit rows.
+     */
     private void hold(Reservation r, Instant now) {
-        jdbc.update("INSERT INTO spend_reservations (id, org_id, project_id, sandbox_id, held_micros, reserved_at,"
-                + " expires_at) VALUES (?, ?, ?, ?::uuid, ?, ?, ?)", Arrays.asList(r.id(), r.orgId(), r.projectId(),
-                r.sandboxId(), r.heldMicros(), now, r.expiresAt()));
-    }
-
-    /** A project of another organization, or a sandbox of another project, reserves nothing. */
-    private void requireCaller(UUID orgId, UUID projectId, @Nullable UUID sandboxId) {
-        boolean known = !jdbc.query("SELECT 1 FROM projects p WHERE p.id = ? AND p.org_id = ? AND (?::uuid IS NULL"
-                + " OR EXISTS (SELECT 1 FROM sandboxes s WHERE s.id = ?::uuid AND s.project_id = p.id))",
-                Arrays.asList(projectId, orgId, sandboxId, sandboxId), rs -> 1).isEmpty();
-        if (!known) {
-            throw new IllegalArgumentException(sandboxId == null ? "project " + projectId + " is not a project of "
-                    + orgId : "sandbox " + sandboxId + " is not a sandbox of project " + projectId + " of " + orgId);
+        int n = jdbc.update("INSERT INTO spend_reservations (id, org_id, project_id, sandbox_id, held_micros,"
+                + " reserved_at, expires_at) SELECT ?, p.org_id, p.id, ?::uuid, ?, ?, ? FROM projects p"
+                + " WHERE p.id = ? AND p.org_id = ? AND (?::uuid IS NULL OR EXISTS (SELECT 1 FROM sandboxes s"
+                + " WHERE s.id = ?::uuid AND s.project_id = p.id))", Arrays.asList(r.id(), r.sandboxId(),
+                r.heldMicros(), now, r.expiresAt(), r.projectId(), r.orgId(), r.sandboxId(), r.sandboxId()));
+        if (n == 0) {
+            throw new IllegalArgumentException(r.sandboxId() == null ? "project " + r.projectId()
+                    + " is not a project of " + r.orgId() : "sandbox " + r.sandboxId() + " is not a sandbox of"
+                    + " project " + r.projectId() + " of " + r.orgId());
         }
     }
 }

@@ -12,9 +12,11 @@ import dev.stockade.api.kernel.tools.Schema;
 import dev.stockade.api.kernel.web.ApiProblem;
 import jakarta.inject.Singleton;
 import java.time.Clock;
+import java.time.Instant;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.UUID;
 
 /**
  * Spend as MCP tools, calling what the REST routes call: usage costs are day to day (like the audit trail);
@@ -25,12 +27,15 @@ class SpendTools implements PlatformTool.Provider {
     private final UsageCosts usage;
     private final SpendingLimits limits;
     private final SandboxSpend own;
+    private final SpendReservations reservations;
     private final Clock clock;
 
-    SpendTools(UsageCosts usage, SpendingLimits limits, SandboxSpend own, Clock clock) {
+    SpendTools(UsageCosts usage, SpendingLimits limits, SandboxSpend own, SpendReservations reservations,
+               Clock clock) {
         this.usage = usage;
         this.limits = limits;
         this.own = own;
+        this.reservations = reservations;
         this.clock = clock;
     }
 
@@ -52,8 +57,7 @@ class SpendTools implements PlatformTool.Provider {
                         + " counted in each one's current period.", ToolFamily.SPENDING_LIMITS,
                         Action.SPENDING_LIMITS_READ,
                         Schema.object().uuid("orgId", "The organization").required("orgId"),
-                        (caller, grant, args) -> new SpendViews.LimitStatuses(limits.all(grant.orgId(),
-                                clock.instant()).stream().map(SpendViews.StatusView::of).toList())),
+                        (caller, grant, args) -> statuses(grant.orgId())),
                 new PlatformTool("set_spending_limit", "Set (or replace) the spending limit of an organization or,"
                         + " with projectId, of one of its projects.", ToolFamily.SPENDING_LIMITS,
                         Action.SPENDING_LIMITS_WRITE, amount(Schema.object().uuid("orgId", "The organization")
@@ -129,5 +133,10 @@ class SpendTools implements PlatformTool.Provider {
 
     private static LimitTarget sandbox(Grant grant, JsonNode args) {
         return LimitTarget.sandbox(grant.projectId(), uuid(args, "sandboxId"));
+    }
+
+    private SpendViews.LimitStatuses statuses(UUID orgId) {
+        Instant now = clock.instant();
+        return new SpendViews.LimitStatuses(SpendViews.statuses(limits.all(orgId, now), reservations.held(orgId, now)));
     }
 }

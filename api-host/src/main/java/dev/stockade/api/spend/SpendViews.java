@@ -21,16 +21,24 @@ public final class SpendViews {
         }
     }
 
-    /** A limit with the spend counted against it in its current period. */
+    /**
+     * A limit with the spend counted against it in its current period, and the budget held by calls in flight
+     * ({@code heldUsd}, not subtracted from {@code remainingUsd}: it is returned when a call settles below it).
+     */
     @Introspected
     public record StatusView(String scope, @Nullable UUID projectId, @Nullable UUID sandboxId, String period,
-                             Instant periodStart, Instant periodEnd, String limitUsd, String spentUsd,
+                             Instant periodStart, Instant periodEnd, String limitUsd, String spentUsd, String heldUsd,
                              String remainingUsd, boolean exceeded) {
-        static StatusView of(LimitState s) {
+        static StatusView of(LimitState s, SpendReservations.Holds held) {
             return new StatusView(s.scope(), s.projectId(), s.sandboxId(), s.period().wire(), s.periodStart(),
-                    s.periodEnd(), Money.usd(s.limitMicros()), Money.usd(s.spentMicros()),
+                    s.periodEnd(), Money.usd(s.limitMicros()), Money.usd(s.spentMicros()), Money.usd(held.of(s)),
                     Money.usd(s.remainingMicros()), s.exceeded());
         }
+    }
+
+    /** The status of each limit, with what live reservations hold against it. */
+    static List<StatusView> statuses(List<LimitState> limits, SpendReservations.Holds held) {
+        return limits.stream().map(s -> StatusView.of(s, held)).toList();
     }
 
     /** Every limit of an organization. */

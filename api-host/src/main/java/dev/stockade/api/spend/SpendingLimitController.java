@@ -17,6 +17,7 @@ import io.swagger.v3.oas.annotations.tags.Tag;
 import jakarta.validation.Valid;
 import java.time.Clock;
 import java.time.Instant;
+import java.util.UUID;
 
 /**
  * {@code /v1/orgs/{orgId}/spending-limits}: the list, the status (spend in each limit's current period), and one
@@ -29,10 +30,12 @@ class SpendingLimitController {
     private static final String SANDBOX = "/projects/{projectId}/sandboxes/{sandboxId}";
 
     private final SpendingLimits limits;
+    private final SpendReservations reservations;
     private final Clock clock;
 
-    SpendingLimitController(SpendingLimits limits, Clock clock) {
+    SpendingLimitController(SpendingLimits limits, SpendReservations reservations, Clock clock) {
         this.limits = limits;
+        this.reservations = reservations;
         this.clock = clock;
     }
 
@@ -47,8 +50,9 @@ class SpendingLimitController {
     @Access(Action.SPENDING_LIMITS_READ)
     SpendViews.Status status(HttpRequest<?> request, String orgId) {
         Instant now = clock.instant();
-        return new SpendViews.Status(now, limits.all(Caller.grant(request).orgId(), now).stream()
-                .map(SpendViews.StatusView::of).toList());
+        UUID org = Caller.grant(request).orgId();
+        SpendReservations.Holds held = reservations.held(org, now);
+        return new SpendViews.Status(now, SpendViews.statuses(limits.all(org, now), held));
     }
 
     @Put("/org")
@@ -80,7 +84,9 @@ class SpendingLimitController {
     @Access(Action.SANDBOX_SPENDING_LIMIT_READ)
     SpendViews.StatusView getSandbox(HttpRequest<?> request, String orgId, String projectId, String sandboxId) {
         Grant grant = inOrg(request, orgId);
-        return SpendViews.StatusView.of(limits.find(grant.orgId(), sandbox(grant, sandboxId), clock.instant()));
+        Instant now = clock.instant();
+        return SpendViews.StatusView.of(limits.find(grant.orgId(), sandbox(grant, sandboxId), now),
+                reservations.held(grant.orgId(), now));
     }
 
     @Put(SANDBOX)

@@ -48,6 +48,18 @@ final class PlatformFixture implements AutoCloseable {
         return id;
     }
 
+    /** A new project row of {@code org} (ledger rows and spend reservations reference it). */
+    UUID newProject(UUID org) {
+        UUID id = UUID.randomUUID();
+        bean(Sql.class).prepare("INSERT INTO projects (id, org_id, name) VALUES (?, ?, ?)", ps -> {
+            ps.setObject(1, id, Types.OTHER);
+            ps.setObject(2, org, Types.OTHER);
+            ps.setString(3, "bench-" + id);
+            return ps.executeUpdate();
+        });
+        return id;
+    }
+
     @Override
     public void close() throws IOException {
         context.close();
