@@ -37,7 +37,8 @@ import org.slf4j.LoggerFactory;
 /**
  * How a model call ends on the books: its audit entry (refused, failed or answered, with tokens, cost and
  * {@code streamTruncated}) and its settlement, the ledger row that replaces the reservation with the metered cost.
- * A body the meter cannot read is settled at the reservation, never at zero.
+ * A body the meter cannot read is settled at the reservation, never at zero. A call under a masking policy carries
+ * its masking status ({@link MaskingReport}) and, when it left unmasked, {@code piiMaskingSkipped}.
  */
 @Singleton
 class CallRecords {
@@ -52,6 +53,7 @@ class CallRecords {
         private final Instant started;
         private RequestShape shape;
         private InferenceKeys.UpstreamKey key;
+        private MaskingReport masking;
 
         Context(LlmProxy.Call call, @Nullable UUID sandboxId, Instant started) {
             this.call = call;
@@ -67,6 +69,17 @@ class CallRecords {
         void shape(RequestShape shape, InferenceKeys.UpstreamKey key) {
             this.shape = shape;
             this.key = key;
+        }
+
+        /** What PII masking did with the request; the last report wins. */
+        void masking(MaskingReport report) {
+            this.masking = report;
+        }
+
+        /** What PII masking reported so far; null when the call is not under a masking policy. */
+        @Nullable
+        MaskingReport masking() {
+            return masking;
         }
     }
 
@@ -212,6 +225,12 @@ class CallRecords {
         }
         if (ctx.key != null) {
             d.put("keySource", ctx.key.source().wire());
+        }
+        if (ctx.masking != null) {
+            d.put("piiMasking", ctx.masking);
+            if (ctx.masking.leftUnmasked()) {
+                d.put("piiMaskingSkipped", true); // the spec's audit flag: this request left unmasked
+            }
         }
         d.put("durationMs", Duration.between(ctx.started, clock.instant()).toMillis());
         return d;

@@ -18,8 +18,11 @@ import dev.stockade.inference.RequestShape;
 import dev.stockade.inference.WireException;
 import dev.stockade.inference.WireFormat;
 import dev.stockade.inference.WireRoute;
+import dev.stockade.pii.Restorer;
 import dev.stockade.policy.compiler.Resolution;
 import dev.stockade.policy.model.ManagedInference;
+import dev.stockade.policy.model.PiiMasking;
+import io.micronaut.core.annotation.Nullable;
 import jakarta.inject.Singleton;
 import java.io.IOException;
 import java.io.InputStream;
@@ -35,7 +38,9 @@ import org.apache.hc.core5.http.io.entity.ByteArrayEntity;
  * The managed-inference proxy: admits a model call (halt, the caller's effective policy, the backend and its key,
  * the request's shape), reserves its maximum cost against every spending limit that applies, forwards it to the
  * backend through the guarded client, and hands back the answer as a {@link MeteredBody} that settles the call
- * when it ends. Every refusal is answered as a problem and recorded ({@link CallRecords}).
+ * when it ends. Under a {@code piiMasking} policy the body leaves masked ({@link RequestMasking}) and, with
+ * {@code unmaskResponses}, the answer comes back restored ({@link RestoringBody}). Every refusal is answered as a
+ * problem and recorded ({@link CallRecords}).
  */
 @Singleton
 public class LlmProxy {
@@ -58,10 +63,11 @@ public class LlmProxy {
     private final CallRecords records;
     private final Backends backends;
     private final RequestReader reader;
+    private final RequestMasking masking;
 
     LlmProxy(InferenceConfig config, InferenceKeys keys, CallerPolicies policies, HaltService halt,
              OpenStreams streams, SpendReservations reservations, Pricing pricing, CallRecords records,
-             Backends backends) {
+             Backends backends, RequestMasking masking) {
         this.config = config;
         this.keys = keys;
         this.policies = policies;
@@ -72,6 +78,7 @@ public class LlmProxy {
         this.records = records;
         this.backends = backends;
         this.reader = new RequestReader(backends.limits());
+        this.masking = masking;
     }
 
     /** Forwards {@code call}, or throws the refusal (already recorded). */
@@ -87,9 +94,12 @@ public class LlmProxy {
         }
     }
 
-    /** What admission decided: the format, the key, the body to send and the reservation held. */
+    /**
+     * What admission decided: the format, the key, the body to send, the restorer of its answer (null: the answer
+     * passes as it is) and the reservation held.
+     */
     private record Admitted(WireRoute wire, RequestShape shape, InferenceKeys.UpstreamKey key, ForwardBody body,
-                            Reservation reservation) {
+                            @Nullable Restorer restorer, Reservation reservation) {
     }
 
     private Admitted admit(Call call, CallRecords.Context ctx) {
@@ -101,9 +111,10 @@ public class LlmProxy {
                 .filter(w -> call.method().equals("POST")).orElseThrow(() -> notAvailable("`" + call.method() + " "
                         + route.prefix() + "/" + dev.stockade.api.kernel.web.Text.clip(route.tail())
                         + "` is not a model call this route proxies (" + proxied(route) + ")"));
-        ManagedInference mi = policies.resolve(call.caller(), call.orgId(), call.projectId())
-                .map(Resolution::managedInference).filter(ManagedInference::isEnabled)
+        Resolution resolved = policies.resolve(call.caller(), call.orgId(), call.projectId())
+                .filter(r -> r.managedInference() != null && r.managedInference().isEnabled())
                 .orElseThrow(() -> notAvailable("managed inference is not enabled by the caller's policies"));
+        ManagedInference mi = resolved.managedInference();
         if (!mi.providers().contains(route.provider())) {
             throw notAvailable("the caller's policies enable " + mi.providers().stream().map(p -> p.wire()).toList()
                     + ", not `" + route.provider().wire() + "`");
@@ -112,23 +123,46 @@ public class LlmProxy {
                 config.serves(route.provider()) ? "neither the organization nor the installation has a key for `"
                         + route.provider().wire() + "`" : "the installation does not serve `" + route.provider().wire()
                         + "`"));
-        RequestShape shape;
-        ForwardBody body;
-        try {
-            shape = reader.read(wire, call.body());
-            body = shape.format() == WireFormat.OPENAI_CHAT && shape.stream() ? reader.withStreamUsage(call.body())
-                    : new ForwardBody(call.body(), false, false);
-        } catch (WireException e) {
-            throw new ApiProblem(ProblemCode.BAD_REQUEST, "the request body cannot be read as a "
-                    + wire.format().name().toLowerCase(java.util.Locale.ROOT) + " call: " + e.getMessage());
+        PiiMasking pii = resolved.piiMasking();
+        boolean multipart = pii != null && RequestMasking.multipart(call.headers());
+        if (multipart) { // recorded before the body is read: a refusal of the upload carries the flag too
+            ctx.masking(MaskingReport.skipped(MaskingReport.SkipReason.MULTIPART, null));
         }
+        RequestShape shape = read(wire, call.body());
         ctx.shape(shape, key);
+        ForwardBody body = forwardBody(wire, shape, call.body());
+        RequestMasking.Outcome out = pii == null || multipart ? new RequestMasking.Outcome(body, null)
+                : masking.mask(pii, shape.format(), body, ctx);
         long max = pricing.maxCostMicros(route.provider(), shape);
         Reservation.Result held = reservations.reserve(call.orgId(), call.projectId(), ctx.sandboxId(), max);
         if (held instanceof Reservation.Refused refused) {
             throw refused.problem();
         }
-        return new Admitted(wire, shape, key, body, ((Reservation.Reserved) held).reservation());
+        return new Admitted(wire, shape, key, out.body(), out.restorer(),
+                ((Reservation.Reserved) held).reservation());
+    }
+
+    private RequestShape read(WireRoute wire, byte[] body) {
+        try {
+            return reader.read(wire, body);
+        } catch (WireException e) {
+            throw unreadable(wire, e);
+        }
+    }
+
+    /** The body to send: the caller's, with stream usage asked for on a Chat Completions stream. */
+    private ForwardBody forwardBody(WireRoute wire, RequestShape shape, byte[] body) {
+        try {
+            return shape.format() == WireFormat.OPENAI_CHAT && shape.stream() ? reader.withStreamUsage(body)
+                    : new ForwardBody(body, false, false);
+        } catch (WireException e) {
+            throw unreadable(wire, e);
+        }
+    }
+
+    private static ApiProblem unreadable(WireRoute wire, WireException e) {
+        return new ApiProblem(ProblemCode.BAD_REQUEST, "the request body cannot be read as a "
+                + wire.format().name().toLowerCase(java.util.Locale.ROOT) + " call: " + e.getMessage());
     }
 
     private Answer dial(Call call, CallRecords.Context ctx, Admitted a) {
@@ -145,8 +179,9 @@ public class LlmProxy {
             reservations.release(a.reservation());
             throw new ApiProblem(ProblemCode.UPSTREAM_FAILED, unreachable(call.route(), e));
         }
-        return records.answer(ctx, a.reservation(), a.shape(), a.body(), response,
+        Answer answer = records.answer(ctx, a.reservation(), a.shape(), a.body(), response,
                 streams.track(call.orgId(), raw));
+        return a.restorer() == null ? answer : RestoringBody.restore(answer, a.shape().format(), a.restorer());
     }
 
     private static boolean speaks(LlmRoute route, WireFormat format) {

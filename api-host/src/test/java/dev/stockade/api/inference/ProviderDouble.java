@@ -19,13 +19,15 @@ import java.util.concurrent.TimeUnit;
  * A model provider outside this machine, as its wire formats say it answers: Anthropic Messages (at Azure Foundry's
  * {@code /anthropic/v1/messages}) and OpenAI Chat Completions ({@code /v1/chat/completions} and Foundry's
  * {@code /openai/v1/chat/completions}), whole or as server-sent events with usage where each format puts it. It
- * records every request it received (path, headers, body) and can end a stream in each way a real one ends.
+ * records every request it received (path, headers, body, the bytes as they came) and can end a stream in each way a
+ * real one ends. In {@link #echo} mode it answers with the text of the last message it received, streamed a few
+ * characters per event as a model streams tokens, so a test sees what the backend was sent come back.
  */
 final class ProviderDouble implements AutoCloseable {
     /** How the next streams end. */
     enum Ending { COMPLETE, CUT_BEFORE_TERMINAL, HOLD_OPEN }
 
-    record Received(String path, Map<String, List<String>> headers, JsonNode body) {
+    record Received(String path, Map<String, List<String>> headers, JsonNode body, String raw) {
         String header(String name) {
             return headers.entrySet().stream().filter(e -> e.getKey().equalsIgnoreCase(name))
                     .flatMap(e -> e.getValue().stream()).findFirst().orElse(null);
@@ -38,6 +40,8 @@ final class ProviderDouble implements AutoCloseable {
 
     final List<Received> received = new CopyOnWriteArrayList<>();
     volatile Ending ending = Ending.COMPLETE;
+    /** Answer with the last message's text instead of the fixed greeting. */
+    volatile boolean echo;
     /** Counted down when a held stream has sent its first events (the caller is reading it). */
     volatile CountDownLatch streaming = new CountDownLatch(1);
     private final CountDownLatch release = new CountDownLatch(1);
@@ -56,8 +60,10 @@ final class ProviderDouble implements AutoCloseable {
 
     private void handle(HttpExchange ex) throws IOException {
         try (ex) {
-            JsonNode body = JSON.readTree(ex.getRequestBody().readAllBytes());
-            received.add(new Received(ex.getRequestURI().getPath(), Map.copyOf(ex.getRequestHeaders()), body));
+            byte[] bytes = ex.getRequestBody().readAllBytes();
+            JsonNode body = JSON.readTree(bytes);
+            received.add(new Received(ex.getRequestURI().getPath(), Map.copyOf(ex.getRequestHeaders()), body,
+                    new String(bytes, StandardCharsets.UTF_8)));
             String path = ex.getRequestURI().getPath();
             boolean stream = body.path("stream").asBoolean(false);
             if (path.endsWith("/messages")) {
@@ -78,9 +84,10 @@ final class ProviderDouble implements AutoCloseable {
         }
     }
 
-    private static String anthropicMessage(JsonNode req) {
+    private String anthropicMessage(JsonNode req) {
         return "{\"id\":\"msg_1\",\"type\":\"message\",\"role\":\"assistant\",\"model\":\"" + req.path("model").asText()
-                + "\",\"content\":[{\"type\":\"text\",\"text\":\"Hello from the double\"}],\"stop_reason\":\"end_turn\","
+                + "\",\"content\":[{\"type\":\"text\",\"text\":" + quoted(answer(req)) + "}],"
+                + "\"stop_reason\":\"end_turn\","
                 + "\"stop_sequence\":null,\"usage\":{\"input_tokens\":" + INPUT + ",\"output_tokens\":" + OUTPUT
                 + ",\"cache_creation_input_tokens\":0,\"cache_read_input_tokens\":0}}";
     }
@@ -95,22 +102,26 @@ final class ProviderDouble implements AutoCloseable {
                 + ",\"output_tokens\":1}}}");
         event(out, "content_block_start", "{\"type\":\"content_block_start\",\"index\":0,"
                 + "\"content_block\":{\"type\":\"text\",\"text\":\"\"}}");
+        List<String> pieces = pieces(answer(req));
         event(out, "content_block_delta", "{\"type\":\"content_block_delta\",\"index\":0,"
-                + "\"delta\":{\"type\":\"text_delta\",\"text\":\"Hello \"}}");
+                + "\"delta\":{\"type\":\"text_delta\",\"text\":" + quoted(pieces.get(0)) + "}}");
         if (hold(out) || ending == Ending.CUT_BEFORE_TERMINAL) {
             return; // a clean end of the body without message_stop
         }
-        event(out, "content_block_delta", "{\"type\":\"content_block_delta\",\"index\":0,"
-                + "\"delta\":{\"type\":\"text_delta\",\"text\":\"from the double\"}}");
+        for (String piece : pieces.subList(1, pieces.size())) {
+            event(out, "content_block_delta", "{\"type\":\"content_block_delta\",\"index\":0,"
+                    + "\"delta\":{\"type\":\"text_delta\",\"text\":" + quoted(piece) + "}}");
+        }
         event(out, "content_block_stop", "{\"type\":\"content_block_stop\",\"index\":0}");
         event(out, "message_delta", "{\"type\":\"message_delta\",\"delta\":{\"stop_reason\":\"end_turn\","
                 + "\"stop_sequence\":null},\"usage\":{\"output_tokens\":" + OUTPUT + "}}");
         event(out, "message_stop", "{\"type\":\"message_stop\"}");
     }
 
-    private static String chatCompletion(JsonNode req) {
+    private String chatCompletion(JsonNode req) {
         return "{\"id\":\"c1\",\"object\":\"chat.completion\",\"created\":1,\"model\":\"" + req.path("model").asText()
-                + "\",\"choices\":[{\"index\":0,\"message\":{\"role\":\"assistant\",\"content\":\"Hello from the double\"},"
+                + "\",\"choices\":[{\"index\":0,\"message\":{\"role\":\"assistant\",\"content\":" + quoted(answer(req))
+                + "},"
                 + "\"finish_reason\":\"stop\"}],\"usage\":{\"prompt_tokens\":" + INPUT + ",\"completion_tokens\":" + OUTPUT
                 + ",\"total_tokens\":" + (INPUT + OUTPUT) + "}}";
     }
@@ -120,11 +131,15 @@ final class ProviderDouble implements AutoCloseable {
         ex.sendResponseHeaders(200, 0);
         OutputStream out = ex.getResponseBody();
         String model = req.path("model").asText();
-        data(out, chunk(model, "{\"role\":\"assistant\",\"content\":\"Hello \"}", null));
+        List<String> pieces = pieces(answer(req));
+        data(out, chunk(model, "{\"role\":\"assistant\",\"content\":" + quoted(pieces.get(0)) + "}", null));
         if (hold(out) || ending == Ending.CUT_BEFORE_TERMINAL) {
             return;
         }
-        data(out, chunk(model, "{\"content\":\"from the double\"}", "\"stop\""));
+        for (String piece : pieces.subList(1, pieces.size())) {
+            data(out, chunk(model, "{\"content\":" + quoted(piece) + "}", null));
+        }
+        data(out, chunk(model, "{}", "\"stop\""));
         if (req.path("stream_options").path("include_usage").asBoolean(false)) {
             data(out, "{\"id\":\"c1\",\"object\":\"chat.completion.chunk\",\"created\":1,\"model\":\"" + model
                     + "\",\"choices\":[],\"usage\":{\"prompt_tokens\":" + INPUT + ",\"completion_tokens\":" + OUTPUT
@@ -137,6 +152,45 @@ final class ProviderDouble implements AutoCloseable {
         return "{\"id\":\"c1\",\"object\":\"chat.completion.chunk\",\"created\":1,\"model\":\"" + model
                 + "\",\"choices\":[{\"index\":0,\"delta\":" + delta + ",\"finish_reason\":" + finish + "}],"
                 + "\"usage\":null}";
+    }
+
+    /** The answer's text: the fixed greeting, or in echo mode the text of the last message received. */
+    private String answer(JsonNode req) {
+        if (!echo) {
+            return "Hello from the double";
+        }
+        JsonNode messages = req.path("messages");
+        JsonNode content = messages.path(messages.size() - 1).path("content");
+        if (content.isTextual()) {
+            return content.asText();
+        }
+        StringBuilder text = new StringBuilder();
+        content.forEach(part -> text.append(part.path("text").asText()));
+        return text.toString();
+    }
+
+    /**
+     * The greeting in its two usual pieces; an echo in pieces of five characters, as a model streams tokens, so a
+     * placeholder in it is split across events.
+     */
+    private List<String> pieces(String text) {
+        if (!echo) {
+            return List.of("Hello ", "from the double");
+        }
+        List<String> pieces = new java.util.ArrayList<>();
+        for (int i = 0; i < text.length(); i += 5) {
+            pieces.add(text.substring(i, Math.min(text.length(), i + 5)));
+        }
+        return pieces.isEmpty() ? List.of("") : pieces;
+    }
+
+    /** {@code text} as a JSON string, escaped as the providers' servers escape it. */
+    private static String quoted(String text) {
+        try {
+            return JSON.writeValueAsString(text);
+        } catch (IOException e) {
+            throw new java.io.UncheckedIOException(e);
+        }
     }
 
     /** With {@link Ending#HOLD_OPEN}: signals that the stream is being read, then waits until {@link #close}. */

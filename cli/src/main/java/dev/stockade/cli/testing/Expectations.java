@@ -172,6 +172,12 @@ final class Expectations {
                 mismatches.add("managedInference " + compact(expect.get("managedInference")) + " but got " + compact(actual));
             }
         }
+        if (expect.has("piiMasking")) {
+            String mismatch = piiMasking(expect.get("piiMasking"), resolution);
+            if (mismatch != null) {
+                mismatches.add(mismatch);
+            }
+        }
         expect.path("sandboxEnv").fields().forEachRemaining(e -> {
             if (!e.getValue().asText().equals(env.get(e.getKey()))) {
                 mismatches.add(e.getKey() + "=" + e.getValue().asText() + " but got " + env.get(e.getKey()));
@@ -215,6 +221,16 @@ final class Expectations {
         }
         return PolicyWriter.toTree(Policy.named("effective").withManagedInference(resolution.managedInference()))
                 .get("managedInference");
+    }
+
+    /**
+     * The resolved masking block against {@code want}: {@code null} wants no masking; otherwise every key written
+     * must be equal ({@code types} as the list in {@code MaskingType} order). Null when they agree.
+     */
+    private static String piiMasking(JsonNode want, Resolution resolution) {
+        JsonNode got = resolution.piiMasking() == null ? null : JSON.valueToTree(resolution.piiMasking());
+        boolean ok = want.isNull() ? got == null : got != null && partialMatch(want, got);
+        return ok ? null : "piiMasking " + compact(want) + " but got " + (got == null ? "null" : compact(got));
     }
 
     private static boolean sameGrants(JsonNode want, JsonNode got) {

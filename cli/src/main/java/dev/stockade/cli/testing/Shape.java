@@ -220,6 +220,7 @@ sealed interface Shape {
                 "policies", policies,
                 "expect", obj("effective expect", Map.of(
                         "managedInference", new Leaf("managedInference", Kind.OBJECT, true),
+                        "piiMasking", new Leaf("piiMasking", Kind.OBJECT, true),
                         "sandboxEnv", leaf("sandboxEnv", Kind.STRING_MAP),
                         "sandboxEnvKeys", leaf("sandboxEnvKeys", Kind.STRING_LIST),
                         "absentEnvKeys", leaf("absentEnvKeys", Kind.STRING_LIST),

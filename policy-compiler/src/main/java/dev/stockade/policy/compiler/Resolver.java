@@ -6,6 +6,7 @@ import dev.stockade.policy.compiler.internal.ConnectorMerge;
 import dev.stockade.policy.compiler.internal.DomainMerge;
 import dev.stockade.policy.compiler.internal.EnvPlan;
 import dev.stockade.policy.compiler.internal.InferenceSelection;
+import dev.stockade.policy.compiler.internal.MaskingMerge;
 import dev.stockade.policy.eval.EffectivePolicy;
 import dev.stockade.policy.model.ConnectorGrant;
 import dev.stockade.policy.model.CredentialPlaceholder;
@@ -18,7 +19,7 @@ import java.util.Objects;
 /**
  * Resolution (spec "Scope, resolution and ceiling"): merges the policies that reach an agent and clips
  * them by the organization ceiling. Runs its stages in order, each a pure function of the inputs:
- * domains, drift, managed inference, environment, connectors, bound credentials.
+ * domains, drift, managed inference, environment, connectors, bound credentials, PII masking.
  */
 public final class Resolver {
     private Resolver() {
@@ -40,7 +41,8 @@ public final class Resolver {
         ManagedInference inference = InferenceSelection.select(facts, ceil, grant);
         Map<String, String> env = EnvPlan.plan(grant, inference);
         List<ConnectorGrant> connectors = ConnectorMerge.merge(ceil, grant);
-        return new Resolution(effective, drift, env, connectors, inference, BoundCredentials.of(grant));
+        return new Resolution(effective, drift, env, connectors, inference, BoundCredentials.of(grant),
+                MaskingMerge.merge(ceil, grant));
     }
 
     /**

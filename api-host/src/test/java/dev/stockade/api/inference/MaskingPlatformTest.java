@@ -1,0 +1,117 @@
+package dev.stockade.api.inference;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import dev.stockade.api.support.Http;
+import dev.stockade.api.support.PlatformTest;
+import dev.stockade.testing.Await;
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeEach;
+
+/**
+ * The world the masking tests share: a platform serving Azure (Anthropic format) and OpenAI from an echoing provider
+ * double, and per test a fresh organization whose agent token is bound to one policy with managed inference and the
+ * {@code piiMasking} block under test.
+ */
+abstract class MaskingPlatformTest extends PlatformTest {
+    protected final ProviderDouble upstream = startDouble();
+    protected String org;
+    protected String project;
+    protected String token;
+
+    @Override
+    protected Map<String, String> extraProperties() {
+        secret("azure", "azure-deployment-key-masking");
+        secret("openai", "openai-deployment-key-masking");
+        Map<String, String> p = new HashMap<>();
+        p.put("inference.allow-loopback-unsafe", "true");
+        p.put("inference.azure.enabled", "true");
+        p.put("inference.azure.base-url", upstream.baseUrl());
+        p.put("inference.azure.api-key-secret", "azure");
+        p.put("inference.openai.enabled", "true");
+        p.put("inference.openai.base-url", upstream.baseUrl());
+        p.put("inference.openai.api-key-secret", "openai");
+        return p;
+    }
+
+    @BeforeEach
+    void resetDouble() {
+        upstream.received.clear();
+        upstream.echo = true;
+    }
+
+    @AfterAll
+    void stopDouble() {
+        upstream.close();
+    }
+
+    /** A new organization whose agent token is bound to managed inference with {@code piiMasking}. */
+    void grant(Map<String, Object> piiMasking) {
+        String owner = ownerToken();
+        org = createOrg(owner, "mask-" + System.nanoTime());
+        project = createProject(owner, org, "agents");
+        String policy = http.post("/v1/projects/" + project + "/policies", owner, Map.of("name", "models",
+                "managedInference", Map.of("enabled", true, "provider", "azure", "providers",
+                        List.of("azure", "openai")), "piiMasking", piiMasking)).text("id");
+        Http.Response t = http.post("/v1/orgs/" + org + "/api-tokens", owner, Map.of("name", "agent"));
+        http.put("/v1/projects/" + project + "/members/api-tokens/" + t.text("id"), owner, Map.of("role", "MEMBER"));
+        http.post("/v1/projects/" + project + "/policy-bindings", owner,
+                Map.of("policyId", policy, "apiTokenId", t.text("id")));
+        token = t.text("token");
+    }
+
+    String route(String backend) {
+        return http.base() + "/v1/projects/" + project + "/llm/" + backend;
+    }
+
+    /** A Chat Completions call with {@code text} as its one user message, through the plain HTTP client. */
+    Http.Response postChat(String text) {
+        return http.post("/v1/projects/" + project + "/llm/openai/v1/chat/completions", token,
+                Map.of("model", "gpt-4o-mini", "messages", List.of(Map.of("role", "user", "content", text))));
+    }
+
+    JsonNode awaitUsage(int calls) {
+        String path = "/v1/orgs/" + org + "/usage-costs?groupBy=";
+        Await.until(calls + " metered call(s) in the ledger", Await.BOUND,
+                () -> http.get(path, ownerToken()).body().path("total").path("calls").asInt() >= calls);
+        return http.get(path, ownerToken()).body().path("total");
+    }
+
+    List<JsonNode> awaitAudit(String outcome) {
+        String path = "/v1/orgs/" + org + "/audit-trail?kind=inference&outcome=" + outcome;
+        Await.until("an inference audit entry (" + outcome + ")", Await.BOUND,
+                () -> http.get(path, ownerToken()).body().path("items").size() > 0);
+        List<JsonNode> out = new ArrayList<>();
+        http.get(path, ownerToken()).body().path("items").forEach(out::add);
+        return out;
+    }
+
+    static String usd(long micros) {
+        return java.math.BigDecimal.valueOf(micros, 6).toPlainString();
+    }
+
+    private void secret(String name, String value) {
+        try {
+            Path dir = dataDir.resolve("secrets").resolve(name);
+            Files.createDirectories(dir);
+            Files.writeString(dir.resolve("apiKey"), value);
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
+    }
+
+    private static ProviderDouble startDouble() {
+        try {
+            return new ProviderDouble();
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
+    }
+}
