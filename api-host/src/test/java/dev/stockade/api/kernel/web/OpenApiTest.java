@@ -50,7 +50,10 @@ class OpenApiTest extends PlatformTest {
             Map.entry("PUT /v1/clusters/{clusterId}/proxy/{path}", "the Kubernetes API's answer, relayed as it came"),
             Map.entry("POST /v1/clusters/{clusterId}/proxy/{path}", "the Kubernetes API's answer, relayed as it came"),
             Map.entry("PATCH /v1/clusters/{clusterId}/proxy/{path}", "the Kubernetes API's answer, relayed as it came"),
-            Map.entry("DELETE /v1/clusters/{clusterId}/proxy/{path}", "the Kubernetes API's answer, relayed as it came"));
+            Map.entry("DELETE /v1/clusters/{clusterId}/proxy/{path}", "the Kubernetes API's answer, relayed as it came"),
+            Map.entry("POST /v1/projects/{projectId}/llm/{path}", "the model provider's answer in its own wire format"
+                    + " (JSON, server-sent events or AWS event-stream frames), relayed as it comes"),
+            Map.entry("POST /v1/llm/{path}", "the model provider's answer in its own wire format, relayed as it comes"));
 
     /** Framework and Jackson types the generator can describe but which say nothing about an answer's fields. */
     private static final List<String> FRAMEWORK_COMPONENTS = List.of("HttpResponse", "MutableHttpResponse",
