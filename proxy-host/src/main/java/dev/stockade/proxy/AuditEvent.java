@@ -2,6 +2,7 @@ package dev.stockade.proxy;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import java.time.Instant;
+import java.util.Optional;
 
 /**
  * One canonical audit line: a single decision at the connection or the request level. Never carries
@@ -26,6 +27,7 @@ import java.time.Instant;
  * @param bytesIn    bytes received from the client for this decision
  * @param bytesOut   bytes sent to the client for this decision
  * @param durationMs wall time from decision to completion
+ * @see #unmeteredProvider()
  */
 public record AuditEvent(
         Instant time,
@@ -79,7 +81,19 @@ public record AuditEvent(
         return v == null || v.isNull() ? null : v.asText();
     }
 
-    /** The canonical JSON form: one line, fixed key order, no trailing newline. */
+    /**
+     * The model vendor whose API the target host is ({@link ModelVendor#ofHost}): a sandbox calling it here bypasses
+     * the platform's metered inference proxy, so the line is flagged, allowed or denied. Derived from the host, never
+     * stored, so a line read back from JSON (a replica's, perhaps of an older version) is flagged by this list.
+     */
+    public Optional<ModelVendor> unmeteredProvider() {
+        return ModelVendor.ofHost(host);
+    }
+
+    /**
+     * The canonical JSON form: one line, fixed key order, no trailing newline; {@code unmeteredProvider} last and only
+     * on a flagged line.
+     */
     public String toJson() {
         StringBuilder b = new StringBuilder(256).append('{');
         field(b, "time", time.toString()).append(',');
@@ -100,6 +114,7 @@ public record AuditEvent(
         b.append("\"bytesIn\":").append(bytesIn).append(',');
         b.append("\"bytesOut\":").append(bytesOut).append(',');
         b.append("\"durationMs\":").append(durationMs);
+        unmeteredProvider().ifPresent(v -> field(b.append(','), "unmeteredProvider", v.wire()));
         return b.append('}').toString();
     }
 

@@ -39,4 +39,19 @@ class AuditEventTest {
         assertThatThrownBy(() -> AuditEvent.fromJson(JSON.readTree(unknown)))
                 .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("unknown reason");
     }
+
+    @Test
+    void aLineToAModelProvidersHostIsFlaggedAndOthersAreNot() throws Exception {
+        AuditEvent direct = AuditEvent.builder().time(Instant.EPOCH).listener("http").sandbox("sb")
+                .target("API.openai.com.", 80).method("POST").path("/v1/chat/completions").verdict("deny")
+                .reason(EgressReason.DIAL_REFUSED).build();
+        assertThat(direct.unmeteredProvider()).contains(ModelVendor.OPENAI);
+        assertThat(JSON.readTree(direct.toJson()).path("unmeteredProvider").asText()).isEqualTo("openai");
+        assertThat(AuditEvent.fromJson(JSON.readTree(direct.toJson())).unmeteredProvider()).contains(ModelVendor.OPENAI);
+
+        AuditEvent other = AuditEvent.builder().time(Instant.EPOCH).verdict("allow").target("api.github.com", 443)
+                .build();
+        assertThat(other.unmeteredProvider()).isEmpty();
+        assertThat(JSON.readTree(other.toJson()).has("unmeteredProvider")).isFalse();
+    }
 }

@@ -16,7 +16,9 @@ import org.slf4j.LoggerFactory;
 /**
  * The in-process proxy's decisions into the platform's audit trail (kind {@code egress}, action {@code allow} or
  * {@code deny}, the sandbox as actor, the original caller binary in the details), through the audit appender's group
- * commit. A decision of a connection no sandbox claimed is dropped with a log line: it has no organization.
+ * commit. A decision of a connection no sandbox claimed is dropped with a log line: it has no organization. A decision
+ * about a model provider's API host carries {@code unmeteredProvider} (the sandbox bypassed the metered {@code /llm}
+ * proxy), and an allowed one also becomes an unmetered ledger row ({@link UnmeteredCalls}).
  */
 final class EgressAudit implements AuditSink {
     private static final Logger LOG = LoggerFactory.getLogger(EgressAudit.class);
@@ -27,10 +29,12 @@ final class EgressAudit implements AuditSink {
 
     private final AuditAppender appender;
     private final Function<String, Owner> owners;
+    private final UnmeteredCalls unmetered;
 
-    EgressAudit(AuditAppender appender, Function<String, Owner> owners) {
+    EgressAudit(AuditAppender appender, Function<String, Owner> owners, UnmeteredCalls unmetered) {
         this.appender = appender;
         this.owners = owners;
+        this.unmetered = unmetered;
     }
 
     @Override
@@ -54,6 +58,7 @@ final class EgressAudit implements AuditSink {
         details.put("bytesIn", e.bytesIn());
         details.put("bytesOut", e.bytesOut());
         details.put("durationMs", e.durationMs());
+        e.unmeteredProvider().ifPresent(v -> details.put("unmeteredProvider", v.wire()));
         boolean allowed = "allow".equals(e.verdict());
         appender.append(dev.stockade.api.kernel.audit.AuditEvent.of(AuditKind.EGRESS, allowed ? "allow" : "deny")
                 .org(owner.orgId())
@@ -63,6 +68,7 @@ final class EgressAudit implements AuditSink {
                     LOG.warn("an egress audit entry was not stored: {}", err.getMessage());
                     return null;
                 });
+        unmetered.record(e, owner);
     }
 
     private static void put(Map<String, Object> m, String k, Object v) {

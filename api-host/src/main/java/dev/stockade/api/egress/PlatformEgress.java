@@ -46,7 +46,7 @@ public class PlatformEgress implements EgressEndpoint {
 
     public PlatformEgress(PlatformConfig config, Provisioner provisioner, EnforcementStore store,
                           FeedSets sets, AuditAppender audit, EventStream events,
-                          dev.stockade.api.halt.HaltService halts,
+                          dev.stockade.api.halt.HaltService halts, UnmeteredCalls unmetered,
                           @Value("${sandbox.egress.port:3128}") int port,
                           @Value("${sandbox.egress.bind:127.0.0.1}") String bind,
                           @Value("${sandbox.egress.allow-loopback-origins:false}") boolean loopbackOrigins,
@@ -74,7 +74,7 @@ public class PlatformEgress implements EgressEndpoint {
             }
             Files.createDirectories(config.dataDir().resolve("egress"));
             this.server = ProxyServer.start(b.build(), () -> Enforcement.denyAll(ReasonCode.POLICY_UNAVAILABLE,
-                    "this listener serves sandboxes only"), new EgressAudit(audit, follower::owner),
+                    "this listener serves sandboxes only"), new EgressAudit(audit, follower::owner, unmetered),
                     CredentialStore.empty(), registry);
             started.set(server);
             this.host = bind;

@@ -31,10 +31,10 @@ class ReplicaAudit {
     private final Cache<String, Optional<EgressAudit.Owner>> owners = Caffeine.newBuilder().maximumSize(100_000)
             .build();
 
-    ReplicaAudit(AuditAppender appender, EnforcementStore store, ObjectMapper json) {
+    ReplicaAudit(AuditAppender appender, EnforcementStore store, ObjectMapper json, UnmeteredCalls unmetered) {
         this.json = json;
         this.store = store;
-        this.sink = new EgressAudit(appender, this::owner);
+        this.sink = new EgressAudit(appender, this::owner, unmetered);
     }
 
     Result append(String ndjson) {
