@@ -10,6 +10,7 @@ import dev.stockade.api.kernel.identity.Identity;
 import dev.stockade.api.kernel.secrets.DataFiles;
 import dev.stockade.api.kernel.secrets.SecretBox;
 import dev.stockade.policy.model.Provider;
+import io.micronaut.core.annotation.Nullable;
 import jakarta.inject.Singleton;
 import jakarta.transaction.Transactional;
 import java.time.Clock;
@@ -18,6 +19,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.UUID;
+import software.amazon.awssdk.identity.spi.AwsCredentialsIdentity;
 
 /**
  * The keys managed inference sends upstream: an organization's own key per backend (sealed at rest with the
@@ -29,7 +31,9 @@ public class InferenceKeys {
     /** Whose key a call uses. */
     public enum Source {
         ORG("org"),
-        DEPLOYMENT("deployment");
+        DEPLOYMENT("deployment"),
+        /** No key: Bedrock calls signed with the platform's own AWS credentials (ambient credentials). */
+        AMBIENT("ambient");
 
         private final String wire;
 
@@ -42,8 +46,17 @@ public class InferenceKeys {
         }
     }
 
-    /** A key to send upstream, and whose it is. {@link #toString} never shows the key. */
-    public record UpstreamKey(Provider provider, Source source, String secret) {
+    /**
+     * A key to send upstream, and whose it is: an API key ({@code secret}), or for {@link Source#AMBIENT} the AWS
+     * credentials a Bedrock call is signed with ({@code aws}, the secret then null). {@link #toString} never shows
+     * either.
+     */
+    public record UpstreamKey(Provider provider, Source source, @Nullable String secret,
+                              @Nullable AwsCredentialsIdentity aws) {
+        public UpstreamKey(Provider provider, Source source, String secret) {
+            this(provider, source, secret, null);
+        }
+
         @Override
         public String toString() {
             return "UpstreamKey[" + provider.wire() + ", " + source.wire() + "]";
@@ -60,15 +73,17 @@ public class InferenceKeys {
     private final PlatformConfig platform;
     private final AuditLog audit;
     private final Clock clock;
+    private final AmbientAwsCredentials ambient;
 
-    public InferenceKeys(Sql jdbc, SecretBox box, InferenceConfig config, PlatformConfig platform,
-                         AuditLog audit, Clock clock) {
+    InferenceKeys(Sql jdbc, SecretBox box, InferenceConfig config, PlatformConfig platform,
+                  AuditLog audit, Clock clock, AmbientAwsCredentials ambient) {
         this.jdbc = jdbc;
         this.box = box;
         this.config = config;
         this.platform = platform;
         this.audit = audit;
         this.clock = clock;
+        this.ambient = ambient;
     }
 
     /** The organization's stored keys, by backend. */
@@ -115,7 +130,8 @@ public class InferenceKeys {
 
     /**
      * The key a call of {@code orgId} to {@code provider} sends upstream: the organization's, else the installation's
-     * when the fallback is on; empty when the install does not serve the backend or there is no key.
+     * when the fallback is on, else for Bedrock with {@code inference.bedrock.ambient-credentials} the credentials the
+     * AWS default chain finds now; empty when the install does not serve the backend or there is no key.
      */
     public Optional<UpstreamKey> keyFor(UUID orgId, Provider provider) {
         if (!config.serves(provider)) {
@@ -131,7 +147,15 @@ public class InferenceKeys {
             return Optional.of(new UpstreamKey(provider, Source.DEPLOYMENT,
                     DataFiles.secret(platform, config.backend(provider).apiKeySecret(), "apiKey")));
         }
+        if (offersAmbient(provider)) {
+            return ambient.current().map(c -> new UpstreamKey(provider, Source.AMBIENT, null, c));
+        }
         return Optional.empty();
+    }
+
+    /** Whether calls to {@code provider} without a key are signed with ambient AWS credentials (Bedrock only). */
+    public boolean offersAmbient(Provider provider) {
+        return provider == Provider.BEDROCK && config.serves(provider) && config.bedrock().ambientCredentials();
     }
 
     private static String context(UUID orgId, Provider provider) {
