@@ -15,6 +15,7 @@ import dev.stockade.api.kernel.identity.Identity;
 import dev.stockade.api.kernel.secrets.DataFiles;
 import dev.stockade.api.kernel.secrets.SecretBox;
 import dev.stockade.policy.model.Provider;
+import io.micronaut.core.annotation.Nullable;
 import jakarta.inject.Singleton;
 import jakarta.transaction.Transactional;
 import java.time.Clock;
@@ -26,6 +27,7 @@ import java.util.Optional;
 import java.util.UUID;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.atomic.AtomicLong;
+import software.amazon.awssdk.identity.spi.AwsCredentialsIdentity;
 
 /**
  * The keys managed inference sends upstream: an organization's own key per backend (sealed at rest with the
@@ -37,7 +39,9 @@ public class InferenceKeys {
     /** Whose key a call uses. */
     public enum Source {
         ORG("org"),
-        DEPLOYMENT("deployment");
+        DEPLOYMENT("deployment"),
+        /** No key: Bedrock calls signed with the platform's own AWS credentials (ambient credentials). */
+        AMBIENT("ambient");
 
         private final String wire;
 
@@ -50,8 +54,17 @@ public class InferenceKeys {
         }
     }
 
-    /** A key to send upstream, and whose it is. {@link #toString} never shows the key. */
-    public record UpstreamKey(Provider provider, Source source, String secret) {
+    /**
+     * A key to send upstream, and whose it is: an API key ({@code secret}), or for {@link Source#AMBIENT} the AWS
+     * credentials a Bedrock call is signed with ({@code aws}, the secret then null). {@link #toString} never shows
+     * either.
+     */
+    public record UpstreamKey(Provider provider, Source source, @Nullable String secret,
+                              @Nullable AwsCredentialsIdentity aws) {
+        public UpstreamKey(Provider provider, Source source, String secret) {
+            this(provider, source, secret, null);
+        }
+
         @Override
         public String toString() {
             return "UpstreamKey[" + provider.wire() + ", " + source.wire() + "]";
@@ -69,15 +82,19 @@ public class InferenceKeys {
     private final AuditLog audit;
     private final Events events;
     private final Clock clock;
+    private final AmbientAwsCredentials ambient;
     /** The installation's keys, read from their secrets once (a changed secret takes effect at restart). */
     private final Map<Provider, String> deployment = new ConcurrentHashMap<>();
-    /** Which key a call sends, per organization and backend, until a governance event on this replica. */
+    /**
+     * Which stored key a call sends, per organization and backend, until a governance event on this replica.
+     * Ambient credentials are never kept here: the AWS chain refreshes its own.
+     */
     private final Cache<String, Optional<UpstreamKey>> chosen = Caffeine.newBuilder().maximumSize(10_000)
             .expireAfterWrite(Duration.ofMinutes(5)).build();
     private final AtomicLong generation = new AtomicLong();
 
-    public InferenceKeys(Sql jdbc, SecretBox box, InferenceConfig config, PlatformConfig platform,
-                         AuditLog audit, Events events, EventStream stream, Clock clock) {
+    InferenceKeys(Sql jdbc, SecretBox box, InferenceConfig config, PlatformConfig platform, AuditLog audit,
+                  Events events, EventStream stream, Clock clock, AmbientAwsCredentials ambient) {
         this.jdbc = jdbc;
         this.box = box;
         this.config = config;
@@ -85,6 +102,7 @@ public class InferenceKeys {
         this.audit = audit;
         this.events = events;
         this.clock = clock;
+        this.ambient = ambient;
         stream.subscribe(Topic.GOVERNANCE, e -> {
             generation.incrementAndGet();
             chosen.invalidateAll();
@@ -137,13 +155,19 @@ public class InferenceKeys {
 
     /**
      * The key a call of {@code orgId} to {@code provider} sends upstream: the organization's, else the installation's
-     * when the fallback is on; empty when the install does not serve the backend or there is no key.
+     * when the fallback is on, else for Bedrock with {@code inference.bedrock.ambient-credentials} the credentials the
+     * AWS default chain finds now; empty when the install does not serve the backend or there is no key.
      */
     public Optional<UpstreamKey> keyFor(UUID orgId, Provider provider) {
         if (!config.serves(provider)) {
             return Optional.empty();
         }
-        return chosen.get(generation.get() + "|" + orgId + "|" + provider.wire(), k -> choose(orgId, provider));
+        Optional<UpstreamKey> stored = chosen.get(generation.get() + "|" + orgId + "|" + provider.wire(),
+                k -> choose(orgId, provider));
+        if (stored.isPresent() || !offersAmbient(provider)) {
+            return stored;
+        }
+        return ambient.current().map(c -> new UpstreamKey(provider, Source.AMBIENT, null, c));
     }
 
     private Optional<UpstreamKey> choose(UUID orgId, Provider provider) {
@@ -166,6 +190,11 @@ public class InferenceKeys {
      */
     private void changed(UUID orgId, Provider provider) {
         events.publish(Topic.GOVERNANCE, orgId, Map.of("kind", "inference-key", "source", provider.wire()));
+    }
+
+    /** Whether calls to {@code provider} without a key are signed with ambient AWS credentials (Bedrock only). */
+    public boolean offersAmbient(Provider provider) {
+        return provider == Provider.BEDROCK && config.serves(provider) && config.bedrock().ambientCredentials();
     }
 
     private static String context(UUID orgId, Provider provider) {

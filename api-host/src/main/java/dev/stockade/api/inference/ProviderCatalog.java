@@ -39,7 +39,8 @@ class ProviderCatalog {
             boolean deployment = config.deploymentKeyFallback() && config.hasDeploymentKey(p);
             String source = !config.serves(p) ? null
                     : own.get(p) ? InferenceKeys.Source.ORG.wire()
-                    : deployment ? InferenceKeys.Source.DEPLOYMENT.wire() : null;
+                    : deployment ? InferenceKeys.Source.DEPLOYMENT.wire()
+                    : keys.offersAmbient(p) ? InferenceKeys.Source.AMBIENT.wire() : null;
             out.add(new InferenceViews.OrgProvider(p.wire(), source != null, source));
         }
         return new InferenceViews.OrgProviders(wire(facts.forOrg(org).defaultProvider()), out);

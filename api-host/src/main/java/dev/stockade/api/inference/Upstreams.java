@@ -2,6 +2,7 @@ package dev.stockade.api.inference;
 
 import dev.stockade.api.kernel.config.InferenceConfig;
 import java.net.URI;
+import java.time.Clock;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
@@ -44,8 +45,16 @@ final class Upstreams {
         return URI.create(base + path + (rawQuery == null || rawQuery.isEmpty() ? "" : "?" + rawQuery));
     }
 
-    /** Sets the backend's credential header for {@code key}. */
+    /**
+     * Sets the backend's credential header for {@code key}; a Bedrock call without a key is signed with SigV4 for
+     * the upstream host, so this runs after the body and every other header are set.
+     */
     static void authorize(HttpRequest out, LlmRoute route, InferenceKeys.UpstreamKey key) {
+        if (key.source() == InferenceKeys.Source.AMBIENT) {
+            // INVARIANT: InferenceKeys hands out ambient keys for the Bedrock runtime only, always with credentials
+            BedrockSigV4.sign(out, route.region(), key.aws(), Clock.systemUTC());
+            return;
+        }
         switch (route.provider()) {
             case AZURE -> out.setHeader("api-key", key.secret());
             case BEDROCK, BEDROCK_MANTLE -> out.setHeader("Authorization", "Bearer " + key.secret());
