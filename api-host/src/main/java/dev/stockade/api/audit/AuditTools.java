@@ -28,7 +28,7 @@ class AuditTools implements PlatformTool.Provider {
     public List<PlatformTool> tools() {
         return List.of(new PlatformTool("query_audit", "Read an organization's audit trail, newest first, with"
                 + " optional filters; pass nextCursor back as cursor for the next page.", ToolFamily.DAY_TO_DAY,
-                Action.AUDIT_READ, Schema.object().uuid("orgId", "The organization")
+                Action.AUDIT_READ, Schema.inOrg()
                         .string("kind", "Only entries of this kind (tool-call, policy, sandbox, ...)")
                         .string("action", "Only this action").string("actorId", "Only this actor")
                         .uuid("projectId", "Only this project").string("outcome", "success, error, denied, ...")

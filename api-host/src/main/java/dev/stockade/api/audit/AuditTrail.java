@@ -6,10 +6,6 @@ import dev.stockade.api.kernel.db.Sql;
 import io.micronaut.core.annotation.Introspected;
 import io.micronaut.core.annotation.Nullable;
 import jakarta.inject.Singleton;
-import java.sql.PreparedStatement;
-import java.sql.ResultSet;
-import java.sql.SQLException;
-import java.sql.Types;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
@@ -64,7 +60,7 @@ public class AuditTrail {
         String sql = "SELECT id, at, project_id, kind, action, is_read, outcome, actor_type, actor_id, target, details"
                 + " FROM audit_entries WHERE " + trail(orgId, args) + q.where(args)
                 + " ORDER BY at DESC, id DESC LIMIT " + (q.limit() + 1);
-        List<Entry> rows = query(sql, args, rs -> new Entry(rs.getLong(1), rs.getTimestamp(2).toInstant(),
+        List<Entry> rows = jdbc.query(sql, args, rs -> new Entry(rs.getLong(1), rs.getTimestamp(2).toInstant(),
                 rs.getObject(3, UUID.class), rs.getString(4), rs.getString(5), rs.getBoolean(6), rs.getString(7),
                 actor(rs.getString(8), rs.getString(9)), rs.getString(10), details(rs.getString(11))));
         if (rows.size() <= q.limit()) {
@@ -88,7 +84,7 @@ public class AuditTrail {
     public Stats stats(UUID orgId, AuditQuery q) {
         List<Object> args = AuditQuery.newArgs(orgId);
         String where = " FROM audit_entries WHERE org_id = ?" + q.where(args);
-        return new Stats(query("SELECT count(*)" + where, args, rs -> rs.getLong(1)).get(0),
+        return new Stats(jdbc.query("SELECT count(*)" + where, args, rs -> rs.getLong(1)).get(0),
                 counts("SELECT kind, count(*)" + where + " GROUP BY kind ORDER BY kind", args),
                 counts("SELECT outcome, count(*)" + where + " GROUP BY outcome ORDER BY outcome", args));
     }
@@ -97,42 +93,14 @@ public class AuditTrail {
         List<Object> args = AuditQuery.newArgs(orgId);
         String sql = "SELECT date_trunc('" + interval + "', at) AS b, count(*) FROM audit_entries WHERE org_id = ?"
                 + q.where(args) + " GROUP BY b ORDER BY b";
-        return new Timeseries(interval, query(sql, args, rs -> new Bucket(rs.getTimestamp(1).toInstant(),
+        return new Timeseries(interval, jdbc.query(sql, args, rs -> new Bucket(rs.getTimestamp(1).toInstant(),
                 rs.getLong(2))));
     }
 
     private Map<String, Long> counts(String sql, List<Object> args) {
         Map<String, Long> out = new LinkedHashMap<>();
-        query(sql, args, rs -> out.put(rs.getString(1), rs.getLong(2)));
+        jdbc.query(sql, args, rs -> out.put(rs.getString(1), rs.getLong(2)));
         return out;
-    }
-
-    private interface RowMapper<T> {
-        T map(ResultSet rs) throws SQLException;
-    }
-
-    private <T> List<T> query(String sql, List<Object> args, RowMapper<T> mapper) {
-        return jdbc.prepare(sql, ps -> {
-            bind(ps, args);
-            List<T> out = new ArrayList<>();
-            try (ResultSet rs = ps.executeQuery()) {
-                while (rs.next()) {
-                    out.add(mapper.map(rs));
-                }
-            }
-            return out;
-        });
-    }
-
-    private static void bind(PreparedStatement ps, List<Object> args) throws SQLException {
-        for (int i = 0; i < args.size(); i++) {
-            Object a = args.get(i);
-            if (a instanceof UUID) {
-                ps.setObject(i + 1, a, Types.OTHER);
-            } else {
-                ps.setObject(i + 1, a);
-            }
-        }
     }
 
     private static EntryActor actor(String type, String id) {

@@ -14,7 +14,7 @@ import jakarta.transaction.Transactional;
 import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.sql.Types;
-import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
@@ -78,16 +78,8 @@ public class ClusterService {
     }
 
     public List<Cluster> list(UUID projectId) {
-        return jdbc.prepare("SELECT " + COLUMNS + " FROM clusters WHERE project_id = ? ORDER BY created_at, id", ps -> {
-            ps.setObject(1, projectId, Types.OTHER);
-            List<Cluster> out = new ArrayList<>();
-            try (ResultSet rs = ps.executeQuery()) {
-                while (rs.next()) {
-                    out.add(row(rs));
-                }
-            }
-            return out;
-        });
+        return jdbc.query("SELECT " + COLUMNS + " FROM clusters WHERE project_id = ? ORDER BY created_at, id",
+                List.of(projectId), this::row);
     }
 
     public Cluster get(UUID clusterId) {
@@ -95,12 +87,7 @@ public class ClusterService {
     }
 
     public Optional<Cluster> find(UUID clusterId) {
-        return jdbc.prepare("SELECT " + COLUMNS + " FROM clusters WHERE id = ?", ps -> {
-            ps.setObject(1, clusterId, Types.OTHER);
-            try (ResultSet rs = ps.executeQuery()) {
-                return rs.next() ? Optional.of(row(rs)) : Optional.empty();
-            }
-        });
+        return jdbc.first("SELECT " + COLUMNS + " FROM clusters WHERE id = ?", List.of(clusterId), this::row);
     }
 
     @Transactional
@@ -117,17 +104,9 @@ public class ClusterService {
         }
         requireFreeName(c.projectId(), name, clusterId);
         String description = body.description() == null ? c.description() : body.description();
-        jdbc.prepare("UPDATE clusters SET name = ?, description = ?, api_server_url = ?, ca_certificate = ?,"
-                + " updated_at = now() WHERE id = ?", ps -> {
-                    ps.setString(1, name);
-                    ps.setString(2, description);
-                    ps.setString(3, url);
-                    ps.setString(4, ca);
-                    ps.setObject(5, clusterId, Types.OTHER);
-                    return ps.executeUpdate();
-                });
-        audit.record(AuditEvent.of(AuditKind.CLUSTER, "update").by(caller).org(c.orgId()).project(c.projectId())
-                .target(clusterId.toString()).details(Map.of("name", name, "mode", url == null ? "relay" : "direct"))
+        jdbc.update("UPDATE clusters SET name = ?, description = ?, api_server_url = ?, ca_certificate = ?,"
+                + " updated_at = now() WHERE id = ?", Arrays.asList(name, description, url, ca, clusterId));
+        audit.record(event("update", caller, c).details(Map.of("name", name, "mode", url == null ? "relay" : "direct"))
                 .build());
         return get(clusterId);
     }
@@ -135,12 +114,8 @@ public class ClusterService {
     @Transactional
     public void delete(Identity caller, UUID clusterId) {
         Cluster c = get(clusterId);
-        jdbc.prepare("DELETE FROM clusters WHERE id = ?", ps -> {
-            ps.setObject(1, clusterId, Types.OTHER);
-            return ps.executeUpdate();
-        });
-        audit.record(AuditEvent.of(AuditKind.CLUSTER, "delete").by(caller).org(c.orgId()).project(c.projectId())
-                .target(clusterId.toString()).details(Map.of("name", c.name())).build());
+        jdbc.update("DELETE FROM clusters WHERE id = ?", List.of(clusterId));
+        audit.record(event("delete", caller, c).details(Map.of("name", c.name())).build());
     }
 
     /** A new tunnel token, returned once; the old one stops working with this commit. */
@@ -148,14 +123,9 @@ public class ClusterService {
     public Cluster.WithTunnelToken rotateTunnelToken(Identity caller, UUID clusterId) {
         Cluster c = get(clusterId);
         String token = TokenFormat.TUNNEL.mint();
-        jdbc.prepare("UPDATE clusters SET tunnel_token_hash = ?, tunnel_token_rotated_at = now(), updated_at = now()"
-                + " WHERE id = ?", ps -> {
-                    ps.setBytes(1, TokenFormat.hash(token));
-                    ps.setObject(2, clusterId, Types.OTHER);
-                    return ps.executeUpdate();
-                });
-        audit.record(AuditEvent.of(AuditKind.CLUSTER, "rotate-tunnel-token").by(caller).org(c.orgId())
-                .project(c.projectId()).target(clusterId.toString()).build());
+        jdbc.update("UPDATE clusters SET tunnel_token_hash = ?, tunnel_token_rotated_at = now(), updated_at = now()"
+                + " WHERE id = ?", List.of(TokenFormat.hash(token), clusterId));
+        audit.record(event("rotate-tunnel-token", caller, c).build());
         return Cluster.WithTunnelToken.of(get(clusterId), token);
     }
 
@@ -164,26 +134,19 @@ public class ClusterService {
         if (token == null || !TokenFormat.TUNNEL.matches(token)) {
             return false;
         }
-        return jdbc.prepare("SELECT 1 FROM clusters WHERE id = ? AND tunnel_token_hash = ?", ps -> {
-            ps.setObject(1, clusterId, Types.OTHER);
-            ps.setBytes(2, TokenFormat.hash(token));
-            try (ResultSet rs = ps.executeQuery()) {
-                return rs.next();
-            }
-        });
+        return jdbc.exists("SELECT 1 FROM clusters WHERE id = ? AND tunnel_token_hash = ?",
+                List.of(clusterId, TokenFormat.hash(token)));
+    }
+
+    /** An audit entry about cluster {@code c}: recorded in its organization and project, under its id. */
+    private static AuditEvent.Builder event(String action, Identity caller, Cluster c) {
+        return AuditEvent.of(AuditKind.CLUSTER, action).by(caller).org(c.orgId()).project(c.projectId())
+                .target(c.id().toString());
     }
 
     private void requireFreeName(UUID projectId, String name, UUID except) {
-        boolean taken = jdbc.prepare("SELECT 1 FROM clusters WHERE project_id = ? AND name = ? AND id IS DISTINCT FROM ?",
-                ps -> {
-                    ps.setObject(1, projectId, Types.OTHER);
-                    ps.setString(2, name);
-                    ps.setObject(3, except, Types.OTHER);
-                    try (ResultSet rs = ps.executeQuery()) {
-                        return rs.next();
-                    }
-                });
-        if (taken) {
+        if (jdbc.exists("SELECT 1 FROM clusters WHERE project_id = ? AND name = ? AND id IS DISTINCT FROM ?",
+                Arrays.asList(projectId, name, except))) {
             throw new ApiProblem(ProblemCode.CONFLICT, "the project already has a cluster named `" + name + "`");
         }
     }

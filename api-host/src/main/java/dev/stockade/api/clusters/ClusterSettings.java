@@ -1,12 +1,11 @@
 package dev.stockade.api.clusters;
 
-import dev.stockade.proxy.dial.DialGuard;
+import dev.stockade.api.kernel.net.DialReach;
 import io.micronaut.context.annotation.ConfigurationProperties;
 import io.micronaut.core.annotation.Nullable;
 import io.micronaut.core.bind.annotation.Bindable;
 import java.time.Duration;
 import java.util.List;
-import java.util.Map;
 
 /**
  * The cluster proxy's values ({@code clusters.*}). A cluster's API server URL is written by a project admin and
@@ -27,14 +26,9 @@ public record ClusterSettings(
         @Nullable List<String> privateHosts,
         @Bindable(defaultValue = "false") boolean allowPlainHttp,
         @Bindable(defaultValue = "10s") Duration connectTimeout,
-        @Bindable(defaultValue = "60s") Duration responseTimeout) {
+        @Bindable(defaultValue = "60s") Duration responseTimeout) implements DialReach {
 
     public ClusterSettings {
-        privateHosts = privateHosts == null ? List.of() : List.copyOf(privateHosts);
-    }
-
-    /** The guard every dial of an API server passes. */
-    DialGuard guard() {
-        return new DialGuard(allowLoopbackUnsafe, allowPrivateRanges, privateHosts, List.of(), Map.of());
+        privateHosts = DialReach.hosts(privateHosts);
     }
 }

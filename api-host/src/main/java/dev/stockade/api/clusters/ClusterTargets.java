@@ -3,6 +3,7 @@ package dev.stockade.api.clusters;
 import com.github.benmanes.caffeine.cache.Cache;
 import com.github.benmanes.caffeine.cache.Caffeine;
 import com.github.benmanes.caffeine.cache.RemovalCause;
+import dev.stockade.api.kernel.net.ExchangeDeadlines;
 import dev.stockade.api.kernel.net.OutboundClients;
 import dev.stockade.api.kernel.net.UrlHosts;
 import dev.stockade.api.kernel.web.ApiProblem;
@@ -16,10 +17,7 @@ import java.security.GeneralSecurityException;
 import java.security.cert.CertificateException;
 import java.time.Duration;
 import java.util.Locale;
-import java.util.concurrent.Executors;
-import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.ScheduledFuture;
-import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
 import javax.net.ssl.SSLContext;
 import org.apache.hc.client5.http.impl.classic.CloseableHttpClient;
@@ -43,11 +41,7 @@ public class ClusterTargets {
                     client.close(CloseMode.GRACEFUL);
                 }
             }).build();
-    private final ScheduledExecutorService deadlines = Executors.newSingleThreadScheduledExecutor(r -> {
-        Thread t = new Thread(r, "cluster-deadlines");
-        t.setDaemon(true);
-        return t;
-    });
+    private final ExchangeDeadlines deadlines = new ExchangeDeadlines("cluster-deadlines");
 
     @Inject
     public ClusterTargets(ClusterSettings settings) {
@@ -114,15 +108,12 @@ public class ClusterTargets {
 
     /** Aborts {@code exchange} unless it is disarmed (its headers arrived) within the response timeout. */
     ScheduledFuture<?> headersDeadline(Cancellable exchange, AtomicBoolean expired) {
-        return deadlines.schedule(() -> {
-            expired.set(true);
-            exchange.cancel();
-        }, settings.responseTimeout().toMillis(), TimeUnit.MILLISECONDS);
+        return deadlines.abortAfter(settings.responseTimeout(), exchange, expired);
     }
 
     @PreDestroy
     void shutdown() {
-        deadlines.shutdownNow();
+        deadlines.close();
         clients.invalidateAll();
         clients.cleanUp();
     }

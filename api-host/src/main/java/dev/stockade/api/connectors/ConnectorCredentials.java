@@ -13,10 +13,10 @@ import dev.stockade.api.kernel.web.ProblemCode;
 import io.micronaut.core.annotation.Nullable;
 import jakarta.inject.Singleton;
 import java.sql.ResultSet;
+import java.sql.SQLException;
 import java.sql.Timestamp;
 import java.sql.Types;
 import java.time.Instant;
-import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -107,25 +107,19 @@ public class ConnectorCredentials {
     }
 
     public List<View> list(UUID serverId) {
-        return query("SELECT " + COLUMNS + " FROM mcp_server_credentials WHERE server_id = ? ORDER BY name", serverId,
-                null);
+        return jdbc.query("SELECT " + COLUMNS + " FROM mcp_server_credentials WHERE server_id = ? ORDER BY name",
+                List.of(serverId), ConnectorCredentials::view);
     }
 
     public View get(UUID serverId, UUID id) {
-        List<View> found = query("SELECT " + COLUMNS + " FROM mcp_server_credentials WHERE server_id = ? AND id = ?",
-                serverId, id);
-        if (found.isEmpty()) {
-            throw ApiProblem.notFound("credential `" + id + "` (of this connector)");
-        }
-        return found.get(0);
+        return jdbc.first("SELECT " + COLUMNS + " FROM mcp_server_credentials WHERE server_id = ? AND id = ?",
+                List.of(serverId, id), ConnectorCredentials::view)
+                .orElseThrow(() -> ApiProblem.notFound("credential `" + id + "` (of this connector)"));
     }
 
     public void delete(Identity caller, Grant grant, UUID serverId, UUID id) {
         View v = get(serverId, id);
-        jdbc.prepare("DELETE FROM mcp_server_credentials WHERE id = ?", ps -> {
-            ps.setObject(1, id, Types.OTHER);
-            return ps.executeUpdate();
-        });
+        jdbc.update("DELETE FROM mcp_server_credentials WHERE id = ?", List.of(id));
         audit.record(AuditEvent.of(AuditKind.CONNECTOR_CREDENTIAL, "delete").by(caller).org(grant.orgId())
                 .project(grant.projectId()).target(id.toString()).details(Map.of("name", v.name())).build());
     }
@@ -138,20 +132,12 @@ public class ConnectorCredentials {
         }
         record Row(String kind, String format, String sealed, String application, String tokens, Instant expires) {
         }
-        Row row = jdbc.prepare("SELECT kind, header_format, sealed_secret, application, sealed_tokens, expires_at"
-                + " FROM mcp_server_credentials WHERE id = ? AND server_id = ?", ps -> {
-                    ps.setObject(1, credentialId, Types.OTHER);
-                    ps.setObject(2, connector.id(), Types.OTHER);
-                    try (ResultSet rs = ps.executeQuery()) {
-                        return rs.next() ? new Row(rs.getString(1), rs.getString(2), rs.getString(3), rs.getString(4),
-                                rs.getString(5), rs.getTimestamp(6) == null ? null : rs.getTimestamp(6).toInstant())
-                                : null;
-                    }
-                });
-        if (row == null) {
-            throw new UpstreamClient.UpstreamException("the policy names credential `" + credentialId
-                    + "`, which this connector does not have");
-        }
+        Row row = jdbc.first("SELECT kind, header_format, sealed_secret, application, sealed_tokens, expires_at"
+                + " FROM mcp_server_credentials WHERE id = ? AND server_id = ?", List.of(credentialId, connector.id()),
+                rs -> new Row(rs.getString(1), rs.getString(2), rs.getString(3), rs.getString(4), rs.getString(5),
+                        instant(rs.getTimestamp(6))))
+                .orElseThrow(() -> new UpstreamClient.UpstreamException("the policy names credential `" + credentialId
+                        + "`, which this connector does not have"));
         Map<String, String> out = new LinkedHashMap<>();
         if (row.kind().equals("static")) {
             int colon = row.format().indexOf(':');
@@ -168,24 +154,12 @@ public class ConnectorCredentials {
         return out;
     }
 
-    private List<View> query(String sql, UUID serverId, @Nullable UUID id) {
-        return jdbc.prepare(sql, ps -> {
-            ps.setObject(1, serverId, Types.OTHER);
-            if (id != null) {
-                ps.setObject(2, id, Types.OTHER);
-            }
-            List<View> out = new ArrayList<>();
-            try (ResultSet rs = ps.executeQuery()) {
-                while (rs.next()) {
-                    String format = rs.getString(5);
-                    out.add(new View(rs.getObject(1, UUID.class), rs.getObject(2, UUID.class), rs.getString(3),
-                            rs.getString(4), format == null ? null : format.substring(0, format.indexOf(':')).strip(),
-                            rs.getString(6), instant(rs.getTimestamp(7)), instant(rs.getTimestamp(8)), rs.getString(9),
-                            rs.getTimestamp(10).toInstant()));
-                }
-            }
-            return out;
-        });
+    private static View view(ResultSet rs) throws SQLException {
+        String format = rs.getString(5);
+        return new View(rs.getObject(1, UUID.class), rs.getObject(2, UUID.class), rs.getString(3), rs.getString(4),
+                format == null ? null : format.substring(0, format.indexOf(':')).strip(), rs.getString(6),
+                instant(rs.getTimestamp(7)), instant(rs.getTimestamp(8)), rs.getString(9),
+                rs.getTimestamp(10).toInstant());
     }
 
     private static Instant instant(Timestamp t) {

@@ -19,7 +19,6 @@ import java.nio.charset.StandardCharsets;
 import java.security.MessageDigest;
 import java.security.NoSuchAlgorithmException;
 import java.security.SecureRandom;
-import java.sql.ResultSet;
 import java.sql.Timestamp;
 import java.sql.Types;
 import java.time.Duration;
@@ -106,19 +105,12 @@ public class ConnectorOAuth {
     public UUID complete(String state, String code) {
         record Pending(UUID credential, String verifier, String application) {
         }
-        Pending p = jdbc.prepare("DELETE FROM mcp_oauth_states s USING mcp_server_credentials c WHERE s.state = ?"
+        Pending p = jdbc.first("DELETE FROM mcp_oauth_states s USING mcp_server_credentials c WHERE s.state = ?"
                 + " AND c.id = s.credential_id AND s.expires_at > now() RETURNING s.credential_id, s.sealed_verifier,"
-                + " c.application", ps -> {
-                    ps.setString(1, state);
-                    try (ResultSet rs = ps.executeQuery()) {
-                        return rs.next() ? new Pending(rs.getObject(1, UUID.class), rs.getString(2), rs.getString(3))
-                                : null;
-                    }
-                });
-        if (p == null) {
-            throw new ApiProblem(ProblemCode.INVALID_PARAMETER, "the authorization is unknown, already used or"
-                    + " expired: start it again");
-        }
+                + " c.application", List.of(state),
+                rs -> new Pending(rs.getObject(1, UUID.class), rs.getString(2), rs.getString(3)))
+                .orElseThrow(() -> new ApiProblem(ProblemCode.INVALID_PARAMETER, "the authorization is unknown, already"
+                        + " used or expired: start it again"));
         Map<String, String> form = new LinkedHashMap<>();
         form.put("grant_type", "authorization_code");
         form.put("code", code);

@@ -1,12 +1,11 @@
 package dev.stockade.api.connectors;
 
-import dev.stockade.proxy.dial.DialGuard;
+import dev.stockade.api.kernel.net.DialReach;
 import io.micronaut.context.annotation.ConfigurationProperties;
 import io.micronaut.core.annotation.Nullable;
 import io.micronaut.core.bind.annotation.Bindable;
 import java.time.Duration;
 import java.util.List;
-import java.util.Map;
 
 /**
  * How the platform dials connectors ({@code connectors.*}). A connector's URL is written by a project admin and
@@ -29,13 +28,9 @@ public record ConnectorSettings(
         @Bindable(defaultValue = "5s") Duration connectTimeout,
         @Bindable(defaultValue = "30s") Duration callTimeout,
         @Bindable(defaultValue = "4194304") int maxResponseBytes,
-        @Bindable(defaultValue = "1000") int maxTools) {
+        @Bindable(defaultValue = "1000") int maxTools) implements DialReach {
 
     public ConnectorSettings {
-        privateHosts = privateHosts == null ? List.of() : List.copyOf(privateHosts);
-    }
-
-    DialGuard guard() {
-        return new DialGuard(allowLoopbackUnsafe, allowPrivateRanges, privateHosts, List.of(), Map.of());
+        privateHosts = DialReach.hosts(privateHosts);
     }
 }

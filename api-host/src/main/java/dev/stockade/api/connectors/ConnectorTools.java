@@ -5,6 +5,7 @@ import static dev.stockade.api.kernel.tools.ToolArgs.uuid;
 
 import dev.stockade.api.kernel.access.Action;
 import dev.stockade.api.kernel.access.ToolFamily;
+import dev.stockade.api.kernel.tools.Deleted;
 import dev.stockade.api.kernel.tools.PlatformTool;
 import dev.stockade.api.kernel.tools.Schema;
 import jakarta.inject.Singleton;
@@ -24,13 +25,13 @@ class ConnectorTools implements PlatformTool.Provider {
         return List.of(
                 new PlatformTool("list_connectors", "List a project's connectors with their tools and status.",
                         ToolFamily.CONNECTOR_MANAGEMENT, Action.CONNECTORS_READ,
-                        Schema.object().uuid("projectId", "The project").required("projectId"),
+                        Schema.inProject().required("projectId"),
                         (caller, grant, args) -> new ConnectorViews.Connectors(connectors.list(grant).stream()
                                 .map(Connector::view).toList())),
                 new PlatformTool("register_connector", "Register an upstream MCP server (streamable HTTP) in a project"
                         + " and discover its tools; policies grant its tools by name.",
                         ToolFamily.CONNECTOR_MANAGEMENT, Action.CONNECTORS_WRITE,
-                        Schema.object().uuid("projectId", "The project")
+                        Schema.inProject()
                                 .string("name", "A short slug; it prefixes the connector's tool names")
                                 .string("url", "The server's MCP endpoint (http or https)")
                                 .required("projectId", "name", "url"),
@@ -54,7 +55,7 @@ class ConnectorTools implements PlatformTool.Provider {
                         ToolFamily.CONNECTOR_MANAGEMENT, Action.CONNECTOR_WRITE, server().required("serverId"),
                         (caller, grant, args) -> {
                             connectors.delete(caller, grant, uuid(args, "serverId"));
-                            return new ConnectorViews.Deleted(uuid(args, "serverId"));
+                            return new Deleted(uuid(args, "serverId"));
                         }));
     }
 

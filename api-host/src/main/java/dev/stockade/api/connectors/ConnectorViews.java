@@ -119,11 +119,6 @@ public final class ConnectorViews {
                                          @JsonInclude(JsonInclude.Include.NON_NULL) @Nullable String error) {
     }
 
-    /** The answer of a delete through MCP (REST answers 204). */
-    @Introspected
-    public record Deleted(UUID deleted) {
-    }
-
     /** A project's connectors. */
     @Introspected
     public record Connectors(List<ConnectorView> items) {

@@ -1,6 +1,7 @@
 package dev.stockade.api.connectors;
 
 import dev.stockade.api.connectors.UpstreamClient.UpstreamException;
+import dev.stockade.api.kernel.net.ExchangeDeadlines;
 import dev.stockade.api.kernel.net.GuardedClients;
 import dev.stockade.api.kernel.net.GuardedResolver;
 import dev.stockade.api.kernel.net.OutboundClients;
@@ -17,11 +18,8 @@ import java.net.URI;
 import java.net.http.HttpRequest;
 import java.nio.ByteBuffer;
 import java.util.concurrent.CompletableFuture;
-import java.util.concurrent.Executors;
 import java.util.concurrent.Flow;
-import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.ScheduledFuture;
-import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
 import org.apache.hc.client5.http.classic.methods.HttpUriRequestBase;
 import org.apache.hc.client5.http.impl.classic.CloseableHttpClient;
@@ -40,11 +38,7 @@ import org.apache.hc.core5.http.io.entity.ByteArrayEntity;
 public class GuardedHttp {
     private final ConnectorSettings settings;
     private final CloseableHttpClient http;
-    private final ScheduledExecutorService deadlines = Executors.newSingleThreadScheduledExecutor(r -> {
-        Thread t = new Thread(r, "connector-deadlines");
-        t.setDaemon(true);
-        return t;
-    });
+    private final ExchangeDeadlines deadlines = new ExchangeDeadlines("connector-deadlines");
 
     @Inject
     public GuardedHttp(ConnectorSettings settings) {
@@ -91,10 +85,7 @@ public class GuardedHttp {
             out.setEntity(new ByteArrayEntity(body, null));
         }
         AtomicBoolean expired = new AtomicBoolean();
-        ScheduledFuture<?> deadline = deadlines.schedule(() -> {
-            expired.set(true);
-            out.cancel();
-        }, settings.callTimeout().toMillis(), TimeUnit.MILLISECONDS);
+        ScheduledFuture<?> deadline = deadlines.abortAfter(settings.callTimeout(), out, expired);
         cancel.onCancel(out::cancel);
         try {
             ClassicHttpResponse response = http.executeOpen(null, out, null);
@@ -200,7 +191,7 @@ public class GuardedHttp {
 
     @PreDestroy
     void shutdown() {
-        deadlines.shutdownNow();
+        deadlines.close();
         try {
             http.close();
         } catch (IOException ignored) {

@@ -20,10 +20,13 @@ import java.sql.SQLException;
 import java.sql.Types;
 import java.time.Instant;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 import java.util.UUID;
+import java.util.stream.Collectors;
 
 /**
  * Egress credentials of a project, and those a sandbox owns (created and deleted with it). The secret is sealed with
@@ -67,17 +70,12 @@ public class CredentialService implements CredentialMaterials {
     }
 
     public List<Credential> list(Grant scope) {
-        return query("SELECT " + COLUMNS + " FROM credentials WHERE project_id = ? ORDER BY name",
-                scope.projectId(), null);
+        return jdbc.query("SELECT " + COLUMNS + " FROM credentials WHERE project_id = ? ORDER BY name",
+                List.of(scope.projectId()), CredentialService::row);
     }
 
     public Credential get(Grant scope, UUID id) {
-        List<Credential> found = query("SELECT " + COLUMNS + " FROM credentials WHERE project_id = ? AND id = ?",
-                scope.projectId(), id);
-        if (found.isEmpty()) {
-            throw ApiProblem.notFound("credential `" + id + "`");
-        }
-        return found.get(0);
+        return find(scope.projectId(), id).orElseThrow(() -> ApiProblem.notFound("credential `" + id + "`"));
     }
 
     /** Rotates the secret and/or changes domains or header format; the name stays. */
@@ -115,10 +113,7 @@ public class CredentialService implements CredentialMaterials {
             throw new ApiProblem(ProblemCode.CONFLICT, "credential `" + c.name() + "` belongs to sandbox `"
                     + c.sandboxId() + "` and is deleted with it");
         }
-        jdbc.prepare("DELETE FROM credentials WHERE id = ?", ps -> {
-            ps.setObject(1, id, Types.OTHER);
-            return ps.executeUpdate();
-        });
+        jdbc.update("DELETE FROM credentials WHERE id = ?", List.of(id));
         audit.record(AuditEvent.of(AuditKind.CREDENTIAL, "delete").by(caller).org(scope.orgId())
                 .project(scope.projectId()).target(id.toString()).details(Map.of("name", c.name())).build());
         changed(scope.orgId(), scope.projectId(), id);
@@ -126,50 +121,34 @@ public class CredentialService implements CredentialMaterials {
 
     /** Deletes the credentials a sandbox owns (on the caller's transaction, with the sandbox). */
     public int deleteOwnedBy(UUID sandboxId) {
-        return jdbc.prepare("DELETE FROM credentials WHERE sandbox_id = ?", ps -> {
-            ps.setObject(1, sandboxId, Types.OTHER);
-            return ps.executeUpdate();
-        });
+        return jdbc.update("DELETE FROM credentials WHERE sandbox_id = ?", List.of(sandboxId));
     }
 
     /** Credentials of the project by name, project-owned and those {@code sandboxId} owns (null: project only). */
     public List<Credential> visibleTo(UUID projectId, UUID sandboxId) {
-        return query("SELECT " + COLUMNS + " FROM credentials WHERE project_id = ? AND (sandbox_id IS NULL"
-                + " OR sandbox_id = ?) ORDER BY name", projectId, sandboxId);
+        return jdbc.query("SELECT " + COLUMNS + " FROM credentials WHERE project_id = ? AND (sandbox_id IS NULL"
+                + " OR sandbox_id = ?) ORDER BY name", Arrays.asList(projectId, sandboxId), CredentialService::row);
     }
 
     /** The ids of the credentials each of these sandboxes owns, by sandbox, in name order (one query). */
     public java.util.Map<UUID, List<UUID>> ownedBy(List<UUID> sandboxIds) {
-        java.util.Map<UUID, List<UUID>> out = new java.util.HashMap<>();
         if (sandboxIds.isEmpty()) {
-            return out;
+            return new java.util.HashMap<>();
         }
-        jdbc.prepare("SELECT sandbox_id, id FROM credentials WHERE sandbox_id = ANY(?) ORDER BY name", ps -> {
-            ps.setArray(1, ps.getConnection().createArrayOf("uuid", sandboxIds.toArray()));
-            try (ResultSet rs = ps.executeQuery()) {
-                while (rs.next()) {
-                    out.computeIfAbsent(rs.getObject(1, UUID.class), k -> new ArrayList<>()).add(rs.getObject(2, UUID.class));
-                }
-            }
-            return null;
-        });
-        return out;
+        return jdbc.query("SELECT sandbox_id, id FROM credentials WHERE sandbox_id = ANY(?) ORDER BY name",
+                List.of((Object) sandboxIds.toArray(UUID[]::new)),
+                rs -> Map.entry(rs.getObject(1, UUID.class), rs.getObject(2, UUID.class))).stream()
+                .collect(Collectors.groupingBy(Map.Entry::getKey, Collectors.mapping(Map.Entry::getValue,
+                        Collectors.toList())));
     }
 
     @Override
     public List<Material> reveal(List<UUID> ids) {
         List<Material> out = new ArrayList<>();
         for (UUID id : ids) {
-            jdbc.prepare("SELECT name, domains, header_format, sealed_secret FROM credentials WHERE id = ?", ps -> {
-                ps.setObject(1, id, Types.OTHER);
-                try (ResultSet rs = ps.executeQuery()) {
-                    if (rs.next()) {
-                        out.add(new Material(id, rs.getString(1), texts(rs.getArray(2)), rs.getString(3),
-                                box.open(rs.getString(4), context(id))));
-                    }
-                }
-                return null;
-            });
+            jdbc.first("SELECT name, domains, header_format, sealed_secret FROM credentials WHERE id = ?", List.of(id),
+                    rs -> new Material(id, rs.getString(1), texts(rs.getArray(2)), rs.getString(3),
+                            box.open(rs.getString(4), context(id)))).ifPresent(out::add);
         }
         return out;
     }
@@ -207,7 +186,7 @@ public class CredentialService implements CredentialMaterials {
         audit.record(AuditEvent.of(AuditKind.CREDENTIAL, "create").by(caller).org(orgId).project(projectId)
                 .target(id.toString()).details(details).build());
         changed(orgId, projectId, id);
-        return query("SELECT " + COLUMNS + " FROM credentials WHERE project_id = ? AND id = ?", projectId, id).get(0);
+        return find(projectId, id).orElseThrow();
     }
 
     private void changed(UUID orgId, UUID projectId, UUID credentialId) {
@@ -219,23 +198,15 @@ public class CredentialService implements CredentialMaterials {
         return "credential:" + id;
     }
 
-    private List<Credential> query(String sql, UUID projectId, UUID second) {
-        return jdbc.prepare(sql, ps -> {
-            ps.setObject(1, projectId, Types.OTHER);
-            if (sql.indexOf('?') != sql.lastIndexOf('?')) {
-                ps.setObject(2, second, Types.OTHER);
-            }
-            List<Credential> out = new ArrayList<>();
-            try (ResultSet rs = ps.executeQuery()) {
-                while (rs.next()) {
-                    out.add(new Credential(rs.getObject(1, UUID.class), rs.getObject(2, UUID.class),
-                            rs.getObject(3, UUID.class), rs.getObject(4, UUID.class), rs.getString(5),
-                            texts(rs.getArray(6)), rs.getString(7), rs.getTimestamp(8).toInstant(),
-                            rs.getTimestamp(9).toInstant()));
-                }
-            }
-            return out;
-        });
+    private Optional<Credential> find(UUID projectId, UUID id) {
+        return jdbc.first("SELECT " + COLUMNS + " FROM credentials WHERE project_id = ? AND id = ?",
+                List.of(projectId, id), CredentialService::row);
+    }
+
+    private static Credential row(ResultSet rs) throws SQLException {
+        return new Credential(rs.getObject(1, UUID.class), rs.getObject(2, UUID.class), rs.getObject(3, UUID.class),
+                rs.getObject(4, UUID.class), rs.getString(5), texts(rs.getArray(6)), rs.getString(7),
+                rs.getTimestamp(8).toInstant(), rs.getTimestamp(9).toInstant());
     }
 
     private static List<String> texts(Array array) throws SQLException {

@@ -20,7 +20,7 @@ class CredentialTools implements PlatformTool.Provider {
     public List<PlatformTool> tools() {
         return List.of(new PlatformTool("list_credentials", "List a project's credentials (never their secrets).",
                 ToolFamily.DAY_TO_DAY, Action.CREDENTIALS_READ,
-                Schema.object().uuid("projectId", "The project").required("projectId"),
+                Schema.inProject().required("projectId"),
                 (caller, grant, args) -> CredentialController.page(credentials.list(grant))));
     }
 }

@@ -32,6 +32,10 @@ public class EnforcementStore {
     /** The advisory lock key of enforcement writes ("stk-enfo" in ASCII). */
     private static final long WRITE_LOCK = 0x73746b2d656e666fL;
 
+    /** The columns {@link #change} reads. */
+    private static final String CHANGES = "SELECT version, sandbox_id, org_id, project_id, token_hash, revision,"
+            + " bundle::text, deleted FROM sandbox_enforcement";
+
     private final Sql jdbc;
     private final Events events;
     private final ObjectMapper json;
@@ -74,14 +78,9 @@ public class EnforcementStore {
     /** Leaves a tombstone: the sandbox's proxy forgets it (on the caller's transaction). */
     public void remove(UUID sandboxId, UUID orgId) {
         serialize();
-        Long version = jdbc.prepare("UPDATE sandbox_enforcement SET deleted = true, bundle = '{}'::jsonb,"
+        Long version = jdbc.first("UPDATE sandbox_enforcement SET deleted = true, bundle = '{}'::jsonb,"
                 + " token_hash = NULL, version = nextval('enforcement_version'), updated_at = now()"
-                + " WHERE sandbox_id = ? RETURNING version", ps -> {
-                    ps.setObject(1, sandboxId, Types.OTHER);
-                    try (ResultSet rs = ps.executeQuery()) {
-                        return rs.next() ? rs.getLong(1) : null;
-                    }
-                });
+                + " WHERE sandbox_id = ? RETURNING version", List.of(sandboxId), rs -> rs.getLong(1)).orElse(null);
         if (version != null) {
             events.publish(Topic.ENFORCEMENT, orgId, Map.of("sandboxId", sandboxId.toString(), "version", version));
         }
@@ -101,44 +100,20 @@ public class EnforcementStore {
 
     /** The rows written after {@code version}, oldest first, at most {@code limit}. */
     public List<Change> changesAfter(long version, int limit) {
-        return jdbc.prepare("SELECT version, sandbox_id, org_id, project_id, token_hash, revision, bundle::text,"
-                + " deleted FROM sandbox_enforcement WHERE version > ? ORDER BY version LIMIT ?", ps -> {
-                    ps.setLong(1, version);
-                    ps.setInt(2, limit);
-                    List<Change> out = new ArrayList<>();
-                    try (ResultSet rs = ps.executeQuery()) {
-                        while (rs.next()) {
-                            out.add(change(rs));
-                        }
-                    }
-                    return out;
-                });
+        return jdbc.query(CHANGES + " WHERE version > ? ORDER BY version LIMIT ?", List.of(version, limit),
+                this::change);
     }
 
     /** The organization and project of a sandbox that has (or had) a row; empty for an unknown id. */
     public java.util.Optional<UUID[]> owner(UUID sandboxId) {
-        return jdbc.prepare("SELECT org_id, project_id FROM sandbox_enforcement WHERE sandbox_id = ?", ps -> {
-            ps.setObject(1, sandboxId, Types.OTHER);
-            try (ResultSet rs = ps.executeQuery()) {
-                return rs.next() ? java.util.Optional.of(new UUID[] {rs.getObject(1, UUID.class),
-                        rs.getObject(2, UUID.class)}) : java.util.Optional.<UUID[]>empty();
-            }
-        });
+        return jdbc.first("SELECT org_id, project_id FROM sandbox_enforcement WHERE sandbox_id = ?", List.of(sandboxId),
+                rs -> new UUID[] {rs.getObject(1, UUID.class), rs.getObject(2, UUID.class)});
     }
 
     /** The live (not deleted) rows of an organization, by sandbox id. */
     public List<Change> current(UUID orgId) {
-        return jdbc.prepare("SELECT version, sandbox_id, org_id, project_id, token_hash, revision, bundle::text,"
-                + " deleted FROM sandbox_enforcement WHERE org_id = ? AND NOT deleted ORDER BY sandbox_id", ps -> {
-                    ps.setObject(1, orgId, Types.OTHER);
-                    List<Change> out = new ArrayList<>();
-                    try (ResultSet rs = ps.executeQuery()) {
-                        while (rs.next()) {
-                            out.add(change(rs));
-                        }
-                    }
-                    return out;
-                });
+        return jdbc.query(CHANGES + " WHERE org_id = ? AND NOT deleted ORDER BY sandbox_id", List.of(orgId),
+                this::change);
     }
 
     private Change change(ResultSet rs) throws SQLException {

@@ -5,8 +5,10 @@ import jakarta.inject.Singleton;
 import java.security.SecureRandom;
 import java.sql.ResultSet;
 import java.time.Duration;
+import java.util.Arrays;
 import java.util.Base64;
 import java.util.HexFormat;
+import java.util.List;
 import java.util.Optional;
 
 /**
@@ -59,25 +61,15 @@ class EnrollmentSessions {
      * to the browser that entered the code: its cookie must come back with the state.
      */
     Optional<Claimed> claim(String state, String cookie) {
-        return sql.prepare("UPDATE enrollment_session SET status = 'exchanging' WHERE state_hash = ?"
+        return sql.first("UPDATE enrollment_session SET status = 'exchanging' WHERE state_hash = ?"
                 + " AND status = 'pending' AND expires_at > now() AND (kind = 'device' OR binding_hash = ?)"
-                + " RETURNING id, kind", ps -> {
-                    ps.setString(1, hash(state));
-                    ps.setString(2, cookie == null ? "" : hash(cookie));
-                    try (ResultSet rs = ps.executeQuery()) {
-                        return rs.next() ? Optional.of(new Claimed(rs.getString(1),
-                                Kind.valueOf(rs.getString(2).toUpperCase(java.util.Locale.ROOT)))) : Optional.empty();
-                    }
-                });
+                + " RETURNING id, kind", List.of(hash(state), cookie == null ? "" : hash(cookie)),
+                rs -> new Claimed(rs.getString(1), Kind.valueOf(rs.getString(2).toUpperCase(java.util.Locale.ROOT))));
     }
 
     void finish(String id, String error) {
-        sql.prepare("UPDATE enrollment_session SET status = ?, error = ? WHERE id = ?", ps -> {
-            ps.setString(1, error == null ? "enrolled" : "failed");
-            ps.setString(2, error);
-            ps.setString(3, id);
-            return ps.executeUpdate();
-        });
+        sql.update("UPDATE enrollment_session SET status = ?, error = ? WHERE id = ?",
+                Arrays.asList(error == null ? "enrolled" : "failed", error, id));
     }
 
     Optional<Status> status(String id) {

@@ -7,6 +7,7 @@ import dev.stockade.api.kernel.access.Action;
 import dev.stockade.api.kernel.access.Authorizer;
 import dev.stockade.api.kernel.access.Caller;
 import dev.stockade.api.kernel.access.Grant;
+import dev.stockade.api.kernel.access.ScopePath;
 import dev.stockade.api.kernel.identity.Identity;
 import dev.stockade.api.kernel.web.ApiProblem;
 import io.micronaut.core.annotation.Introspected;
@@ -20,6 +21,7 @@ import io.micronaut.http.annotation.Delete;
 import io.micronaut.http.annotation.Get;
 import io.micronaut.http.annotation.Post;
 import io.micronaut.http.annotation.QueryValue;
+import io.micronaut.http.annotation.RequestBean;
 import io.micronaut.http.annotation.Status;
 import io.swagger.v3.oas.annotations.tags.Tag;
 import jakarta.validation.Valid;
@@ -29,7 +31,8 @@ import java.util.UUID;
 
 /**
  * Policy bindings at org level ({@code /v1/orgs/{orgId}/policy-bindings}) and project level
- * ({@code /v1/projects/{projectId}/policy-bindings}), binding drift, and the effective policy of an identity.
+ * ({@code /v1/projects/{projectId}/policy-bindings}), binding drift, and the effective policy of an identity. The two
+ * levels are the same operations on the grant's scope, so one method serves both paths with an action per level.
  */
 @Controller("/v1")
 @Tag(name = "governance")
@@ -48,49 +51,42 @@ class BindingController {
         this.drift = drift;
     }
 
-    @Post("/orgs/{orgId}/policy-bindings")
+    @Post(uris = {"/orgs/{orgId}/policy-bindings", "/projects/{projectId}/policy-bindings"})
     @Status(HttpStatus.CREATED)
-    @Access(Action.ORG_BINDINGS_WRITE)
-    BindingView createOrg(HttpRequest<?> request, String orgId, @Valid @Body CreateBinding body) {
-        return create(request, body);
+    @Access({Action.ORG_BINDINGS_WRITE, Action.PROJECT_BINDINGS_WRITE})
+    BindingView create(HttpRequest<?> request, @RequestBean ScopePath scope, @Valid @Body CreateBinding body) {
+        if ((body.userId() == null) == (body.apiTokenId() == null)) {
+            throw ApiProblem.invalid("/userId", "one-subject", "a binding names exactly one of `userId` and"
+                    + " `apiTokenId`");
+        }
+        String type = body.userId() != null ? BindingService.USER : BindingService.API_TOKEN;
+        UUID subject = body.userId() != null ? body.userId() : body.apiTokenId();
+        return view(bindings.create(Caller.identity(request), Caller.grant(request), body.policyId(), type, subject));
     }
 
-    @Get("/orgs/{orgId}/policy-bindings")
-    @Access(Action.ORG_BINDINGS_READ)
-    GovernanceViews.Bindings listOrg(HttpRequest<?> request, String orgId) {
+    @Get(uris = {"/orgs/{orgId}/policy-bindings", "/projects/{projectId}/policy-bindings"})
+    @Access({Action.ORG_BINDINGS_READ, Action.PROJECT_BINDINGS_READ})
+    GovernanceViews.Bindings list(HttpRequest<?> request, @RequestBean ScopePath scope) {
         return page(bindings.list(Caller.grant(request)));
+    }
+
+    @Get(uris = {"/orgs/{orgId}/policy-bindings/{bindingId}", "/projects/{projectId}/policy-bindings/{bindingId}"})
+    @Access({Action.ORG_BINDINGS_READ, Action.PROJECT_BINDINGS_READ})
+    BindingView get(HttpRequest<?> request, @RequestBean ScopePath scope, String bindingId) {
+        return view(bindings.get(Caller.grant(request), Authorizer.uuid("bindingId", bindingId)));
+    }
+
+    @Delete(uris = {"/orgs/{orgId}/policy-bindings/{bindingId}", "/projects/{projectId}/policy-bindings/{bindingId}"})
+    @Access({Action.ORG_BINDINGS_WRITE, Action.PROJECT_BINDINGS_WRITE})
+    HttpResponse<Void> delete(HttpRequest<?> request, @RequestBean ScopePath scope, String bindingId) {
+        bindings.delete(Caller.identity(request), Caller.grant(request), Authorizer.uuid("bindingId", bindingId));
+        return HttpResponse.noContent();
     }
 
     @Get("/orgs/{orgId}/policy-bindings/drift")
     @Access(Action.BINDING_DRIFT_READ)
     GovernanceViews.DriftCases drift(HttpRequest<?> request, String orgId) {
         return new GovernanceViews.DriftCases(drift.report(Caller.grant(request).orgId()));
-    }
-
-    @Get("/orgs/{orgId}/policy-bindings/{bindingId}")
-    @Access(Action.ORG_BINDINGS_READ)
-    BindingView getOrg(HttpRequest<?> request, String orgId, String bindingId) {
-        return view(bindings.get(Caller.grant(request), Authorizer.uuid("bindingId", bindingId)));
-    }
-
-    @Delete("/orgs/{orgId}/policy-bindings/{bindingId}")
-    @Access(Action.ORG_BINDINGS_WRITE)
-    HttpResponse<Void> deleteOrg(HttpRequest<?> request, String orgId, String bindingId) {
-        bindings.delete(Caller.identity(request), Caller.grant(request), Authorizer.uuid("bindingId", bindingId));
-        return HttpResponse.noContent();
-    }
-
-    @Post("/projects/{projectId}/policy-bindings")
-    @Status(HttpStatus.CREATED)
-    @Access(Action.PROJECT_BINDINGS_WRITE)
-    BindingView createProject(HttpRequest<?> request, String projectId, @Valid @Body CreateBinding body) {
-        return create(request, body);
-    }
-
-    @Get("/projects/{projectId}/policy-bindings")
-    @Access(Action.PROJECT_BINDINGS_READ)
-    GovernanceViews.Bindings listProject(HttpRequest<?> request, String projectId) {
-        return page(bindings.list(Caller.grant(request)));
     }
 
     /**
@@ -106,19 +102,6 @@ class BindingController {
         Subject subject = subject(Caller.identity(request), userId, apiTokenId);
         return GovernanceViews.SubjectEffective.of(drift.effective(g.orgId(), g.projectId(), subject.type(),
                 subject.id()), subject.type(), subject.id());
-    }
-
-    @Get("/projects/{projectId}/policy-bindings/{bindingId}")
-    @Access(Action.PROJECT_BINDINGS_READ)
-    BindingView getProject(HttpRequest<?> request, String projectId, String bindingId) {
-        return view(bindings.get(Caller.grant(request), Authorizer.uuid("bindingId", bindingId)));
-    }
-
-    @Delete("/projects/{projectId}/policy-bindings/{bindingId}")
-    @Access(Action.PROJECT_BINDINGS_WRITE)
-    HttpResponse<Void> deleteProject(HttpRequest<?> request, String projectId, String bindingId) {
-        bindings.delete(Caller.identity(request), Caller.grant(request), Authorizer.uuid("bindingId", bindingId));
-        return HttpResponse.noContent();
     }
 
     private record Subject(String type, UUID id) {
@@ -142,16 +125,6 @@ class BindingController {
         }
         throw ApiProblem.invalid("/userId", "one-subject", "this identity receives no bindings; name `userId` or"
                 + " `apiTokenId`");
-    }
-
-    private BindingView create(HttpRequest<?> request, CreateBinding body) {
-        if ((body.userId() == null) == (body.apiTokenId() == null)) {
-            throw ApiProblem.invalid("/userId", "one-subject", "a binding names exactly one of `userId` and"
-                    + " `apiTokenId`");
-        }
-        String type = body.userId() != null ? BindingService.USER : BindingService.API_TOKEN;
-        UUID subject = body.userId() != null ? body.userId() : body.apiTokenId();
-        return view(bindings.create(Caller.identity(request), Caller.grant(request), body.policyId(), type, subject));
     }
 
     private static GovernanceViews.Bindings page(List<Binding> list) {

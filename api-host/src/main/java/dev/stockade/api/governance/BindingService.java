@@ -16,7 +16,7 @@ import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.sql.Types;
 import java.time.Instant;
-import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.List;
 import java.util.Map;
 import java.util.UUID;
@@ -84,26 +84,20 @@ public class BindingService {
     }
 
     public List<Binding> list(Grant scope) {
-        return query(SELECT + " WHERE b.org_id = ? AND b.project_id IS NOT DISTINCT FROM ? ORDER BY b.created_at, b.id",
-                scope, null);
+        return jdbc.query(SELECT + " WHERE b.org_id = ? AND b.project_id IS NOT DISTINCT FROM ? ORDER BY b.created_at,"
+                + " b.id", Arrays.asList(scope.orgId(), scope.projectId()), BindingService::row);
     }
 
     public Binding get(Grant scope, UUID id) {
-        List<Binding> found = query(SELECT + " WHERE b.org_id = ? AND b.project_id IS NOT DISTINCT FROM ? AND b.id = ?",
-                scope, id);
-        if (found.isEmpty()) {
-            throw ApiProblem.notFound("policy binding `" + id + "`");
-        }
-        return found.get(0);
+        return jdbc.first(SELECT + " WHERE b.org_id = ? AND b.project_id IS NOT DISTINCT FROM ? AND b.id = ?",
+                Arrays.asList(scope.orgId(), scope.projectId(), id), BindingService::row)
+                .orElseThrow(() -> ApiProblem.notFound("policy binding `" + id + "`"));
     }
 
     @Transactional
     public void delete(Identity caller, Grant scope, UUID id) {
         Binding b = get(scope, id);
-        jdbc.prepare("DELETE FROM policy_bindings WHERE id = ?", ps -> {
-            ps.setObject(1, id, Types.OTHER);
-            return ps.executeUpdate();
-        });
+        jdbc.update("DELETE FROM policy_bindings WHERE id = ?", List.of(id));
         audit.record(AuditEvent.of(AuditKind.POLICY_BINDING, "delete").by(caller).org(scope.orgId())
                 .project(scope.projectId()).target(id.toString())
                 .details(Map.of("policyId", b.policyId().toString(), "subjectType", b.subjectType(), "subjectId", b.subjectId().toString()))
@@ -113,10 +107,8 @@ public class BindingService {
 
     /** Every binding of the organization, org-level and project-level (for drift). */
     public List<Binding> allOfOrg(UUID orgId) {
-        return jdbc.prepare(SELECT + " WHERE b.org_id = ? ORDER BY b.created_at, b.id", ps -> {
-            ps.setObject(1, orgId, Types.OTHER);
-            return rows(ps.executeQuery());
-        });
+        return jdbc.query(SELECT + " WHERE b.org_id = ? ORDER BY b.created_at, b.id", List.of(orgId),
+                BindingService::row);
     }
 
     private void changed(Grant scope, String kind) {
@@ -130,15 +122,8 @@ public class BindingService {
 
     /** An org binding takes an org policy; a project binding a policy of its project or of its organization. */
     private void requirePolicyInReach(Grant scope, UUID policyId) {
-        boolean found = jdbc.prepare("SELECT 1 FROM policies WHERE id = ? AND org_id = ? AND (project_id IS NULL"
-                + " OR project_id = ?)", ps -> {
-                    ps.setObject(1, policyId, Types.OTHER);
-                    ps.setObject(2, scope.orgId(), Types.OTHER);
-                    ps.setObject(3, scope.projectId(), Types.OTHER);
-                    try (ResultSet rs = ps.executeQuery()) {
-                        return rs.next();
-                    }
-                });
+        boolean found = jdbc.exists("SELECT 1 FROM policies WHERE id = ? AND org_id = ? AND (project_id IS NULL"
+                + " OR project_id = ?)", Arrays.asList(policyId, scope.orgId(), scope.projectId()));
         if (!found) {
             throw ApiProblem.invalid("/policyId", "unknown-policy", "no policy `" + policyId + "` "
                     + (scope.projectId() == null ? "in the organization" : "in the project or its organization"));
@@ -149,13 +134,7 @@ public class BindingService {
         String check = subjectType.equals(USER)
                 ? "SELECT 1 FROM org_members WHERE org_id = ? AND user_id = ?"
                 : "SELECT 1 FROM api_tokens WHERE org_id = ? AND id = ? AND revoked_at IS NULL";
-        boolean found = jdbc.prepare(check, ps -> {
-            ps.setObject(1, orgId, Types.OTHER);
-            ps.setObject(2, subjectId, Types.OTHER);
-            try (ResultSet rs = ps.executeQuery()) {
-                return rs.next();
-            }
-        });
+        boolean found = jdbc.exists(check, List.of(orgId, subjectId));
         if (!found) {
             String pointer = subjectType.equals(USER) ? "/userId" : "/apiTokenId";
             throw ApiProblem.invalid(pointer, "unknown-subject", (subjectType.equals(USER)
@@ -163,26 +142,9 @@ public class BindingService {
         }
     }
 
-    private List<Binding> query(String sql, Grant scope, UUID id) {
-        return jdbc.prepare(sql, ps -> {
-            ps.setObject(1, scope.orgId(), Types.OTHER);
-            ps.setObject(2, scope.projectId(), Types.OTHER);
-            if (id != null) {
-                ps.setObject(3, id, Types.OTHER);
-            }
-            return rows(ps.executeQuery());
-        });
-    }
-
-    private static List<Binding> rows(ResultSet rs) throws SQLException {
-        try (rs) {
-            List<Binding> out = new ArrayList<>();
-            while (rs.next()) {
-                out.add(new Binding(rs.getObject(1, UUID.class), rs.getObject(2, UUID.class),
-                        rs.getObject(3, UUID.class), rs.getObject(4, UUID.class), rs.getString(5), rs.getString(6),
-                        rs.getObject(7, UUID.class), rs.getString(8), rs.getTimestamp(9).toInstant()));
-            }
-            return out;
-        }
+    private static Binding row(ResultSet rs) throws SQLException {
+        return new Binding(rs.getObject(1, UUID.class), rs.getObject(2, UUID.class), rs.getObject(3, UUID.class),
+                rs.getObject(4, UUID.class), rs.getString(5), rs.getString(6), rs.getObject(7, UUID.class),
+                rs.getString(8), rs.getTimestamp(9).toInstant());
     }
 }

@@ -22,9 +22,8 @@ import io.micronaut.core.annotation.Introspected;
 import jakarta.inject.Singleton;
 import java.io.IOException;
 import java.io.UncheckedIOException;
-import java.sql.ResultSet;
-import java.sql.Types;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.List;
 import java.util.Map;
 import java.util.UUID;
@@ -137,22 +136,7 @@ public class Effective {
     }
 
     private List<JsonNode> documents(String sql, Object... params) {
-        return jdbc.prepare(sql, ps -> {
-            for (int i = 0; i < params.length; i++) {
-                if (params[i] instanceof String text) {
-                    ps.setString(i + 1, text);
-                } else {
-                    ps.setObject(i + 1, params[i], Types.OTHER);
-                }
-            }
-            List<JsonNode> out = new ArrayList<>();
-            try (ResultSet rs = ps.executeQuery()) {
-                while (rs.next()) {
-                    out.add(read(rs.getString(1)));
-                }
-            }
-            return out;
-        });
+        return jdbc.query(sql, Arrays.asList(params), rs -> read(rs.getString(1)));
     }
 
     private JsonNode read(String text) {

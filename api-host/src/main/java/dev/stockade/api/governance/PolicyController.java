@@ -6,6 +6,7 @@ import dev.stockade.api.kernel.access.Access;
 import dev.stockade.api.kernel.access.Action;
 import dev.stockade.api.kernel.access.Authorizer;
 import dev.stockade.api.kernel.access.Caller;
+import dev.stockade.api.kernel.access.ScopePath;
 import io.micronaut.http.HttpRequest;
 import io.micronaut.http.HttpResponse;
 import io.micronaut.http.HttpStatus;
@@ -16,13 +17,15 @@ import io.micronaut.http.annotation.Delete;
 import io.micronaut.http.annotation.Get;
 import io.micronaut.http.annotation.Patch;
 import io.micronaut.http.annotation.Post;
+import io.micronaut.http.annotation.RequestBean;
 import io.micronaut.http.annotation.Status;
 import io.swagger.v3.oas.annotations.tags.Tag;
 import java.util.List;
 
 /**
  * Org policies ({@code /v1/orgs/{orgId}/policies}) and project policies ({@code /v1/projects/{projectId}/policies}).
- * Bodies are policy documents in JSON or YAML, read as text so that the core reports line and column.
+ * Bodies are policy documents in JSON or YAML, read as text so that the core reports line and column. Both levels are
+ * the same operations on the grant's scope, so each method serves both paths with one action per level.
  */
 @Controller("/v1")
 @Tag(name = "governance")
@@ -34,72 +37,37 @@ class PolicyController {
         this.service = service;
     }
 
-    @Post("/orgs/{orgId}/policies")
+    @Post(uris = {"/orgs/{orgId}/policies", "/projects/{projectId}/policies"})
     @Consumes({"application/json", "application/yaml", "text/yaml"})
     @Status(HttpStatus.CREATED)
-    @Access(Action.ORG_POLICIES_WRITE)
-    PolicyView createOrg(HttpRequest<?> request, String orgId, @Body String body) {
+    @Access({Action.ORG_POLICIES_WRITE, Action.PROJECT_POLICIES_WRITE})
+    PolicyView create(HttpRequest<?> request, @RequestBean ScopePath scope, @Body String body) {
         return view(service.create(Caller.identity(request), Caller.grant(request), body));
     }
 
-    @Get("/orgs/{orgId}/policies")
-    @Access(Action.ORG_POLICIES_READ)
-    GovernanceViews.Policies listOrg(HttpRequest<?> request, String orgId) {
+    @Get(uris = {"/orgs/{orgId}/policies", "/projects/{projectId}/policies"})
+    @Access({Action.ORG_POLICIES_READ, Action.PROJECT_POLICIES_READ})
+    GovernanceViews.Policies list(HttpRequest<?> request, @RequestBean ScopePath scope) {
         return page(service.list(Caller.grant(request)));
     }
 
-    @Get("/orgs/{orgId}/policies/{policyId}")
-    @Access(Action.ORG_POLICIES_READ)
-    PolicyView getOrg(HttpRequest<?> request, String orgId, String policyId) {
+    @Get(uris = {"/orgs/{orgId}/policies/{policyId}", "/projects/{projectId}/policies/{policyId}"})
+    @Access({Action.ORG_POLICIES_READ, Action.PROJECT_POLICIES_READ})
+    PolicyView get(HttpRequest<?> request, @RequestBean ScopePath scope, String policyId) {
         return view(service.get(Caller.grant(request), Authorizer.uuid("policyId", policyId)));
     }
 
-    @Patch("/orgs/{orgId}/policies/{policyId}")
+    @Patch(uris = {"/orgs/{orgId}/policies/{policyId}", "/projects/{projectId}/policies/{policyId}"})
     @Consumes({"application/json", "application/yaml", "text/yaml"})
-    @Access(Action.ORG_POLICIES_WRITE)
-    PolicyView updateOrg(HttpRequest<?> request, String orgId, String policyId, @Body String body) {
+    @Access({Action.ORG_POLICIES_WRITE, Action.PROJECT_POLICIES_WRITE})
+    PolicyView update(HttpRequest<?> request, @RequestBean ScopePath scope, String policyId, @Body String body) {
         return view(service.update(Caller.identity(request), Caller.grant(request),
                 Authorizer.uuid("policyId", policyId), body));
     }
 
-    @Delete("/orgs/{orgId}/policies/{policyId}")
-    @Access(Action.ORG_POLICIES_WRITE)
-    HttpResponse<Void> deleteOrg(HttpRequest<?> request, String orgId, String policyId) {
-        service.delete(Caller.identity(request), Caller.grant(request), Authorizer.uuid("policyId", policyId));
-        return HttpResponse.noContent();
-    }
-
-    @Post("/projects/{projectId}/policies")
-    @Consumes({"application/json", "application/yaml", "text/yaml"})
-    @Status(HttpStatus.CREATED)
-    @Access(Action.PROJECT_POLICIES_WRITE)
-    PolicyView createProject(HttpRequest<?> request, String projectId, @Body String body) {
-        return view(service.create(Caller.identity(request), Caller.grant(request), body));
-    }
-
-    @Get("/projects/{projectId}/policies")
-    @Access(Action.PROJECT_POLICIES_READ)
-    GovernanceViews.Policies listProject(HttpRequest<?> request, String projectId) {
-        return page(service.list(Caller.grant(request)));
-    }
-
-    @Get("/projects/{projectId}/policies/{policyId}")
-    @Access(Action.PROJECT_POLICIES_READ)
-    PolicyView getProject(HttpRequest<?> request, String projectId, String policyId) {
-        return view(service.get(Caller.grant(request), Authorizer.uuid("policyId", policyId)));
-    }
-
-    @Patch("/projects/{projectId}/policies/{policyId}")
-    @Consumes({"application/json", "application/yaml", "text/yaml"})
-    @Access(Action.PROJECT_POLICIES_WRITE)
-    PolicyView updateProject(HttpRequest<?> request, String projectId, String policyId, @Body String body) {
-        return view(service.update(Caller.identity(request), Caller.grant(request),
-                Authorizer.uuid("policyId", policyId), body));
-    }
-
-    @Delete("/projects/{projectId}/policies/{policyId}")
-    @Access(Action.PROJECT_POLICIES_WRITE)
-    HttpResponse<Void> deleteProject(HttpRequest<?> request, String projectId, String policyId) {
+    @Delete(uris = {"/orgs/{orgId}/policies/{policyId}", "/projects/{projectId}/policies/{policyId}"})
+    @Access({Action.ORG_POLICIES_WRITE, Action.PROJECT_POLICIES_WRITE})
+    HttpResponse<Void> delete(HttpRequest<?> request, @RequestBean ScopePath scope, String policyId) {
         service.delete(Caller.identity(request), Caller.grant(request), Authorizer.uuid("policyId", policyId));
         return HttpResponse.noContent();
     }

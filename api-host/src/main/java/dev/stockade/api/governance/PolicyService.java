@@ -20,7 +20,7 @@ import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.sql.Types;
 import java.time.Instant;
-import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.List;
 import java.util.Map;
 import java.util.UUID;
@@ -72,21 +72,15 @@ public class PolicyService {
     }
 
     public List<StoredPolicy> list(Grant scope) {
-        return query("SELECT " + COLUMNS + " FROM policies WHERE org_id = ? AND project_id IS NOT DISTINCT FROM ?"
-                + " ORDER BY created_at, id", ps -> bindScope(ps, 1, scope));
+        return jdbc.query("SELECT " + COLUMNS + " FROM policies WHERE org_id = ? AND project_id IS NOT DISTINCT FROM ?"
+                + " ORDER BY created_at, id", Arrays.asList(scope.orgId(), scope.projectId()), this::row);
     }
 
     /** The policy of this scope with that id; another scope's policy is not found. */
     public StoredPolicy get(Grant scope, UUID id) {
-        List<StoredPolicy> found = query("SELECT " + COLUMNS + " FROM policies WHERE org_id = ?"
-                + " AND project_id IS NOT DISTINCT FROM ? AND id = ?", ps -> {
-                    bindScope(ps, 1, scope);
-                    ps.setObject(3, id, Types.OTHER);
-                });
-        if (found.isEmpty()) {
-            throw ApiProblem.notFound("policy `" + id + "`");
-        }
-        return found.get(0);
+        return jdbc.first("SELECT " + COLUMNS + " FROM policies WHERE org_id = ? AND project_id IS NOT DISTINCT FROM ?"
+                + " AND id = ?", Arrays.asList(scope.orgId(), scope.projectId(), id), this::row)
+                .orElseThrow(() -> ApiProblem.notFound("policy `" + id + "`"));
     }
 
     /** Applies a standalone update (the core's semantics); an invalid result changes nothing. */
@@ -113,10 +107,7 @@ public class PolicyService {
     @Transactional
     public void delete(Identity caller, Grant scope, UUID id) {
         StoredPolicy p = get(scope, id);
-        jdbc.prepare("DELETE FROM policies WHERE id = ?", ps -> {
-            ps.setObject(1, id, Types.OTHER);
-            return ps.executeUpdate();
-        });
+        jdbc.update("DELETE FROM policies WHERE id = ?", List.of(id));
         audit.record(AuditEvent.of(AuditKind.POLICY, "delete").by(caller).org(scope.orgId())
                 .project(scope.projectId()).target(id.toString()).details(Map.of("name", p.name())).build());
         changed(scope, id);
@@ -134,12 +125,9 @@ public class PolicyService {
     }
 
     private void refuseTakenName(Grant scope, String name, UUID self) {
-        boolean taken = !query("SELECT " + COLUMNS + " FROM policies WHERE org_id = ?"
-                + " AND project_id IS NOT DISTINCT FROM ? AND name = ? AND id IS DISTINCT FROM ?", ps -> {
-                    bindScope(ps, 1, scope);
-                    ps.setString(3, name);
-                    ps.setObject(4, self, Types.OTHER);
-                }).isEmpty();
+        boolean taken = jdbc.exists("SELECT 1 FROM policies WHERE org_id = ? AND project_id IS NOT DISTINCT FROM ?"
+                + " AND name = ? AND id IS DISTINCT FROM ?",
+                Arrays.asList(scope.orgId(), scope.projectId(), name, self));
         if (taken) {
             throw nameTaken(scope, name);
         }
@@ -162,28 +150,15 @@ public class PolicyService {
         }
     }
 
-    private interface Binder {
-        void bind(PreparedStatement ps) throws SQLException;
-    }
-
     private static void bindScope(PreparedStatement ps, int first, Grant scope) throws SQLException {
         ps.setObject(first, scope.orgId(), Types.OTHER);
         ps.setObject(first + 1, scope.projectId(), Types.OTHER);
     }
 
-    private List<StoredPolicy> query(String sql, Binder binder) {
-        return jdbc.prepare(sql, ps -> {
-            binder.bind(ps);
-            List<StoredPolicy> out = new ArrayList<>();
-            try (ResultSet rs = ps.executeQuery()) {
-                while (rs.next()) {
-                    out.add(new StoredPolicy(rs.getObject(1, UUID.class), rs.getObject(2, UUID.class),
-                            rs.getObject(3, UUID.class), rs.getString(4), parse(rs.getString(5)),
-                            rs.getTimestamp(6).toInstant(), rs.getTimestamp(7).toInstant()));
-                }
-            }
-            return out;
-        });
+    private StoredPolicy row(ResultSet rs) throws SQLException {
+        return new StoredPolicy(rs.getObject(1, UUID.class), rs.getObject(2, UUID.class), rs.getObject(3, UUID.class),
+                rs.getString(4), parse(rs.getString(5)), rs.getTimestamp(6).toInstant(),
+                rs.getTimestamp(7).toInstant());
     }
 
     private JsonNode parse(String json) {

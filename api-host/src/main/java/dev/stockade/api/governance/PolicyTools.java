@@ -24,25 +24,25 @@ class PolicyTools implements PlatformTool.Provider {
         return List.of(
                 new PlatformTool("list_org_policies", "List an organization's policies (the ceiling of its projects).",
                         ToolFamily.DAY_TO_DAY, Action.ORG_POLICIES_READ,
-                        Schema.object().uuid("orgId", "The organization").required("orgId"),
+                        Schema.inOrg().required("orgId"),
                         (caller, grant, args) -> page(grant)),
                 new PlatformTool("list_project_policies", "List a project's policies.", ToolFamily.DAY_TO_DAY,
-                        Action.PROJECT_POLICIES_READ, Schema.object().uuid("projectId", "The project")
+                        Action.PROJECT_POLICIES_READ, Schema.inProject()
                                 .required("projectId"),
                         (caller, grant, args) -> page(grant)),
                 new PlatformTool("get_project_policy", "Read one policy of a project.", ToolFamily.DAY_TO_DAY,
-                        Action.PROJECT_POLICIES_READ, Schema.object().uuid("projectId", "The project")
+                        Action.PROJECT_POLICIES_READ, Schema.inProject()
                                 .uuid("policyId", "The policy").required("projectId", "policyId"),
                         (caller, grant, args) -> PolicyController.view(policies.get(grant, uuid(args, "policyId")))),
                 new PlatformTool("create_project_policy", "Create a project policy from a policy document (the same"
                         + " JSON as POST /v1/projects/{projectId}/policies).", ToolFamily.DAY_TO_DAY,
-                        Action.PROJECT_POLICIES_WRITE, Schema.object().uuid("projectId", "The project")
+                        Action.PROJECT_POLICIES_WRITE, Schema.inProject()
                                 .object("policy", "The policy document").required("projectId", "policy"),
                         (caller, grant, args) -> PolicyController.view(policies.create(caller, grant,
                                 object(args, "policy")))),
                 new PlatformTool("update_project_policy", "Replace a project policy's document.",
                         ToolFamily.DAY_TO_DAY, Action.PROJECT_POLICIES_WRITE,
-                        Schema.object().uuid("projectId", "The project").uuid("policyId", "The policy")
+                        Schema.inProject().uuid("policyId", "The policy")
                                 .object("policy", "The new policy document").required("projectId", "policyId", "policy"),
                         (caller, grant, args) -> PolicyController.view(policies.update(caller, grant,
                                 uuid(args, "policyId"), object(args, "policy")))));

@@ -16,6 +16,7 @@ import jakarta.inject.Singleton;
 import jakarta.transaction.Transactional;
 import java.sql.Types;
 import java.time.Instant;
+import java.util.List;
 import java.util.Map;
 import java.util.UUID;
 
@@ -71,14 +72,7 @@ public class HaltService {
 
     /** Every organization halted now (proxies start from this set, then follow {@code halt} events). */
     public java.util.Set<UUID> haltedOrgs() {
-        return jdbc.prepare("SELECT id FROM organizations WHERE halted", ps -> {
-            java.util.Set<UUID> out = new java.util.HashSet<>();
-            try (java.sql.ResultSet rs = ps.executeQuery()) {
-                while (rs.next()) {
-                    out.add(rs.getObject(1, UUID.class));
-                }
-            }
-            return out;
-        });
+        return new java.util.HashSet<>(jdbc.query("SELECT id FROM organizations WHERE halted", List.of(),
+                rs -> rs.getObject(1, UUID.class)));
     }
 }

@@ -22,12 +22,12 @@ class HaltTools implements PlatformTool.Provider {
         return List.of(
                 new PlatformTool("get_halt_status", "Whether an organization is halted, since when and by whom.",
                         ToolFamily.DAY_TO_DAY, Action.HALT_READ,
-                        Schema.object().uuid("orgId", "The organization").required("orgId"),
+                        Schema.inOrg().required("orgId"),
                         (caller, grant, args) -> halts.get(grant.orgId())),
                 new PlatformTool("set_org_halt", "Halt an organization (managed inference, connector calls, both"
                         + " proxies and cluster access stop; sandboxes keep running) or lift the halt.",
                         ToolFamily.ORG_LIFECYCLE, Action.HALT_WRITE,
-                        Schema.object().uuid("orgId", "The organization").bool("halted", "true halts, false lifts")
+                        Schema.inOrg().bool("halted", "true halts, false lifts")
                                 .required("orgId", "halted"),
                         (caller, grant, args) -> halts.set(caller, grant.orgId(), ToolArgs.bool(args, "halted"))));
     }

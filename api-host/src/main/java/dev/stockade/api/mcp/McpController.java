@@ -4,6 +4,7 @@ import dev.stockade.api.kernel.access.Access;
 import dev.stockade.api.kernel.access.Action;
 import dev.stockade.api.kernel.access.Authorizer;
 import dev.stockade.api.kernel.access.Caller;
+import dev.stockade.api.kernel.access.ScopePath;
 import dev.stockade.api.kernel.web.ApiProblem;
 import dev.stockade.api.kernel.web.ProblemCode;
 import io.micronaut.core.annotation.Nullable;
@@ -15,6 +16,7 @@ import io.micronaut.http.annotation.Controller;
 import io.micronaut.http.annotation.Delete;
 import io.micronaut.http.annotation.Get;
 import io.micronaut.http.annotation.Post;
+import io.micronaut.http.annotation.RequestBean;
 import io.micronaut.http.sse.Event;
 import io.swagger.v3.oas.annotations.media.Content;
 import io.swagger.v3.oas.annotations.media.Schema;
@@ -41,58 +43,30 @@ class McpController {
         this.listChanged = listChanged;
     }
 
-    @Post(value = "/mcp", consumes = MediaType.ALL, produces = MediaType.APPLICATION_JSON)
-    @Access(Action.MCP)
+    @Post(uris = {"/mcp", "/projects/{projectId}/mcp"}, consumes = MediaType.ALL,
+            produces = MediaType.APPLICATION_JSON)
+    @Access({Action.MCP, Action.PROJECT_MCP})
     @ApiResponse(responseCode = "200", description = "the JSON-RPC answer to a request",
             content = @Content(mediaType = MediaType.APPLICATION_JSON,
                     schema = @Schema(implementation = JsonRpcAnswer.class)))
     @ApiResponse(responseCode = "202", description = "a notification or a client's response: nothing to answer")
-    HttpResponse<?> post(HttpRequest<?> request, @Nullable @Body String body) {
-        return server.post(context(request, null, "mcp"), body);
+    HttpResponse<?> post(HttpRequest<?> request, @RequestBean ScopePath scope, @Nullable @Body String body) {
+        UUID projectId = project(scope);
+        return server.post(context(request, projectId, projectId == null ? "mcp" : "project-mcp"), body);
     }
 
-    @Post(value = "/projects/{projectId}/mcp", consumes = MediaType.ALL, produces = MediaType.APPLICATION_JSON)
-    @Access(Action.PROJECT_MCP)
-    @ApiResponse(responseCode = "200", description = "the JSON-RPC answer to a request",
-            content = @Content(mediaType = MediaType.APPLICATION_JSON,
-                    schema = @Schema(implementation = JsonRpcAnswer.class)))
-    @ApiResponse(responseCode = "202", description = "a notification or a client's response: nothing to answer")
-    HttpResponse<?> postProject(HttpRequest<?> request, String projectId, @Nullable @Body String body) {
-        return server.post(context(request, project(projectId), "project-mcp"), body);
-    }
-
-    @Get(value = "/mcp", produces = MediaType.TEXT_EVENT_STREAM)
-    @Access(Action.MCP)
-    Publisher<Event<String>> stream(HttpRequest<?> request) {
-        return open(request, null);
-    }
-
-    @Get(value = "/projects/{projectId}/mcp", produces = MediaType.TEXT_EVENT_STREAM)
-    @Access(Action.PROJECT_MCP)
-    Publisher<Event<String>> streamProject(HttpRequest<?> request, String projectId) {
-        return open(request, project(projectId));
-    }
-
-    @Delete("/mcp")
-    @Access(Action.MCP)
-    @ApiResponse(responseCode = "204", description = "the session is closed")
-    HttpResponse<?> close(HttpRequest<?> request) {
-        return end(request);
-    }
-
-    @Delete("/projects/{projectId}/mcp")
-    @Access(Action.PROJECT_MCP)
-    @ApiResponse(responseCode = "204", description = "the session is closed")
-    HttpResponse<?> closeProject(HttpRequest<?> request, String projectId) {
-        return end(request);
-    }
-
-    private Publisher<Event<String>> open(HttpRequest<?> request, @Nullable UUID projectId) {
+    @Get(uris = {"/mcp", "/projects/{projectId}/mcp"}, produces = MediaType.TEXT_EVENT_STREAM)
+    @Access({Action.MCP, Action.PROJECT_MCP})
+    Publisher<Event<String>> stream(HttpRequest<?> request, @RequestBean ScopePath scope) {
+        UUID projectId = project(scope);
         session(request, projectId); // the stream belongs to an initialized session of this caller
         return listChanged.open(Caller.identity(request), projectId);
     }
 
-    private HttpResponse<?> end(HttpRequest<?> request) {
+    @Delete(uris = {"/mcp", "/projects/{projectId}/mcp"})
+    @Access({Action.MCP, Action.PROJECT_MCP})
+    @ApiResponse(responseCode = "204", description = "the session is closed")
+    HttpResponse<?> end(HttpRequest<?> request, @RequestBean ScopePath scope) {
         String id = request.getHeaders().get(McpServer.SESSION_HEADER);
         if (id == null || !sessions.close(Caller.identity(request), id)) {
             throw ApiProblem.notFound("MCP session");
@@ -119,7 +93,8 @@ class McpController {
                 ToolCalls.Origin.of(via, request));
     }
 
-    private static UUID project(String projectId) {
-        return Authorizer.uuid("projectId", projectId);
+    /** The project whose endpoint was called; null at the organization-wide one. */
+    private static @Nullable UUID project(ScopePath scope) {
+        return scope.projectId() == null ? null : Authorizer.uuid("projectId", scope.projectId());
     }
 }

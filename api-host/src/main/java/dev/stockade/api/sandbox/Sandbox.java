@@ -1,5 +1,8 @@
 package dev.stockade.api.sandbox;
 
+import dev.stockade.api.kernel.audit.Actor;
+import dev.stockade.api.kernel.audit.AuditEvent;
+import dev.stockade.api.kernel.audit.AuditKind;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.UUID;
@@ -10,6 +13,11 @@ public record Sandbox(UUID id, UUID orgId, UUID projectId, String name, String s
                       Duration autoDelete, boolean autoStart, UUID tokenId, String tokenSealed,
                       Instant lastActivityAt, Instant stateChangedAt, Instant createdAt, Instant updatedAt,
                       SandboxConfig config) {
+
+    /** An audit entry about this sandbox: recorded in its organization and project, under its id. */
+    AuditEvent.Builder event(String action, Actor by) {
+        return AuditEvent.of(AuditKind.SANDBOX, action).by(by).org(orgId).project(projectId).target(id.toString());
+    }
 
     SandboxBody.Timers timers() {
         return new SandboxBody.Timers(autoStop, autoDelete, autoStart);

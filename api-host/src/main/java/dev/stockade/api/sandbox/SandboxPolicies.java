@@ -13,9 +13,8 @@ import dev.stockade.api.kernel.web.FieldError;
 import dev.stockade.api.kernel.web.ProblemCode;
 import dev.stockade.policy.compiler.Resolution;
 import jakarta.inject.Singleton;
-import java.sql.ResultSet;
-import java.sql.Types;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.List;
 import java.util.UUID;
 
@@ -124,13 +123,6 @@ public class SandboxPolicies {
     }
 
     private boolean exists(String sql, UUID id, UUID orgId, UUID projectId) {
-        return jdbc.prepare(sql, ps -> {
-            ps.setObject(1, id, Types.OTHER);
-            ps.setObject(2, orgId, Types.OTHER);
-            ps.setObject(3, projectId, Types.OTHER);
-            try (ResultSet rs = ps.executeQuery()) {
-                return rs.next();
-            }
-        });
+        return jdbc.exists(sql, Arrays.asList(id, orgId, projectId));
     }
 }

@@ -15,7 +15,7 @@ import java.sql.Timestamp;
 import java.sql.Types;
 import java.time.Duration;
 import java.time.Instant;
-import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.List;
 import java.util.Optional;
 import java.util.UUID;
@@ -88,19 +88,11 @@ public class SandboxStore {
 
     /** The revisions of a sandbox, newest first. */
     List<Revision> revisions(UUID id) {
-        return jdbc.prepare("SELECT revision, config::text, provisioned::text, created_by, created_at FROM"
-                + " sandbox_revisions WHERE sandbox_id = ? ORDER BY revision DESC", ps -> {
-                    ps.setObject(1, id, Types.OTHER);
-                    List<Revision> out = new ArrayList<>();
-                    try (ResultSet rs = ps.executeQuery()) {
-                        while (rs.next()) {
-                            out.add(new Revision(rs.getInt(1), json(rs.getString(2)),
-                                    rs.getString(3) == null ? null : json(rs.getString(3)), rs.getString(4),
-                                    rs.getTimestamp(5).toInstant()));
-                        }
-                    }
-                    return out;
-                });
+        return jdbc.query("SELECT revision, config::text, provisioned::text, created_by, created_at FROM"
+                + " sandbox_revisions WHERE sandbox_id = ? ORDER BY revision DESC", List.of(id),
+                rs -> new Revision(rs.getInt(1), json(rs.getString(2)),
+                        rs.getString(3) == null ? null : json(rs.getString(3)), rs.getString(4),
+                        rs.getTimestamp(5).toInstant()));
     }
 
     void recordProvisioned(UUID id, int revision, JsonNode record) {
@@ -168,8 +160,7 @@ public class SandboxStore {
     }
 
     Optional<Sandbox> find(UUID id) {
-        List<Sandbox> l = query(SELECT + " WHERE s.id = ?", ps -> ps.setObject(1, id, Types.OTHER));
-        return l.isEmpty() ? Optional.empty() : Optional.of(l.get(0));
+        return jdbc.first(SELECT + " WHERE s.id = ?", List.of(id), this::row);
     }
 
     /** Claims a governance event for re-enforcement (on the caller's transaction); false when already claimed. */
@@ -181,43 +172,32 @@ public class SandboxStore {
     }
 
     Optional<Sandbox> findByToken(UUID tokenId) {
-        List<Sandbox> l = query(SELECT + " WHERE s.token_id = ?", ps -> ps.setObject(1, tokenId, Types.OTHER));
-        return l.isEmpty() ? Optional.empty() : Optional.of(l.get(0));
+        return jdbc.first(SELECT + " WHERE s.token_id = ?", List.of(tokenId), this::row);
     }
 
     Optional<Sandbox> findBySlug(String slug) {
-        List<Sandbox> l = query(SELECT + " WHERE s.slug = ?", ps -> ps.setString(1, slug));
-        return l.isEmpty() ? Optional.empty() : Optional.of(l.get(0));
+        return jdbc.first(SELECT + " WHERE s.slug = ?", List.of(slug), this::row);
     }
 
     Sandbox get(UUID projectId, UUID id) {
-        List<Sandbox> l = query(SELECT + " WHERE s.project_id = ? AND s.id = ?", ps -> {
-            ps.setObject(1, projectId, Types.OTHER);
-            ps.setObject(2, id, Types.OTHER);
-        });
-        if (l.isEmpty()) {
-            throw ApiProblem.notFound("sandbox `" + id + "`");
-        }
-        return l.get(0);
+        return jdbc.first(SELECT + " WHERE s.project_id = ? AND s.id = ?", List.of(projectId, id), this::row)
+                .orElseThrow(() -> ApiProblem.notFound("sandbox `" + id + "`"));
     }
 
     List<Sandbox> list(UUID projectId) {
-        return query(SELECT + " WHERE s.project_id = ? ORDER BY s.created_at, s.id",
-                ps -> ps.setObject(1, projectId, Types.OTHER));
+        return jdbc.query(SELECT + " WHERE s.project_id = ? ORDER BY s.created_at, s.id", List.of(projectId),
+                this::row);
     }
 
     /** Sandboxes of an organization (a project's when {@code projectId} is set). */
     List<Sandbox> ofOrg(UUID orgId, UUID projectId) {
-        return query(SELECT + " WHERE s.org_id = ? AND (?::uuid IS NULL OR s.project_id = ?::uuid)", ps -> {
-            ps.setObject(1, orgId, Types.OTHER);
-            ps.setObject(2, projectId, Types.OTHER);
-            ps.setObject(3, projectId, Types.OTHER);
-        });
+        return jdbc.query(SELECT + " WHERE s.org_id = ? AND (?::uuid IS NULL OR s.project_id = ?::uuid)",
+                Arrays.asList(orgId, projectId, projectId), this::row);
     }
 
     /** Sandboxes that should run (after a host restart they are provisioned again). */
     List<Sandbox> meantToRun() {
-        return query(SELECT + " WHERE s.state IN ('creating', 'starting', 'running')", ps -> { });
+        return jdbc.query(SELECT + " WHERE s.state IN ('creating', 'starting', 'running')", List.of(), this::row);
     }
 
     /** Ids of running sandboxes idle past their auto-stop, locked for this transaction (others skip them). */
@@ -234,33 +214,7 @@ public class SandboxStore {
     }
 
     private List<UUID> ids(String sql, Instant now) {
-        return jdbc.prepare(sql, ps -> {
-            ps.setTimestamp(1, Timestamp.from(now));
-            List<UUID> out = new ArrayList<>();
-            try (ResultSet rs = ps.executeQuery()) {
-                while (rs.next()) {
-                    out.add(rs.getObject(1, UUID.class));
-                }
-            }
-            return out;
-        });
-    }
-
-    private interface Binder {
-        void bind(PreparedStatement ps) throws SQLException;
-    }
-
-    private List<Sandbox> query(String sql, Binder binder) {
-        return jdbc.prepare(sql, ps -> {
-            binder.bind(ps);
-            List<Sandbox> out = new ArrayList<>();
-            try (ResultSet rs = ps.executeQuery()) {
-                while (rs.next()) {
-                    out.add(row(rs));
-                }
-            }
-            return out;
-        });
+        return jdbc.query(sql, List.of(now), rs -> rs.getObject(1, UUID.class));
     }
 
     private Sandbox row(ResultSet rs) throws SQLException {

@@ -1,8 +1,6 @@
 package dev.stockade.api.sandbox;
 
 import dev.stockade.api.kernel.audit.Actor;
-import dev.stockade.api.kernel.audit.AuditEvent;
-import dev.stockade.api.kernel.audit.AuditKind;
 import dev.stockade.api.kernel.audit.AuditLog;
 import io.micronaut.scheduling.annotation.Scheduled;
 import io.micronaut.transaction.TransactionOperations;
@@ -61,8 +59,7 @@ public class SandboxTimers {
             for (UUID id : store.dueToStop(now)) {
                 if (store.transition(id, SandboxState.Transition.AUTO_STOP, "", "auto-stop", now)) {
                     Sandbox s = store.find(id).orElseThrow();
-                    audit.record(AuditEvent.of(AuditKind.SANDBOX, "auto-stop").org(s.orgId()).project(s.projectId())
-                            .by(Actor.PLATFORM).target(id.toString()).details(Map.of("name", s.name())).build());
+                    audit.record(s.event("auto-stop", Actor.PLATFORM).details(Map.of("name", s.name())).build());
                     moved.add(id);
                 }
             }
@@ -74,8 +71,7 @@ public class SandboxTimers {
             for (UUID id : store.dueToDelete(now)) {
                 Sandbox s = store.find(id).orElseThrow();
                 writes.erase(s);
-                audit.record(AuditEvent.of(AuditKind.SANDBOX, "auto-delete").org(s.orgId()).project(s.projectId())
-                        .by(Actor.PLATFORM).target(id.toString()).details(Map.of("name", s.name())).build());
+                audit.record(s.event("auto-delete", Actor.PLATFORM).details(Map.of("name", s.name())).build());
                 gone.add(id);
             }
             return gone;

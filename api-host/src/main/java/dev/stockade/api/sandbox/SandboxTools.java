@@ -6,6 +6,7 @@ import static dev.stockade.api.kernel.tools.ToolArgs.uuid;
 import dev.stockade.api.kernel.access.Action;
 import dev.stockade.api.kernel.access.ToolFamily;
 import dev.stockade.api.kernel.identity.Identity;
+import dev.stockade.api.kernel.tools.Deleted;
 import dev.stockade.api.kernel.tools.PlatformTool;
 import dev.stockade.api.kernel.tools.Schema;
 import dev.stockade.api.kernel.web.ApiProblem;
@@ -29,7 +30,7 @@ class SandboxTools implements PlatformTool.Provider {
     public List<PlatformTool> tools() {
         return List.of(
                 new PlatformTool("list_sandboxes", "List a project's sandboxes with their state.", ToolFamily.DAY_TO_DAY,
-                        Action.SANDBOX_READ, project().required("projectId"),
+                        Action.SANDBOX_READ, Schema.inProject().required("projectId"),
                         (caller, grant, args) -> SandboxViews.page(sandboxes.list(grant))),
                 new PlatformTool("get_sandbox", "Read a sandbox.", ToolFamily.DAY_TO_DAY, Action.SANDBOX_READ,
                         one(), (caller, grant, args) -> SandboxViews.of(sandboxes.get(grant, uuid(args, "sandboxId")))),
@@ -44,13 +45,13 @@ class SandboxTools implements PlatformTool.Provider {
                                 grant, uuid(args, "sandboxId")))),
                 new PlatformTool("create_sandbox", "Create a sandbox from a sandbox document (the same JSON as POST"
                         + " /v1/projects/{projectId}/sandboxes).", ToolFamily.SANDBOX_ADMIN, Action.SANDBOX_WRITE,
-                        project().object("sandbox", "The sandbox document").required("projectId", "sandbox"),
+                        Schema.inProject().object("sandbox", "The sandbox document").required("projectId", "sandbox"),
                         (caller, grant, args) -> SandboxViews.of(sandboxes.create(caller, grant,
                                 object(args, "sandbox")))),
                 new PlatformTool("delete_sandbox", "Delete a sandbox, its disk and the credentials it owns.",
                         ToolFamily.SANDBOX_ADMIN, Action.SANDBOX_WRITE, one(), (caller, grant, args) -> {
                             sandboxes.delete(caller, grant, uuid(args, "sandboxId"));
-                            return new SandboxViews.Deleted(uuid(args, "sandboxId"));
+                            return new Deleted(uuid(args, "sandboxId"));
                         }),
                 new PlatformTool("get_own_sandbox", "Read the sandbox this agent runs in: its state, project and"
                         + " revision.", ToolFamily.SELF, Action.SANDBOX_SELF_READ, Schema.object().required(),
@@ -63,11 +64,7 @@ class SandboxTools implements PlatformTool.Provider {
                         }));
     }
 
-    private static Schema project() {
-        return Schema.object().uuid("projectId", "The project");
-    }
-
     private static com.fasterxml.jackson.databind.node.ObjectNode one() {
-        return project().uuid("sandboxId", "The sandbox").required("projectId", "sandboxId");
+        return Schema.inProject().uuid("sandboxId", "The sandbox").required("projectId", "sandboxId");
     }
 }

@@ -56,11 +56,6 @@ public final class SandboxViews {
     public record Revisions(List<RevisionView> items) {
     }
 
-    /** The answer of a delete through MCP (REST answers 204). */
-    @Introspected
-    public record Deleted(UUID deleted) {
-    }
-
     static SandboxView of(Sandbox s) {
         SandboxConfig c = s.config();
         return new SandboxView(s.id(), s.orgId(), s.projectId(), s.name(), s.slug(), s.state().slug(),

@@ -98,8 +98,7 @@ public class SandboxWrites {
         }
         Sandbox after = store.find(id).orElseThrow();
         policies.publish(after);
-        audit.record(AuditEvent.of(AuditKind.SANDBOX, "update").by(caller).org(s.orgId()).project(s.projectId())
-                .target(id.toString()).details(details).build());
+        audit.record(s.event("update", caller).details(details).build());
         return after;
     }
 
@@ -115,8 +114,8 @@ public class SandboxWrites {
         }
         Sandbox after = store.find(id).orElseThrow();
         policies.publish(after);
-        audit.record(AuditEvent.of(AuditKind.SANDBOX, "promote").by(caller).org(s.orgId()).project(s.projectId())
-                .target(id.toString()).details(Map.of("revision", revision, "from", s.activeRevision())).build());
+        audit.record(s.event("promote", caller).details(Map.of("revision", revision, "from", s.activeRevision()))
+                .build());
         return after;
     }
 
@@ -128,8 +127,7 @@ public class SandboxWrites {
         if (!store.transition(id, move, "", stoppedBy, clock.instant())) {
             throw new ApiProblem(ProblemCode.CONFLICT, "cannot " + action + " a sandbox that is " + s.state());
         }
-        audit.record(AuditEvent.of(AuditKind.SANDBOX, action).by(caller).org(s.orgId()).project(s.projectId())
-                .target(id.toString()).details(Map.of("name", s.name(), "from", s.state().slug())).build());
+        audit.record(s.event(action, caller).details(Map.of("name", s.name(), "from", s.state().slug())).build());
         return store.find(id).orElseThrow();
     }
 
@@ -138,8 +136,7 @@ public class SandboxWrites {
     public Sandbox delete(Identity caller, Grant grant, UUID id) {
         Sandbox s = store.get(grant.projectId(), id);
         erase(s);
-        audit.record(AuditEvent.of(AuditKind.SANDBOX, "delete").by(caller).org(s.orgId()).project(s.projectId())
-                .target(id.toString()).details(Map.of("name", s.name())).build());
+        audit.record(s.event("delete", caller).details(Map.of("name", s.name())).build());
         return s;
     }
 

@@ -12,8 +12,6 @@ import jakarta.transaction.Transactional;
 import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.sql.Timestamp;
-import java.sql.Types;
-import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
@@ -41,15 +39,9 @@ public class InvitationService {
     public Views.InvitationView create(Identity caller, UUID orgId, Requests.CreateInvitation body) {
         String email = body.email().strip().toLowerCase(Locale.ROOT);
         UUID id = UUID.randomUUID();
-        int n = sql.prepare("INSERT INTO invitations (id, org_id, email, role, created_by) VALUES (?, ?, ?, ?, ?)"
-                + " ON CONFLICT (org_id, email) DO NOTHING", ps -> {
-                    ps.setObject(1, id, Types.OTHER);
-                    ps.setObject(2, orgId, Types.OTHER);
-                    ps.setString(3, email);
-                    ps.setString(4, body.role().name());
-                    ps.setString(5, caller.actorId());
-                    return ps.executeUpdate();
-                });
+        int n = sql.update("INSERT INTO invitations (id, org_id, email, role, created_by) VALUES (?, ?, ?, ?, ?)"
+                + " ON CONFLICT (org_id, email) DO NOTHING", List.of(id, orgId, email, body.role().name(),
+                caller.actorId()));
         if (n == 0) {
             throw new ApiProblem(ProblemCode.CONFLICT, "`" + email + "` is already invited to this organization");
         }
@@ -72,12 +64,7 @@ public class InvitationService {
 
     @Transactional
     public void delete(Identity caller, UUID orgId, UUID id) {
-        int n = sql.prepare("DELETE FROM invitations WHERE id = ? AND org_id = ?", ps -> {
-            ps.setObject(1, id, Types.OTHER);
-            ps.setObject(2, orgId, Types.OTHER);
-            return ps.executeUpdate();
-        });
-        if (n == 0) {
+        if (sql.update("DELETE FROM invitations WHERE id = ? AND org_id = ?", List.of(id, orgId)) == 0) {
             throw ApiProblem.notFound("invitation `" + id + "`");
         }
         audit.record(AuditEvent.of(AuditKind.INVITATION, "delete").by(caller).org(orgId).target(id.toString()).build());
@@ -88,10 +75,7 @@ public class InvitationService {
     public Views.InvitationView accept(Identity.User user, UUID id) {
         Views.InvitationView inv = listMine(user).stream().filter(i -> i.id().equals(id)).findFirst()
                 .orElseThrow(() -> ApiProblem.notFound("invitation `" + id + "`"));
-        sql.prepare("UPDATE invitations SET accepted_at = now() WHERE id = ?", ps -> {
-            ps.setObject(1, id, Types.OTHER);
-            return ps.executeUpdate();
-        });
+        sql.update("UPDATE invitations SET accepted_at = now() WHERE id = ?", List.of(id));
         orgs.setMember(user, inv.orgId(), user.userId(), inv.role());
         audit.record(AuditEvent.of(AuditKind.INVITATION, "accept").by(user).org(inv.orgId()).target(id.toString())
                 .build());
@@ -99,16 +83,8 @@ public class InvitationService {
     }
 
     private List<Views.InvitationView> find(String where, Object arg) {
-        return sql.prepare("SELECT " + COLUMNS + " FROM invitations WHERE " + where + " ORDER BY created_at", ps -> {
-            ps.setObject(1, arg, arg instanceof UUID ? Types.OTHER : Types.VARCHAR);
-            List<Views.InvitationView> out = new ArrayList<>();
-            try (ResultSet rs = ps.executeQuery()) {
-                while (rs.next()) {
-                    out.add(view(rs));
-                }
-            }
-            return out;
-        });
+        return sql.query("SELECT " + COLUMNS + " FROM invitations WHERE " + where + " ORDER BY created_at",
+                List.of(arg), InvitationService::view);
     }
 
     private static Views.InvitationView view(ResultSet rs) throws SQLException {

@@ -12,8 +12,6 @@ import dev.stockade.api.kernel.web.FieldError;
 import dev.stockade.api.kernel.web.ProblemCode;
 import jakarta.inject.Singleton;
 import jakarta.transaction.Transactional;
-import java.sql.ResultSet;
-import java.sql.Types;
 import java.time.Clock;
 import java.util.ArrayList;
 import java.util.List;
@@ -93,39 +91,20 @@ public class OrgService {
     }
 
     public List<Views.MemberView> members(UUID orgId) {
-        return jdbc.prepare("SELECT u.id, u.email, u.name, m.role FROM org_members m JOIN users u"
-                + " ON u.id = m.user_id WHERE m.org_id = ? ORDER BY m.created_at", ps -> {
-                    ps.setObject(1, orgId, Types.OTHER);
-                    List<Views.MemberView> out = new ArrayList<>();
-                    try (ResultSet rs = ps.executeQuery()) {
-                        while (rs.next()) {
-                            out.add(new Views.MemberView(rs.getObject(1, UUID.class), rs.getString(2), rs.getString(3),
-                                    rs.getString(4)));
-                        }
-                    }
-                    return out;
-                });
+        return jdbc.query("SELECT u.id, u.email, u.name, m.role FROM org_members m JOIN users u"
+                + " ON u.id = m.user_id WHERE m.org_id = ? ORDER BY m.created_at", List.of(orgId),
+                rs -> new Views.MemberView(rs.getObject(1, UUID.class), rs.getString(2), rs.getString(3),
+                        rs.getString(4)));
     }
 
     /** Adds or changes a member; the user must have signed in once. */
     @Transactional
     public void setMember(Identity caller, UUID orgId, UUID userId, String role) {
-        boolean known = jdbc.prepare("SELECT 1 FROM users WHERE id = ?", ps -> {
-            ps.setObject(1, userId, Types.OTHER);
-            try (ResultSet rs = ps.executeQuery()) {
-                return rs.next();
-            }
-        });
-        if (!known) {
+        if (!jdbc.exists("SELECT 1 FROM users WHERE id = ?", List.of(userId))) {
             throw ApiProblem.notFound("user `" + userId + "` (a person must sign in once, or accept an invitation)");
         }
-        jdbc.prepare("INSERT INTO org_members (org_id, user_id, role) VALUES (?, ?, ?)"
-                + " ON CONFLICT (org_id, user_id) DO UPDATE SET role = EXCLUDED.role", ps -> {
-                    ps.setObject(1, orgId, Types.OTHER);
-                    ps.setObject(2, userId, Types.OTHER);
-                    ps.setString(3, role);
-                    return ps.executeUpdate();
-                });
+        jdbc.update("INSERT INTO org_members (org_id, user_id, role) VALUES (?, ?, ?)"
+                + " ON CONFLICT (org_id, user_id) DO UPDATE SET role = EXCLUDED.role", List.of(orgId, userId, role));
         audit.record(AuditEvent.of(AuditKind.ORG_MEMBER, "set").by(caller).org(orgId).target(userId.toString())
                 .details(Map.of("role", role)).build());
         events.publish(Topic.ACCESS, orgId, Map.of("userId", userId.toString()));
@@ -133,20 +112,11 @@ public class OrgService {
 
     @Transactional
     public void removeMember(Identity caller, UUID orgId, UUID userId) {
-        int n = jdbc.prepare("DELETE FROM org_members WHERE org_id = ? AND user_id = ?", ps -> {
-            ps.setObject(1, orgId, Types.OTHER);
-            ps.setObject(2, userId, Types.OTHER);
-            return ps.executeUpdate();
-        });
-        if (n == 0) {
+        if (jdbc.update("DELETE FROM org_members WHERE org_id = ? AND user_id = ?", List.of(orgId, userId)) == 0) {
             throw ApiProblem.notFound("member `" + userId + "`");
         }
-        jdbc.prepare("DELETE FROM project_members WHERE principal_type = 'user' AND principal_id = ?"
-                + " AND project_id IN (SELECT id FROM projects WHERE org_id = ?)", ps -> {
-                    ps.setObject(1, userId, Types.OTHER);
-                    ps.setObject(2, orgId, Types.OTHER);
-                    return ps.executeUpdate();
-                });
+        jdbc.update("DELETE FROM project_members WHERE principal_type = 'user' AND principal_id = ?"
+                + " AND project_id IN (SELECT id FROM projects WHERE org_id = ?)", List.of(userId, orgId));
         audit.record(AuditEvent.of(AuditKind.ORG_MEMBER, "remove").by(caller).org(orgId).target(userId.toString())
                 .build());
         events.publish(Topic.ACCESS, orgId, Map.of("userId", userId.toString()));

@@ -13,10 +13,7 @@ import dev.stockade.api.kernel.web.ApiProblem;
 import dev.stockade.api.kernel.web.ProblemCode;
 import jakarta.inject.Singleton;
 import jakarta.transaction.Transactional;
-import java.sql.ResultSet;
-import java.sql.Types;
 import java.time.Clock;
-import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
@@ -100,20 +97,12 @@ public class ProjectService {
     }
 
     public List<Views.ProjectMemberView> members(UUID projectId) {
-        return jdbc.prepare("SELECT m.principal_type, m.principal_id, COALESCE(u.email, t.name), m.role"
+        return jdbc.query("SELECT m.principal_type, m.principal_id, COALESCE(u.email, t.name), m.role"
                 + " FROM project_members m LEFT JOIN users u ON m.principal_type = 'user' AND u.id = m.principal_id"
                 + " LEFT JOIN api_tokens t ON m.principal_type = 'api-token' AND t.id = m.principal_id"
-                + " WHERE m.project_id = ? ORDER BY m.created_at", ps -> {
-                    ps.setObject(1, projectId, Types.OTHER);
-                    List<Views.ProjectMemberView> out = new ArrayList<>();
-                    try (ResultSet rs = ps.executeQuery()) {
-                        while (rs.next()) {
-                            out.add(new Views.ProjectMemberView(rs.getString(1), rs.getObject(2, UUID.class),
-                                    rs.getString(3), rs.getString(4)));
-                        }
-                    }
-                    return out;
-                });
+                + " WHERE m.project_id = ? ORDER BY m.created_at", List.of(projectId),
+                rs -> new Views.ProjectMemberView(rs.getString(1), rs.getObject(2, UUID.class), rs.getString(3),
+                        rs.getString(4)));
     }
 
     /**
@@ -125,25 +114,12 @@ public class ProjectService {
         String check = principalType.equals("user")
                 ? "SELECT 1 FROM org_members WHERE org_id = ? AND user_id = ?"
                 : "SELECT 1 FROM api_tokens WHERE org_id = ? AND id = ? AND revoked_at IS NULL";
-        boolean inOrg = jdbc.prepare(check, ps -> {
-            ps.setObject(1, grant.orgId(), Types.OTHER);
-            ps.setObject(2, principalId, Types.OTHER);
-            try (ResultSet rs = ps.executeQuery()) {
-                return rs.next();
-            }
-        });
-        if (!inOrg) {
+        if (!jdbc.exists(check, List.of(grant.orgId(), principalId))) {
             throw ApiProblem.notFound((principalType.equals("user") ? "org member `" : "API token `") + principalId + "`");
         }
-        jdbc.prepare("INSERT INTO project_members (project_id, principal_type, principal_id, role)"
+        jdbc.update("INSERT INTO project_members (project_id, principal_type, principal_id, role)"
                 + " VALUES (?, ?, ?, ?) ON CONFLICT (project_id, principal_type, principal_id)"
-                + " DO UPDATE SET role = EXCLUDED.role", ps -> {
-                    ps.setObject(1, grant.projectId(), Types.OTHER);
-                    ps.setString(2, principalType);
-                    ps.setObject(3, principalId, Types.OTHER);
-                    ps.setString(4, role);
-                    return ps.executeUpdate();
-                });
+                + " DO UPDATE SET role = EXCLUDED.role", List.of(grant.projectId(), principalType, principalId, role));
         Map<String, Object> details = new HashMap<>();
         details.put("principalType", principalType);
         details.put("role", role);
@@ -154,13 +130,8 @@ public class ProjectService {
 
     @Transactional
     public void removeMember(Identity caller, Grant grant, String principalType, UUID principalId) {
-        int n = jdbc.prepare("DELETE FROM project_members WHERE project_id = ? AND principal_type = ?"
-                + " AND principal_id = ?", ps -> {
-                    ps.setObject(1, grant.projectId(), Types.OTHER);
-                    ps.setString(2, principalType);
-                    ps.setObject(3, principalId, Types.OTHER);
-                    return ps.executeUpdate();
-                });
+        int n = jdbc.update("DELETE FROM project_members WHERE project_id = ? AND principal_type = ?"
+                + " AND principal_id = ?", List.of(grant.projectId(), principalType, principalId));
         if (n == 0) {
             throw ApiProblem.notFound("project member `" + principalId + "`");
         }

@@ -6,6 +6,7 @@ import static dev.stockade.api.kernel.tools.ToolArgs.uuid;
 import com.fasterxml.jackson.databind.JsonNode;
 import dev.stockade.api.kernel.access.Action;
 import dev.stockade.api.kernel.access.ToolFamily;
+import dev.stockade.api.kernel.tools.Deleted;
 import dev.stockade.api.kernel.tools.PlatformTool;
 import dev.stockade.api.kernel.tools.Schema;
 import dev.stockade.api.kernel.web.ApiProblem;
@@ -36,32 +37,32 @@ class TenancyTools implements PlatformTool.Provider {
                         Schema.object().string("name", "The organization's name").required("name"),
                         (caller, grant, args) -> Views.OrgView.of(orgs.create(caller, name(args)))),
                 new PlatformTool("delete_org", "Delete an organization and everything in it.", ToolFamily.ORG_LIFECYCLE,
-                        Action.ORG_DELETE, Schema.object().uuid("orgId", "The organization").required("orgId"),
+                        Action.ORG_DELETE, Schema.inOrg().required("orgId"),
                         (caller, grant, args) -> {
                             orgs.delete(caller, grant.orgId());
-                            return new Views.Deleted(grant.orgId());
+                            return new Deleted(grant.orgId());
                         }),
                 new PlatformTool("list_projects", "List the projects of an organization that you can see.",
                         ToolFamily.DAY_TO_DAY, Action.PROJECT_LIST,
-                        Schema.object().uuid("orgId", "The organization").required("orgId"),
+                        Schema.inOrg().required("orgId"),
                         (caller, grant, args) -> new Views.Projects(projects.list(caller, grant).stream()
                                 .map(Views.ProjectView::of).toList())),
                 new PlatformTool("get_project", "Read a project.", ToolFamily.DAY_TO_DAY, Action.PROJECT_READ,
-                        Schema.object().uuid("projectId", "The project").required("projectId"),
+                        Schema.inProject().required("projectId"),
                         (caller, grant, args) -> Views.ProjectView.of(projects.get(grant.projectId()))),
                 new PlatformTool("create_project", "Create a project in an organization.", ToolFamily.ORG_LIFECYCLE,
-                        Action.PROJECT_CREATE, Schema.object().uuid("orgId", "The organization")
+                        Action.PROJECT_CREATE, Schema.inOrg()
                                 .string("name", "The project's name").string("description", "What it is for")
                                 .required("orgId", "name"),
                         (caller, grant, args) -> Views.ProjectView.of(projects.create(caller, grant.orgId(),
                                 new Requests.CreateProject(name(args), description(args))))),
                 new PlatformTool("list_project_members", "List the people and API tokens of a project with roles.",
                         ToolFamily.DAY_TO_DAY, Action.PROJECT_MEMBERS_READ,
-                        Schema.object().uuid("projectId", "The project").required("projectId"),
+                        Schema.inProject().required("projectId"),
                         (caller, grant, args) -> new Views.ProjectMembers(projects.members(grant.projectId()))),
                 new PlatformTool("set_project_member", "Grant a person or an API token a role in a project (ADMIN or"
                         + " MEMBER), or remove it (NONE).", ToolFamily.ORG_LIFECYCLE, Action.PROJECT_MEMBERS_WRITE,
-                        Schema.object().uuid("projectId", "The project")
+                        Schema.inProject()
                                 .oneOf("principalType", "Who is granted", "user", "api-token")
                                 .uuid("principalId", "The user's or API token's id")
                                 .oneOf("role", "The role; NONE removes the member", "ADMIN", "MEMBER", "NONE")

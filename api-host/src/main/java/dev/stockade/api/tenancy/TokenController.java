@@ -4,8 +4,6 @@ import dev.stockade.api.kernel.access.Access;
 import dev.stockade.api.kernel.access.Action;
 import dev.stockade.api.kernel.access.Authorizer;
 import dev.stockade.api.kernel.access.Caller;
-import dev.stockade.api.kernel.access.Grant;
-import dev.stockade.api.kernel.identity.ApiTokenRow;
 import dev.stockade.api.tenancy.Requests;
 import dev.stockade.api.tenancy.TokenService;
 import dev.stockade.api.tenancy.Views;
@@ -36,19 +34,20 @@ class TokenController {
     @Access(Action.API_TOKENS_MANAGE)
     Views.CreatedToken createApiToken(HttpRequest<?> request, String orgId, @Valid @Body Requests.CreateToken body) {
         var m = tokens.createApiToken(Caller.identity(request), Caller.grant(request).orgId(), body.name(), body.expiresAt());
-        return new Views.CreatedToken(m.row().id(), m.row().name(), m.row().prefix(), m.token(), m.row().expiresAt());
+        return Views.CreatedToken.of(Views.TokenView.of(m.row()), m.token());
     }
 
     @Get("/orgs/{orgId}/api-tokens")
     @Access(Action.API_TOKENS_MANAGE)
     Views.Tokens listApiTokens(HttpRequest<?> request, String orgId) {
-        return new Views.Tokens(tokens.listApiTokens(Caller.grant(request).orgId()).stream().map(TokenController::view).toList());
+        return new Views.Tokens(tokens.listApiTokens(Caller.grant(request).orgId()).stream().map(Views.TokenView::of)
+                .toList());
     }
 
     @Get("/api-tokens/{tokenId}")
     @Access(Action.API_TOKEN_READ)
     Views.TokenView getApiToken(String tokenId) {
-        return view(tokens.getApiToken(Authorizer.uuid("tokenId", tokenId)));
+        return Views.TokenView.of(tokens.getApiToken(Authorizer.uuid("tokenId", tokenId)));
     }
 
     @Delete("/api-tokens/{tokenId}")
@@ -63,17 +62,15 @@ class TokenController {
     @Access(Action.SANDBOX_TOKENS_MANAGE)
     Views.CreatedToken createSandboxToken(HttpRequest<?> request, String projectId,
                                           @Valid @Body Requests.CreateToken body) {
-        Grant g = Caller.grant(request);
-        var m = tokens.createSandboxToken(Caller.identity(request), g, body.name(), body.expiresAt());
-        return new Views.CreatedToken(m.row().id(), m.row().name(), m.row().prefix(), m.token(), m.row().expiresAt());
+        var m = tokens.createSandboxToken(Caller.identity(request), Caller.grant(request), body.name(), body.expiresAt());
+        return Views.CreatedToken.of(Views.TokenView.of(m.row()), m.token());
     }
 
     @Get("/projects/{projectId}/sandbox-tokens")
     @Access(Action.SANDBOX_TOKENS_MANAGE)
     Views.Tokens listSandboxTokens(HttpRequest<?> request, String projectId) {
         return new Views.Tokens(tokens.listSandboxTokens(Caller.grant(request).projectId()).stream()
-                .map(t -> new Views.TokenView(t.id(), t.name(), t.prefix(), t.createdAt(), t.expiresAt(), t.revokedAt()))
-                .toList());
+                .map(Views.TokenView::of).toList());
     }
 
     @Delete("/sandbox-tokens/{id}")
@@ -88,15 +85,13 @@ class TokenController {
     @Access(Action.PROXY_TOKENS_MANAGE)
     Views.CreatedToken createProxyToken(HttpRequest<?> request, @Valid @Body Requests.CreateProxyToken body) {
         var m = tokens.createProxyToken(Caller.identity(request), body.name());
-        return new Views.CreatedToken(m.row().id(), m.row().name(), m.row().prefix(), m.token(), null);
+        return Views.CreatedToken.of(Views.TokenView.of(m.row()), m.token());
     }
 
     @Get("/proxy-tokens")
     @Access(Action.PROXY_TOKENS_MANAGE)
     Views.Tokens listProxyTokens() {
-        return new Views.Tokens(tokens.listProxyTokens().stream()
-                .map(t -> new Views.TokenView(t.id(), t.name(), t.prefix(), t.createdAt(), null, t.revokedAt()))
-                .toList());
+        return new Views.Tokens(tokens.listProxyTokens().stream().map(Views.TokenView::of).toList());
     }
 
     @Delete("/proxy-tokens/{tokenId}")
@@ -104,9 +99,5 @@ class TokenController {
     HttpResponse<Void> revokeProxyToken(HttpRequest<?> request, String tokenId) {
         tokens.revokeProxyToken(Caller.identity(request), Authorizer.uuid("tokenId", tokenId));
         return HttpResponse.noContent();
-    }
-
-    private static Views.TokenView view(ApiTokenRow t) {
-        return new Views.TokenView(t.id(), t.name(), t.prefix(), t.createdAt(), t.expiresAt(), t.revokedAt());
     }
 }

@@ -16,6 +16,7 @@ import dev.stockade.api.kernel.identity.SandboxTokenRepository;
 import dev.stockade.api.kernel.identity.SandboxTokenRow;
 import dev.stockade.api.kernel.identity.TokenFormat;
 import dev.stockade.api.kernel.web.ApiProblem;
+import io.micronaut.core.annotation.Nullable;
 import jakarta.inject.Singleton;
 import jakarta.transaction.Transactional;
 import java.time.Clock;
@@ -23,6 +24,7 @@ import java.time.Instant;
 import java.util.List;
 import java.util.Map;
 import java.util.UUID;
+import java.util.function.BiConsumer;
 
 /**
  * API tokens (per organization) and sandbox tokens (per project): minted once, shown once, stored hashed, revocable,
@@ -88,10 +90,7 @@ public class TokenService {
     @Transactional
     public void revokeApiToken(Identity caller, Grant grant, UUID id) {
         ApiTokenRow row = getApiToken(id);
-        if (row.revokedAt() == null) {
-            apiTokens.revoke(id, clock.instant());
-        }
-        authenticator.forget(row.tokenHash());
+        revoke(id, row.revokedAt(), row.tokenHash(), apiTokens::revoke);
         audit.record(AuditEvent.of(AuditKind.API_TOKEN, "revoke").by(caller).org(grant.orgId()).target(id.toString())
                 .build());
     }
@@ -114,22 +113,26 @@ public class TokenService {
     @Transactional
     public void revokeSandboxToken(Identity caller, Grant grant, UUID id) {
         SandboxTokenRow row = sandboxTokens.findById(id).orElseThrow(() -> ApiProblem.notFound("sandbox token `" + id + "`"));
-        if (row.revokedAt() == null) {
-            sandboxTokens.revoke(id, clock.instant());
-        }
-        authenticator.forget(row.tokenHash());
+        revoke(id, row.revokedAt(), row.tokenHash(), sandboxTokens::revoke);
         audit.record(AuditEvent.of(AuditKind.SANDBOX_TOKEN, "revoke").by(caller).org(grant.orgId())
                 .project(grant.projectId()).target(id.toString()).build());
     }
 
     /** Revokes a sandbox token the platform minted for a sandbox, when that sandbox goes (no audit entry). */
     public void revokeSandboxTokenQuietly(UUID id) {
-        sandboxTokens.findById(id).ifPresent(row -> {
-            if (row.revokedAt() == null) {
-                sandboxTokens.revoke(id, clock.instant());
-            }
-            authenticator.forget(row.tokenHash());
-        });
+        sandboxTokens.findById(id).ifPresent(row -> revoke(id, row.revokedAt(), row.tokenHash(),
+                sandboxTokens::revoke));
+    }
+
+    /**
+     * Revokes a token of any kind: stamped now unless it already was (the first revocation's time stands), and
+     * forgotten by the authenticator's cache either way, so it stops working at once on this replica.
+     */
+    private void revoke(UUID id, @Nullable Instant revokedAt, byte[] tokenHash, BiConsumer<UUID, Instant> stamp) {
+        if (revokedAt == null) {
+            stamp.accept(id, clock.instant());
+        }
+        authenticator.forget(tokenHash);
     }
 
     private void checkExpiry(Instant expiresAt) {
@@ -156,10 +159,7 @@ public class TokenService {
     @Transactional
     public void revokeProxyToken(Identity caller, UUID id) {
         ProxyTokenRow row = proxyTokens.findById(id).orElseThrow(() -> ApiProblem.notFound("proxy token `" + id + "`"));
-        if (row.revokedAt() == null) {
-            proxyTokens.revoke(id, clock.instant());
-        }
-        authenticator.forget(row.tokenHash());
+        revoke(id, row.revokedAt(), row.tokenHash(), proxyTokens::revoke);
         audit.record(AuditEvent.of(AuditKind.PROXY_TOKEN, "revoke").by(caller).org(null).target(id.toString()).build());
         events.publish(Topic.PROXY_TOKEN, null, Map.of("revoked", id.toString())); // open feeds of it close, everywhere
     }

@@ -2,6 +2,9 @@ package dev.stockade.api.tenancy;
 
 import com.fasterxml.jackson.annotation.JsonInclude;
 import com.nimbusds.jose.jwk.ECKey;
+import dev.stockade.api.kernel.identity.ApiTokenRow;
+import dev.stockade.api.kernel.identity.ProxyTokenRow;
+import dev.stockade.api.kernel.identity.SandboxTokenRow;
 import io.micronaut.core.annotation.Introspected;
 import io.micronaut.core.annotation.Nullable;
 import java.time.Instant;
@@ -40,13 +43,29 @@ public final class Views {
                                  @Nullable Instant acceptedAt) {
     }
 
+    /** Any kind of token as listed: API, sandbox or proxy (a proxy token never expires). */
     @Introspected
     public record TokenView(UUID id, String name, String prefix, Instant createdAt, @Nullable Instant expiresAt,
                             @Nullable Instant revokedAt) {
+        static TokenView of(ApiTokenRow t) {
+            return new TokenView(t.id(), t.name(), t.prefix(), t.createdAt(), t.expiresAt(), t.revokedAt());
+        }
+
+        static TokenView of(SandboxTokenRow t) {
+            return new TokenView(t.id(), t.name(), t.prefix(), t.createdAt(), t.expiresAt(), t.revokedAt());
+        }
+
+        static TokenView of(ProxyTokenRow t) {
+            return new TokenView(t.id(), t.name(), t.prefix(), t.createdAt(), null, t.revokedAt());
+        }
     }
 
+    /** A token just minted: the one answer that carries the token itself. */
     @Introspected
     public record CreatedToken(UUID id, String name, String prefix, String token, @Nullable Instant expiresAt) {
+        static CreatedToken of(TokenView minted, String token) {
+            return new CreatedToken(minted.id(), minted.name(), minted.prefix(), token, minted.expiresAt());
+        }
     }
 
     // List answers are one record per element type, not a generic page: the OpenAPI generator does not resolve a
@@ -80,11 +99,6 @@ public final class Views {
     /** Invitations of an organization, or the caller's own. */
     @Introspected
     public record Invitations(List<InvitationView> items) {
-    }
-
-    /** The answer of a delete through MCP (REST answers 204). */
-    @Introspected
-    public record Deleted(UUID deleted) {
     }
 
     /** A project member as set through MCP: {@code role} is {@code ADMIN}, {@code MEMBER} or {@code NONE} (removed). */

@@ -18,6 +18,8 @@ import io.micronaut.scheduling.annotation.ExecuteOn;
 import io.micronaut.web.router.RouteAttributes;
 import io.micronaut.web.router.RouteMatch;
 import io.micronaut.web.router.UriRouteMatch;
+import java.util.Arrays;
+import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 
@@ -61,7 +63,10 @@ final class AccessFilter implements Ordered {
             if (socket.isPresent()) {
                 return authorizeSocket(request, socket.get());
             }
-            Action action = route.flatMap(r -> r.getAnnotationMetadata().enumValue(Access.class, Action.class)).orElse(null);
+            Map<String, Object> vars = route.orElse(null) instanceof UriRouteMatch<?, ?> u
+                    ? u.getVariableValues() : Map.of();
+            Action action = route.flatMap(r -> declared(r.getAnnotationMetadata().enumValues(Access.class, Action.class),
+                    vars)).orElse(null);
             if (action == null || action.gated()) {
                 enrollment.check();
             }
@@ -82,7 +87,6 @@ final class AccessFilter implements Ordered {
             if (!action.clusterTokenOnly() && caller instanceof Identity.ClusterToken) {
                 throw new ApiProblem(ProblemCode.UNAUTHENTICATED, "a cluster token is accepted only by the cluster proxy");
             }
-            Map<String, Object> vars = route.get() instanceof UriRouteMatch<?, ?> u ? u.getVariableValues() : Map.of();
             Grant grant = authorizer.authorize(caller, action, vars);
             request.setAttribute(IDENTITY, caller);
             request.setAttribute(GRANT, grant);
@@ -90,6 +94,23 @@ final class AccessFilter implements Ordered {
         } catch (ApiProblem p) {
             return problems.response(p);
         }
+    }
+
+    /**
+     * The action a route declares: its only one, or, for a method mapped to several paths, the one whose scope
+     * variable the matched path names (a path that names none takes the installation-wide action). None or more than
+     * one is no rule at all, and the route is refused.
+     */
+    static Optional<Action> declared(Action[] declared, Map<String, Object> pathVariables) {
+        if (declared.length == 1) {
+            return Optional.of(declared[0]);
+        }
+        List<Action> named = Arrays.stream(declared)
+                .filter(a -> a.scope().variable() != null && pathVariables.containsKey(a.scope().variable())).toList();
+        if (named.isEmpty()) {
+            named = Arrays.stream(declared).filter(a -> a.scope() == Scope.NONE).toList();
+        }
+        return named.size() == 1 ? Optional.of(named.get(0)) : Optional.empty();
     }
 
     /** A WebSocket handshake: the router matches it apart from HTTP routes, so its action comes from the table. */

@@ -9,8 +9,7 @@ import dev.stockade.api.kernel.web.ProblemCode;
 import dev.stockade.api.kernel.web.Text;
 import io.micronaut.core.annotation.Nullable;
 import jakarta.inject.Singleton;
-import java.sql.ResultSet;
-import java.sql.Types;
+import java.util.Arrays;
 import java.util.EnumSet;
 import java.util.HashMap;
 import java.util.List;
@@ -140,15 +139,9 @@ public final class Authorizer {
 
     /** Whether the token is an admin of the project ({@code null}: of any project). */
     private boolean tokenIsProjectAdmin(UUID tokenId, @Nullable UUID projectId) {
-        return jdbc.prepare("SELECT 1 FROM project_members WHERE principal_type = 'api-token' AND principal_id = ?"
-                + " AND role = 'ADMIN' AND (?::uuid IS NULL OR project_id = ?::uuid) LIMIT 1", ps -> {
-                    ps.setObject(1, tokenId, Types.OTHER);
-                    ps.setObject(2, projectId, Types.OTHER);
-                    ps.setObject(3, projectId, Types.OTHER);
-                    try (ResultSet rs = ps.executeQuery()) {
-                        return rs.next();
-                    }
-                });
+        return jdbc.exists("SELECT 1 FROM project_members WHERE principal_type = 'api-token' AND principal_id = ?"
+                + " AND role = 'ADMIN' AND (?::uuid IS NULL OR project_id = ?::uuid) LIMIT 1",
+                Arrays.asList(tokenId, projectId, projectId));
     }
 
     /** What a path named: the organization and, for project-scoped routes, the project. */
@@ -221,19 +214,10 @@ public final class Authorizer {
         if (t.orgId == null) {
             return;
         }
-        String[] roles = jdbc.prepare("SELECT (SELECT role FROM org_members WHERE org_id = ? AND user_id = ?),"
+        String[] roles = jdbc.first("SELECT (SELECT role FROM org_members WHERE org_id = ? AND user_id = ?),"
                 + " (SELECT role FROM project_members WHERE project_id = ? AND principal_type = ? AND principal_id = ?)",
-                ps -> {
-                    ps.setObject(1, t.orgId, Types.OTHER);
-                    ps.setObject(2, person ? principal : null, Types.OTHER);
-                    ps.setObject(3, t.projectId, Types.OTHER);
-                    ps.setString(4, principalType);
-                    ps.setObject(5, principal, Types.OTHER);
-                    try (ResultSet rs = ps.executeQuery()) {
-                        rs.next();
-                        return new String[] {rs.getString(1), rs.getString(2)};
-                    }
-                });
+                Arrays.asList(t.orgId, person ? principal : null, t.projectId, principalType, principal),
+                rs -> new String[] {rs.getString(1), rs.getString(2)}).orElseThrow();
         if ("ADMIN".equals(roles[0])) {
             out.addAll(EnumSet.of(Relation.ORG_ADMIN, Relation.ORG_MEMBER));
             if (person) {
@@ -253,12 +237,7 @@ public final class Authorizer {
     }
 
     private Optional<UUID> exists(String sql, UUID id) {
-        return jdbc.prepare(sql, ps -> {
-            ps.setObject(1, id, Types.OTHER);
-            try (ResultSet rs = ps.executeQuery()) {
-                return rs.next() ? Optional.of(rs.getObject(1, UUID.class)) : Optional.empty();
-            }
-        });
+        return jdbc.first(sql, List.of(id), rs -> rs.getObject(1, UUID.class));
     }
 
     /** A path id that is not a UUID is a clear 400, before any query (this also refuses traversal like {@code ..}). */

@@ -12,6 +12,7 @@ import java.time.Instant;
 import java.time.ZoneOffset;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Optional;
 import java.util.UUID;
 
 /**
@@ -58,6 +59,17 @@ public final class Sql {
         });
     }
 
+    /** As {@link #query}, for a lookup: the first row mapped, or empty when the query finds none. */
+    public <T> Optional<T> first(String sql, List<?> args, Row<T> row) {
+        List<T> rows = query(sql, args, row);
+        return rows.isEmpty() ? Optional.empty() : Optional.ofNullable(rows.get(0));
+    }
+
+    /** Whether the query finds a row. */
+    public boolean exists(String sql, List<?> args) {
+        return first(sql, args, rs -> true).isPresent();
+    }
+
     /** Runs a statement with {@code args} bound in order; returns the number of rows it changed. */
     public int update(String sql, List<?> args) {
         return prepare(sql, ps -> {
@@ -66,12 +78,17 @@ public final class Sql {
         });
     }
 
-    /** Binds a UUID as {@code uuid}, an instant as {@code timestamptz}, null untyped (cast it in the SQL). */
+    /**
+     * Binds a UUID as {@code uuid}, UUIDs ({@code UUID[]}) as {@code uuid[]} (for {@code = ANY (?)}), an instant as
+     * {@code timestamptz}, null untyped (cast it in the SQL).
+     */
     private static void bind(PreparedStatement ps, List<?> args) throws SQLException {
         for (int i = 0; i < args.size(); i++) {
             Object a = args.get(i);
             if (a == null || a instanceof UUID) {
                 ps.setObject(i + 1, a, Types.OTHER);
+            } else if (a instanceof UUID[] ids) {
+                ps.setArray(i + 1, ps.getConnection().createArrayOf("uuid", ids));
             } else if (a instanceof Instant t) {
                 ps.setObject(i + 1, t.atOffset(ZoneOffset.UTC));
             } else {

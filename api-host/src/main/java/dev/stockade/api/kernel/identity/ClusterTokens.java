@@ -16,13 +16,11 @@ import dev.stockade.api.kernel.config.PlatformConfig;
 import dev.stockade.api.kernel.db.Sql;
 import dev.stockade.api.kernel.secrets.SecretBox;
 import jakarta.inject.Singleton;
-import java.sql.ResultSet;
 import java.sql.Types;
 import java.text.ParseException;
 import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
-import java.util.ArrayList;
 import java.util.Date;
 import java.util.List;
 import java.util.Optional;
@@ -94,18 +92,9 @@ public final class ClusterTokens {
 
     /** The public keys a relay should accept for {@code projectId}: the active one and those retired within a lifetime. */
     public List<ECKey> published(UUID projectId) {
-        return jdbc.prepare("SELECT public_jwk FROM project_keys WHERE project_id = ?"
-                + " AND (retired_at IS NULL OR retired_at > ?) ORDER BY created_at DESC", ps -> {
-                    ps.setObject(1, projectId, Types.OTHER);
-                    ps.setObject(2, java.sql.Timestamp.from(clock.instant().minus(LIFETIME)));
-                    List<ECKey> out = new ArrayList<>();
-                    try (ResultSet rs = ps.executeQuery()) {
-                        while (rs.next()) {
-                            out.add(parse(rs.getString(1)));
-                        }
-                    }
-                    return out;
-                });
+        return jdbc.query("SELECT public_jwk FROM project_keys WHERE project_id = ?"
+                + " AND (retired_at IS NULL OR retired_at > ?) ORDER BY created_at DESC",
+                List.of(projectId, clock.instant().minus(LIFETIME)), rs -> parse(rs.getString(1)));
     }
 
     /** Issues a cluster JWT for a sandbox identity of {@code projectId}. */
@@ -133,16 +122,9 @@ public final class ClusterTokens {
 
     /** The project's active key, unsealed once: a rotation elsewhere is seen within a minute (the old key stays valid). */
     private ActiveKey loadActiveKey(UUID projectId) {
-        String[] row = jdbc.prepare("SELECT kid, private_jwk FROM project_keys WHERE project_id = ?"
-                + " AND retired_at IS NULL", ps -> {
-                    ps.setObject(1, projectId, Types.OTHER);
-                    try (ResultSet rs = ps.executeQuery()) {
-                        return rs.next() ? new String[] {rs.getString(1), rs.getString(2)} : null;
-                    }
-                });
-        if (row == null) {
-            throw new IllegalStateException("project has no signing key");
-        }
+        String[] row = jdbc.first("SELECT kid, private_jwk FROM project_keys WHERE project_id = ?"
+                + " AND retired_at IS NULL", List.of(projectId), rs -> new String[] {rs.getString(1), rs.getString(2)})
+                .orElseThrow(() -> new IllegalStateException("project has no signing key"));
         try {
             return new ActiveKey(row[0], new ECDSASigner(parse(secrets.open(row[1], "project-key:" + row[0]))));
         } catch (JOSEException e) {
@@ -177,12 +159,8 @@ public final class ClusterTokens {
 
     /** The organization of {@code projectId}, cached briefly; empty when the project does not exist. */
     public Optional<UUID> orgOf(UUID projectId) {
-        return orgByProject.get(projectId, id -> jdbc.prepare("SELECT org_id FROM projects WHERE id = ?", ps -> {
-            ps.setObject(1, id, Types.OTHER);
-            try (ResultSet rs = ps.executeQuery()) {
-                return rs.next() ? Optional.of(rs.getObject(1, UUID.class)) : Optional.empty();
-            }
-        }));
+        return orgByProject.get(projectId, id -> jdbc.first("SELECT org_id FROM projects WHERE id = ?", List.of(id),
+                rs -> rs.getObject(1, UUID.class)));
     }
 
     public void forgetProject(UUID projectId) {
@@ -192,16 +170,10 @@ public final class ClusterTokens {
     }
 
     private Optional<PublishedKey> lookup(String kid) {
-        return jdbc.prepare("SELECT k.project_id, p.org_id, k.public_jwk FROM project_keys k"
-                + " JOIN projects p ON p.id = k.project_id WHERE k.kid = ? AND (k.retired_at IS NULL OR k.retired_at > ?)",
-                ps -> {
-                    ps.setString(1, kid);
-                    ps.setObject(2, java.sql.Timestamp.from(clock.instant().minus(LIFETIME)));
-                    try (ResultSet rs = ps.executeQuery()) {
-                        return rs.next() ? Optional.of(new PublishedKey(rs.getObject(1, UUID.class),
-                                rs.getObject(2, UUID.class), parse(rs.getString(3)))) : Optional.empty();
-                    }
-                });
+        return jdbc.first("SELECT k.project_id, p.org_id, k.public_jwk FROM project_keys k JOIN projects p"
+                + " ON p.id = k.project_id WHERE k.kid = ? AND (k.retired_at IS NULL OR k.retired_at > ?)",
+                List.of(kid, clock.instant().minus(LIFETIME)), rs -> new PublishedKey(rs.getObject(1, UUID.class),
+                        rs.getObject(2, UUID.class), parse(rs.getString(3))));
     }
 
     private static ECKey parse(String json) {

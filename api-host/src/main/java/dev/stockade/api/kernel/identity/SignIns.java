@@ -7,9 +7,8 @@ import dev.stockade.api.kernel.audit.AuditLog;
 import dev.stockade.api.kernel.db.Sql;
 import jakarta.inject.Singleton;
 import jakarta.transaction.Transactional;
-import java.sql.ResultSet;
-import java.sql.Types;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.List;
 import java.util.Map;
 import java.util.UUID;
@@ -34,28 +33,11 @@ public class SignIns {
 
     @Transactional
     public UserRow signIn(String issuer, String subject, String email, String name) {
-        UserRow user = jdbc.prepare(UPSERT, ps -> {
-            ps.setObject(1, UUID.randomUUID(), Types.OTHER);
-            ps.setString(2, issuer);
-            ps.setString(3, subject);
-            ps.setString(4, email);
-            ps.setString(5, name);
-            try (ResultSet rs = ps.executeQuery()) {
-                rs.next();
-                return new UserRow(rs.getObject(1, UUID.class), rs.getString(2), rs.getString(3), rs.getString(4),
-                        rs.getString(5), rs.getTimestamp(6).toInstant());
-            }
-        });
-        List<UUID> orgs = jdbc.prepare("SELECT org_id FROM org_members WHERE user_id = ?", ps -> {
-            ps.setObject(1, user.id(), Types.OTHER);
-            List<UUID> out = new ArrayList<>();
-            try (ResultSet rs = ps.executeQuery()) {
-                while (rs.next()) {
-                    out.add(rs.getObject(1, UUID.class));
-                }
-            }
-            return out;
-        });
+        UserRow user = jdbc.first(UPSERT, Arrays.asList(UUID.randomUUID(), issuer, subject, email, name),
+                rs -> new UserRow(rs.getObject(1, UUID.class), rs.getString(2), rs.getString(3), rs.getString(4),
+                        rs.getString(5), rs.getTimestamp(6).toInstant())).orElseThrow();
+        List<UUID> orgs = jdbc.query("SELECT org_id FROM org_members WHERE user_id = ?", List.of(user.id()),
+                rs -> rs.getObject(1, UUID.class));
         if (orgs.isEmpty()) {
             orgs = new ArrayList<>();
             orgs.add(null);

@@ -15,29 +15,35 @@ public final class Schema {
         return new Schema();
     }
 
+    /** The arguments of a tool that acts in one organization: {@code orgId}, then whatever else it takes. */
+    public static Schema inOrg() {
+        return object().uuid("orgId", "The organization");
+    }
+
+    /** The arguments of a tool that acts in one project: {@code projectId}, then whatever else it takes. */
+    public static Schema inProject() {
+        return object().uuid("projectId", "The project");
+    }
+
     public Schema uuid(String name, String description) {
         properties.putObject(name).put("type", "string").put("format", "uuid").put("description", description);
         return this;
     }
 
     public Schema string(String name, String description) {
-        properties.putObject(name).put("type", "string").put("description", description);
-        return this;
+        return typed(name, "string", description);
     }
 
     public Schema integer(String name, String description) {
-        properties.putObject(name).put("type", "integer").put("description", description);
-        return this;
+        return typed(name, "integer", description);
     }
 
     public Schema bool(String name, String description) {
-        properties.putObject(name).put("type", "boolean").put("description", description);
-        return this;
+        return typed(name, "boolean", description);
     }
 
     public Schema object(String name, String description) {
-        properties.putObject(name).put("type", "object").put("description", description);
-        return this;
+        return typed(name, "object", description);
     }
 
     public Schema oneOf(String name, String description, String... values) {
@@ -45,6 +51,12 @@ public final class Schema {
         for (String v : values) {
             p.withArray("enum").add(v);
         }
+        return this;
+    }
+
+    /** A property of a JSON type with no further constraint. */
+    private Schema typed(String name, String type, String description) {
+        properties.putObject(name).put("type", type).put("description", description);
         return this;
     }
 

@@ -1,12 +1,8 @@
 package dev.stockade.api.kernel.web;
 
 import com.fasterxml.jackson.core.JsonParser;
-import com.fasterxml.jackson.databind.BeanDescription;
-import com.fasterxml.jackson.databind.DeserializationConfig;
 import com.fasterxml.jackson.databind.DeserializationContext;
 import com.fasterxml.jackson.databind.JsonDeserializer;
-import com.fasterxml.jackson.databind.deser.BeanDeserializerModifier;
-import com.fasterxml.jackson.databind.deser.std.DelegatingDeserializer;
 import java.io.IOException;
 import java.time.Instant;
 import java.time.LocalDate;
@@ -61,39 +57,21 @@ public final class StorableTime {
     }
 
     /** Wraps the deserializer of every time type so that a bound time outside the rule is refused with its pointer. */
-    static final class Modifier extends BeanDeserializerModifier {
-        private static final long serialVersionUID = 1L;
-
-        @Override
-        public JsonDeserializer<?> modifyDeserializer(DeserializationConfig config, BeanDescription description,
-                                                      JsonDeserializer<?> deserializer) {
-            return Temporal.class.isAssignableFrom(description.getBeanClass()) ? new Checked(deserializer) : deserializer;
-        }
+    static CheckedDeserializers modifier() {
+        return new CheckedDeserializers((description, deserializer) ->
+                Temporal.class.isAssignableFrom(description.getBeanClass()), StorableTime::checked);
     }
 
-    private static final class Checked extends DelegatingDeserializer {
-        private static final long serialVersionUID = 1L;
-
-        Checked(JsonDeserializer<?> delegate) {
-            super(delegate);
+    private static Object checked(JsonDeserializer<?> delegate, JsonParser p, DeserializationContext ctxt)
+            throws IOException {
+        Object value = delegate.deserialize(p, ctxt);
+        Instant t = instant(value);
+        String why = t == null ? null : flaw(t);
+        if (why != null) {
+            String pointer = p.getParsingContext().pathAsPointer().toString();
+            throw new RefusedValue(p, pointer, "out-of-range",
+                    "`" + Text.clip(StorableText.printable(pointer)) + "` " + why);
         }
-
-        @Override
-        protected JsonDeserializer<?> newDelegatingInstance(JsonDeserializer<?> delegate) {
-            return new Checked(delegate);
-        }
-
-        @Override
-        public Object deserialize(JsonParser p, DeserializationContext ctxt) throws IOException {
-            Object value = _delegatee.deserialize(p, ctxt);
-            Instant t = instant(value);
-            String why = t == null ? null : flaw(t);
-            if (why != null) {
-                String pointer = p.getParsingContext().pathAsPointer().toString();
-                throw new RefusedValue(p, pointer, "out-of-range",
-                        "`" + Text.clip(StorableText.printable(pointer)) + "` " + why);
-            }
-            return value;
-        }
+        return value;
     }
 }

@@ -2,8 +2,6 @@ package dev.stockade.api.kernel.web;
 
 import com.fasterxml.jackson.core.JsonParser;
 import com.fasterxml.jackson.core.JsonToken;
-import com.fasterxml.jackson.databind.BeanDescription;
-import com.fasterxml.jackson.databind.DeserializationConfig;
 import com.fasterxml.jackson.databind.DeserializationContext;
 import com.fasterxml.jackson.databind.DeserializationFeature;
 import com.fasterxml.jackson.databind.JsonDeserializer;
@@ -11,8 +9,6 @@ import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.cfg.CoercionAction;
 import com.fasterxml.jackson.databind.cfg.CoercionInputShape;
 import com.fasterxml.jackson.databind.deser.BeanDeserializerBase;
-import com.fasterxml.jackson.databind.deser.BeanDeserializerModifier;
-import com.fasterxml.jackson.databind.deser.std.DelegatingDeserializer;
 import com.fasterxml.jackson.databind.module.SimpleModule;
 import com.fasterxml.jackson.databind.type.LogicalType;
 import io.micronaut.context.event.BeanCreatedEvent;
@@ -37,9 +33,10 @@ final class StrictJson implements BeanCreatedEventListener<ObjectMapper> {
         mapper.disable(JsonParser.Feature.STRICT_DUPLICATE_DETECTION);
         mapper.enable(DeserializationFeature.FAIL_ON_TRAILING_TOKENS);
         mapper.registerModule(new SimpleModule("stockade-storable-times").setDeserializerModifier(
-                new StorableTime.Modifier()));
+                StorableTime.modifier()));
         mapper.registerModule(new SimpleModule("stockade-records-are-objects").setDeserializerModifier(
-                new RecordsAreObjects()));
+                new CheckedDeserializers((description, deserializer) -> deserializer instanceof BeanDeserializerBase,
+                        StrictJson::objectsOnly)));
         for (LogicalType target : new LogicalType[] {LogicalType.Textual, LogicalType.Integer, LogicalType.Float,
                 LogicalType.Boolean, LogicalType.Enum, LogicalType.DateTime}) {
             var config = mapper.coercionConfigFor(target);
@@ -71,34 +68,11 @@ final class StrictJson implements BeanCreatedEventListener<ObjectMapper> {
      * Without this, the framework's introspected records try to build themselves from the scalar and fail outside
      * Jackson's error handling (a 500 for a body of {@code 1E-400}).
      */
-    static final class RecordsAreObjects extends BeanDeserializerModifier {
-        private static final long serialVersionUID = 1L;
-
-        @Override
-        public JsonDeserializer<?> modifyDeserializer(DeserializationConfig config, BeanDescription description,
-                                                      JsonDeserializer<?> deserializer) {
-            return deserializer instanceof BeanDeserializerBase ? new ObjectsOnly(deserializer) : deserializer;
+    private static Object objectsOnly(JsonDeserializer<?> delegate, JsonParser p, DeserializationContext ctxt)
+            throws IOException {
+        if (p.currentToken() != null && p.currentToken().isScalarValue() && p.currentToken() != JsonToken.VALUE_NULL) {
+            return ctxt.handleUnexpectedToken(delegate.handledType(), p);
         }
-    }
-
-    private static final class ObjectsOnly extends DelegatingDeserializer {
-        private static final long serialVersionUID = 1L;
-
-        ObjectsOnly(JsonDeserializer<?> delegate) {
-            super(delegate);
-        }
-
-        @Override
-        protected JsonDeserializer<?> newDelegatingInstance(JsonDeserializer<?> delegate) {
-            return new ObjectsOnly(delegate);
-        }
-
-        @Override
-        public Object deserialize(JsonParser p, DeserializationContext ctxt) throws IOException {
-            if (p.currentToken() != null && p.currentToken().isScalarValue() && p.currentToken() != JsonToken.VALUE_NULL) {
-                return ctxt.handleUnexpectedToken(handledType(), p);
-            }
-            return _delegatee.deserialize(p, ctxt);
-        }
+        return delegate.deserialize(p, ctxt);
     }
 }
