@@ -52,6 +52,9 @@ public final class LlmProxyBench {
         int seconds = args.length > 0 ? Integer.parseInt(args[0]) : 10;
         int streams = args.length > 1 ? Integer.parseInt(args[1]) : 200;
         System.setProperty("sun.net.httpserver.nodelay", "true"); // providers answer with TCP_NODELAY
+        // the JDK server closes kept-alive connections beyond 200 idle ones; the platform's pool holds one per
+        // stream, so a closed one would be found only on reuse (a provider keeps thousands open)
+        System.setProperty("sun.net.httpserver.maxIdleConnections", "2000");
         HttpServer upstream = upstream();
         String direct = "http://127.0.0.1:" + upstream.getAddress().getPort() + "/v1/chat/completions";
         Map<String, String> env = Map.of("INFERENCE_OPENAI_ENABLED", "true", "INFERENCE_OPENAI_BASE_URL",
