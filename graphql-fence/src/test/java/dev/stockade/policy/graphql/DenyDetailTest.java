@@ -1,5 +1,6 @@
 package dev.stockade.policy.graphql;
 
+import static dev.stockade.policy.graphql.Fences.arg;
 import static dev.stockade.policy.graphql.Fences.fence;
 import static dev.stockade.policy.graphql.Fences.post;
 import static dev.stockade.policy.graphql.Fences.query;
@@ -32,6 +33,25 @@ class DenyDetailTest {
         FenceResult result = GET_ONLY.judge(query("query GetA { " + field + " }"));
         assertThat(result.reason()).isEqualTo(FenceReason.FIELD_DENIED);
         assertThat(result.detail()).isEqualTo("root field `" + "f".repeat(80) + "…` (5000 characters) is not admitted");
+    }
+
+    @Test
+    void anArgumentDenyNamesTheConditionsPointerAndFieldButNeverTheValue() {
+        GraphqlFenceSet owners = set(fence(OperationType.QUERY, null, null, arg("repository", "/owner", "acme*")));
+        FenceResult result = owners.judge(query("query { repository(owner: \"evil-secret\") { id } }"));
+        assertThat(result.reason()).isEqualTo(FenceReason.ARGUMENT_DENIED);
+        assertThat(result.detail()).isEqualTo("argument `/owner` of field `repository` does not match the fence");
+        assertThat(result.detail()).doesNotContain("evil");
+    }
+
+    @Test
+    void anArgumentDenyQuotesThePolicysPointerLikeAnyInput() {
+        String pointer = "/own`er" + "/x".repeat(60);
+        GraphqlFenceSet odd = set(fence(OperationType.QUERY, null, null, arg("repository", pointer, "*")));
+        FenceResult result = odd.judge(query("query { repository(owner: \"acme\") { id } }"));
+        assertThat(result.reason()).isEqualTo(FenceReason.ARGUMENT_DENIED);
+        assertThat(result.detail()).isEqualTo("argument `/own\\u0060er" + "/x".repeat(36) + "/…` (127 characters)"
+                + " of field `repository` reaches no value");
     }
 
     @Test

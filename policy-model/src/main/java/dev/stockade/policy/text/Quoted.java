@@ -34,6 +34,18 @@ public final class Quoted {
         return "`" + escape.apply(head(input)) + "…` (" + input.length() + " characters)";
     }
 
+    /**
+     * {@code before}, then {@code input} quoted as {@link #input(String, UnaryOperator)} quotes it, then
+     * {@code after}: one string built, not a quoted one and then the line around it, because GraphQL deny
+     * details are written on the request path.
+     */
+    public static String between(String before, String input, UnaryOperator<String> escape, String after) {
+        if (input == null || input.length() > SHOWN) {
+            return before + input(input, escape) + after;
+        }
+        return before + "`" + escape.apply(input) + "`" + after;
+    }
+
     /** {@code input} without backticks, clipped the same way ({@code first 80…} and the length). */
     public static String clip(String input) {
         if (input == null || input.length() <= SHOWN) {

@@ -40,6 +40,19 @@ class QuotedTest {
     }
 
     @Test
+    void betweenBuildsTheSameLineAsQuotingThenJoining() {
+        java.util.function.UnaryOperator<String> escape = shown -> shown.replace("`", "\\u0060");
+        for (String input : new String[] {"", "viewer", "a`b", "x".repeat(80), "x".repeat(81), "y".repeat(5_000),
+                "x".repeat(79) + "\uD83D\uDE00" + "y", null}) {
+            assertThat(Quoted.between("root field ", input, escape, " is not admitted"))
+                    .isEqualTo("root field " + Quoted.input(input, escape) + " is not admitted");
+        }
+        assertThat(Quoted.between("field ", "a`b", escape, " is refused")).isEqualTo("field `a\\u0060b` is refused");
+        assertThat(Quoted.between("[", "z".repeat(81), escape, "]"))
+                .isEqualTo("[`" + "z".repeat(80) + "…` (81 characters)]");
+    }
+
+    @Test
     void nullIsShownAsNull() {
         assertThat(Quoted.input(null)).isEqualTo("`null`");
         assertThat(Quoted.clip(null)).isNull();

@@ -24,8 +24,11 @@ public final class CompiledFence {
     private final Glob[] fields;          // null: any root field, introspection included
     private final Condition[] conditions;
 
-    /** {@code glob == null}: an invalid glob, which no value matches. */
-    private record Condition(String field, String pointerText, ArgumentPointer pointer, Glob glob) {
+    /**
+     * {@code glob == null}: an invalid glob, which no value matches. {@code refusal} is the start of the
+     * condition's deny detail, quoted once here because it names only the policy's own text.
+     */
+    private record Condition(String field, ArgumentPointer pointer, Glob glob, String refusal) {
     }
 
     private CompiledFence(OperationType type, boolean nameFenced, Glob name, Glob[] fields,
@@ -47,8 +50,9 @@ public final class CompiledFence {
         }
         List<ArgumentCondition> arguments = fence.arguments() == null ? List.of() : fence.arguments();
         Condition[] conditions = arguments.stream()
-                .map(a -> new Condition(a.field(), a.pointer(), ArgumentPointer.compile(a.pointer()),
-                        glob(GlobKind.VALUE, a.glob())))
+                .map(a -> new Condition(a.field(), ArgumentPointer.compile(a.pointer()),
+                        glob(GlobKind.VALUE, a.glob()),
+                        "argument " + Reason.quote(a.pointer()) + " of field " + Reason.quote(a.field()) + " "))
                 .toArray(Condition[]::new);
         return new CompiledFence(fence.operationType(), nameFenced, name, fields, conditions);
     }
@@ -102,12 +106,12 @@ public final class CompiledFence {
     private FenceResult judgeWithin(PreparedOperation operation, GlobWork work) throws OverBudget {
         if (type == null || (type != OperationType.ANY && !type.wire().equals(operation.type()))) {
             return FenceResult.deny(FenceReason.OPERATION_DENIED,
-                    "operation type " + Reason.quote(operation.type()) + " is not admitted");
+                    Reason.quote("operation type ", operation.type(), " is not admitted"));
         }
         if (nameFenced && (operation.name() == null || !matches(name, operation.name(), work))) {
             return FenceResult.deny(FenceReason.NAME_DENIED, operation.name() == null
                     ? "an unnamed operation is not admitted"
-                    : "operation name " + Reason.quote(operation.name()) + " is not admitted");
+                    : Reason.quote("operation name ", operation.name(), " is not admitted"));
         }
         if (fields != null) {
             for (RootField field : operation.rootFields()) {
@@ -132,14 +136,14 @@ public final class CompiledFence {
         }
         if (field.equals(SCHEMA) || field.equals(TYPE)) {
             return FenceResult.deny(FenceReason.FIELD_DENIED,
-                    "introspection field " + Reason.quote(field) + " is not admitted");
+                    Reason.quote("introspection field ", field, " is not admitted"));
         }
         for (Glob glob : fields) {
             if (matches(glob, field, work)) {
                 return null;
             }
         }
-        return FenceResult.deny(FenceReason.FIELD_DENIED, "root field " + Reason.quote(field) + " is not admitted");
+        return FenceResult.deny(FenceReason.FIELD_DENIED, Reason.quote("root field ", field, " is not admitted"));
     }
 
     /** Every occurrence of the condition's field must reach a scalar that matches (spec rules 3, 4). */
@@ -152,8 +156,7 @@ public final class CompiledFence {
             Val value = condition.pointer().resolve(field.arguments());
             String text = value.scalarText();
             if (text == null || !matches(condition.glob(), text, work)) {
-                return FenceResult.deny(FenceReason.ARGUMENT_DENIED, "argument " + Reason.quote(condition.pointerText())
-                        + " of field " + Reason.quote(condition.field()) + " " + why(value));
+                return FenceResult.deny(FenceReason.ARGUMENT_DENIED, condition.refusal() + why(value));
             }
         }
         return null;

@@ -16,6 +16,14 @@ public final class Reason {
         return Quoted.input(input, Reason::escape);
     }
 
+    /**
+     * {@code before + quote(input) + after}, built as one string: the refusal details written while a request
+     * is judged use this.
+     */
+    public static String quote(String before, String input, String after) {
+        return Quoted.between(before, input, Reason::escape, after);
+    }
+
     private static String escape(String shown) {
         int i = 0;
         while (i < shown.length() && !escaped(shown.charAt(i))) {
