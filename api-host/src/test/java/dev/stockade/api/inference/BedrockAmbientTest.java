@@ -11,8 +11,6 @@ import io.micronaut.context.annotation.Requires;
 import io.micronaut.test.extensions.junit5.annotation.MicronautTest;
 import jakarta.inject.Named;
 import jakarta.inject.Singleton;
-import java.io.IOException;
-import java.io.UncheckedIOException;
 import java.net.URI;
 import java.util.HashMap;
 import java.util.Map;
@@ -43,7 +41,7 @@ class BedrockAmbientTest extends PlatformTest {
     private static final String ACCESS_KEY = "AKIAPLATFORMEXAMPLE";
     private static final String SECRET_KEY = "platform/secret/key/for/tests/only0000";
 
-    private final BedrockDouble upstream = startDouble();
+    private final BedrockDouble upstream = BedrockDouble.start();
     private String org;
     private String project;
     private String token;
@@ -163,13 +161,5 @@ class BedrockAmbientTest extends PlatformTest {
                 .region(Region.US_EAST_1).tokenProvider(StaticTokenProvider.create(() -> token))
                 .authSchemeProvider(BedrockSdkTest.bearerFirst())
                 .overrideConfiguration(o -> o.retryStrategy(s -> s.maxAttempts(1))).build();
-    }
-
-    private static BedrockDouble startDouble() {
-        try {
-            return new BedrockDouble();
-        } catch (IOException e) {
-            throw new UncheckedIOException(e);
-        }
     }
 }

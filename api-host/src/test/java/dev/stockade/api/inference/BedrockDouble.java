@@ -185,6 +185,15 @@ final class BedrockDouble implements AutoCloseable {
         ex.getResponseBody().write(bytes);
     }
 
+    /** A started double; a port it cannot bind is a test failure, not a checked exception. */
+    static BedrockDouble start() {
+        try {
+            return new BedrockDouble();
+        } catch (IOException e) {
+            throw new java.io.UncheckedIOException(e);
+        }
+    }
+
     @Override
     public void close() {
         server.stop(0);

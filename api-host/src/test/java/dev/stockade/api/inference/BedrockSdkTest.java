@@ -9,11 +9,7 @@ import dev.stockade.api.support.PlatformTest;
 import dev.stockade.inference.TruncationEvent;
 import dev.stockade.testing.Await;
 import io.micronaut.test.extensions.junit5.annotation.MicronautTest;
-import java.io.IOException;
-import java.io.UncheckedIOException;
 import java.net.URI;
-import java.nio.file.Files;
-import java.nio.file.Path;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
@@ -55,14 +51,14 @@ class BedrockSdkTest extends PlatformTest {
     static final long CALL_COST = (BedrockDouble.INPUT * 110 + BedrockDouble.OUTPUT * 550) / 100;
     private static final String BEDROCK_KEY = "bedrock-api-key-5d1e";
 
-    private final BedrockDouble upstream = startDouble();
+    private final BedrockDouble upstream = BedrockDouble.start();
     private String org;
     private String project;
     private String token;
 
     @Override
     protected Map<String, String> extraProperties() {
-        writeSecret(dataDir, "bedrock", BEDROCK_KEY);
+        InferenceFixtures.writeSecret(dataDir, "bedrock", BEDROCK_KEY);
         Map<String, String> p = new HashMap<>();
         p.put("micronaut.server.http-version", "2.0"); // h2c beside HTTP/1.1: what the default async client needs
         p.put("inference.allow-loopback-unsafe", "true");
@@ -252,23 +248,5 @@ class BedrockSdkTest extends PlatformTest {
         List<JsonNode> out = new java.util.ArrayList<>();
         http.get(path, owner).body().path("items").forEach(out::add);
         return out;
-    }
-
-    static void writeSecret(Path dataDir, String name, String value) {
-        try {
-            Path dir = dataDir.resolve("secrets").resolve(name);
-            Files.createDirectories(dir);
-            Files.writeString(dir.resolve("apiKey"), value);
-        } catch (IOException e) {
-            throw new UncheckedIOException(e);
-        }
-    }
-
-    private static BedrockDouble startDouble() {
-        try {
-            return new BedrockDouble();
-        } catch (IOException e) {
-            throw new UncheckedIOException(e);
-        }
     }
 }

@@ -15,7 +15,6 @@ import dev.stockade.testing.Await;
 import io.micronaut.test.extensions.junit5.annotation.MicronautTest;
 import jakarta.inject.Inject;
 import java.io.IOException;
-import java.io.UncheckedIOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -42,17 +41,11 @@ class InferenceInSandboxTest extends PlatformTest {
     @Inject
     LocalProvisioner provisioner;
 
-    private final ProviderDouble upstream = startDouble();
+    private final ProviderDouble upstream = ProviderDouble.start();
 
     @Override
     protected Map<String, String> extraProperties() {
-        try {
-            Path dir = dataDir.resolve("secrets").resolve("openai");
-            Files.createDirectories(dir);
-            Files.writeString(dir.resolve("apiKey"), KEY);
-        } catch (IOException e) {
-            throw new UncheckedIOException(e);
-        }
+        InferenceFixtures.writeSecret(dataDir, "openai", KEY);
         return Map.of("inference.allow-loopback-unsafe", "true", "inference.openai.enabled", "true",
                 "inference.openai.base-url", upstream.baseUrl(), "inference.openai.api-key-secret", "openai");
     }
@@ -149,14 +142,6 @@ class InferenceInSandboxTest extends PlatformTest {
                     Files.copy(p, target, StandardCopyOption.REPLACE_EXISTING);
                 }
             }
-        }
-    }
-
-    private static ProviderDouble startDouble() {
-        try {
-            return new ProviderDouble();
-        } catch (IOException e) {
-            throw new UncheckedIOException(e);
         }
     }
 }

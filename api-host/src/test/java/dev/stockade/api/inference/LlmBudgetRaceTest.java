@@ -7,15 +7,11 @@ import dev.stockade.api.support.PlatformTest;
 import io.micronaut.context.ApplicationContext;
 import io.micronaut.runtime.server.EmbeddedServer;
 import io.micronaut.test.extensions.junit5.annotation.MicronautTest;
-import java.io.IOException;
-import java.io.UncheckedIOException;
 import java.math.BigDecimal;
 import java.net.URI;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
-import java.nio.file.Files;
-import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.HashMap;
@@ -38,17 +34,11 @@ class LlmBudgetRaceTest extends PlatformTest {
     private static final int CALLS = 1000;
     private static final long LIMIT_MICROS = 50_000; // $0.05: about a hundred calls at the double's usage
 
-    private final ProviderDouble upstream = startDouble();
+    private final ProviderDouble upstream = ProviderDouble.start();
 
     @Override
     protected Map<String, String> extraProperties() {
-        try {
-            Path dir = dataDir.resolve("secrets").resolve("openai");
-            Files.createDirectories(dir);
-            Files.writeString(dir.resolve("apiKey"), "sk-race");
-        } catch (IOException e) {
-            throw new UncheckedIOException(e);
-        }
+        InferenceFixtures.writeSecret(dataDir, "openai", "sk-race");
         return Map.of("inference.allow-loopback-unsafe", "true", "inference.openai.enabled", "true",
                 "inference.openai.base-url", upstream.baseUrl(), "inference.openai.api-key-secret", "openai");
     }
@@ -113,13 +103,5 @@ class LlmBudgetRaceTest extends PlatformTest {
         }
         CompletableFuture.allOf(all.toArray(CompletableFuture[]::new)).get(5, java.util.concurrent.TimeUnit.MINUTES);
         return statuses;
-    }
-
-    private static ProviderDouble startDouble() {
-        try {
-            return new ProviderDouble();
-        } catch (IOException e) {
-            throw new UncheckedIOException(e);
-        }
     }
 }

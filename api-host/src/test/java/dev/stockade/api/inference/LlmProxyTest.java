@@ -18,10 +18,6 @@ import dev.stockade.api.support.Http;
 import dev.stockade.api.support.PlatformTest;
 import dev.stockade.testing.Await;
 import io.micronaut.test.extensions.junit5.annotation.MicronautTest;
-import java.io.IOException;
-import java.io.UncheckedIOException;
-import java.nio.file.Files;
-import java.nio.file.Path;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
@@ -45,15 +41,27 @@ class LlmProxyTest extends PlatformTest {
     private static final String AZURE_KEY = "azure-deployment-key-7f3a";
     private static final String OPENAI_KEY = "openai-deployment-key-91c2";
 
-    private final ProviderDouble upstream = startDouble();
+    private final ProviderDouble upstream = ProviderDouble.start();
     private String org;
     private String project;
     private String token;
 
+    JsonNode awaitUsage(int calls) {
+        return InferenceFixtures.awaitUsage(http, ownerToken(), org, calls);
+    }
+
+    List<JsonNode> awaitAudit(String outcome) {
+        return InferenceFixtures.awaitAudit(http, ownerToken(), org, outcome);
+    }
+
+    static String usd(long micros) {
+        return InferenceFixtures.usd(micros);
+    }
+
     @Override
     protected Map<String, String> extraProperties() {
-        secret("azure", AZURE_KEY);
-        secret("openai", OPENAI_KEY);
+        InferenceFixtures.writeSecret(dataDir, "azure", AZURE_KEY);
+        InferenceFixtures.writeSecret(dataDir, "openai", OPENAI_KEY);
         Map<String, String> p = new HashMap<>();
         p.put("inference.allow-loopback-unsafe", "true");
         p.put("inference.azure.enabled", "true");
@@ -211,43 +219,5 @@ class LlmProxyTest extends PlatformTest {
 
     private String base(String route) {
         return http.base() + "/v1/projects/" + project + "/llm/" + route;
-    }
-
-    private JsonNode awaitUsage(int calls) {
-        String path = "/v1/orgs/" + org + "/usage-costs?groupBy=";
-        Await.until(calls + " metered call(s) in the ledger", Await.BOUND,
-                () -> http.get(path, ownerToken()).body().path("total").path("calls").asInt() >= calls);
-        return http.get(path, ownerToken()).body().path("total");
-    }
-
-    private List<JsonNode> awaitAudit(String outcome) {
-        String path = "/v1/orgs/" + org + "/audit-trail?kind=inference&outcome=" + outcome;
-        Await.until("an inference audit entry (" + outcome + ")", Await.BOUND,
-                () -> http.get(path, ownerToken()).body().path("items").size() > 0);
-        List<JsonNode> out = new java.util.ArrayList<>();
-        http.get(path, ownerToken()).body().path("items").forEach(out::add);
-        return out;
-    }
-
-    private static String usd(long micros) {
-        return java.math.BigDecimal.valueOf(micros, 6).toPlainString();
-    }
-
-    private void secret(String name, String value) {
-        try {
-            Path dir = dataDir.resolve("secrets").resolve(name);
-            Files.createDirectories(dir);
-            Files.writeString(dir.resolve("apiKey"), value);
-        } catch (IOException e) {
-            throw new UncheckedIOException(e);
-        }
-    }
-
-    private static ProviderDouble startDouble() {
-        try {
-            return new ProviderDouble();
-        } catch (IOException e) {
-            throw new UncheckedIOException(e);
-        }
     }
 }

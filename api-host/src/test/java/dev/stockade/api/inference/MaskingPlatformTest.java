@@ -3,12 +3,6 @@ package dev.stockade.api.inference;
 import com.fasterxml.jackson.databind.JsonNode;
 import dev.stockade.api.support.Http;
 import dev.stockade.api.support.PlatformTest;
-import dev.stockade.testing.Await;
-import java.io.IOException;
-import java.io.UncheckedIOException;
-import java.nio.file.Files;
-import java.nio.file.Path;
-import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
@@ -21,15 +15,27 @@ import org.junit.jupiter.api.BeforeEach;
  * {@code piiMasking} block under test.
  */
 abstract class MaskingPlatformTest extends PlatformTest {
-    protected final ProviderDouble upstream = startDouble();
+    protected final ProviderDouble upstream = ProviderDouble.start();
     protected String org;
     protected String project;
     protected String token;
 
+    JsonNode awaitUsage(int calls) {
+        return InferenceFixtures.awaitUsage(http, ownerToken(), org, calls);
+    }
+
+    List<JsonNode> awaitAudit(String outcome) {
+        return InferenceFixtures.awaitAudit(http, ownerToken(), org, outcome);
+    }
+
+    static String usd(long micros) {
+        return InferenceFixtures.usd(micros);
+    }
+
     @Override
     protected Map<String, String> extraProperties() {
-        secret("azure", "azure-deployment-key-masking");
-        secret("openai", "openai-deployment-key-masking");
+        InferenceFixtures.writeSecret(dataDir, "azure", "azure-deployment-key-masking");
+        InferenceFixtures.writeSecret(dataDir, "openai", "openai-deployment-key-masking");
         Map<String, String> p = new HashMap<>();
         p.put("inference.allow-loopback-unsafe", "true");
         p.put("inference.azure.enabled", "true");
@@ -75,43 +81,5 @@ abstract class MaskingPlatformTest extends PlatformTest {
     Http.Response postChat(String text) {
         return http.post("/v1/projects/" + project + "/llm/openai/v1/chat/completions", token,
                 Map.of("model", "gpt-4o-mini", "messages", List.of(Map.of("role", "user", "content", text))));
-    }
-
-    JsonNode awaitUsage(int calls) {
-        String path = "/v1/orgs/" + org + "/usage-costs?groupBy=";
-        Await.until(calls + " metered call(s) in the ledger", Await.BOUND,
-                () -> http.get(path, ownerToken()).body().path("total").path("calls").asInt() >= calls);
-        return http.get(path, ownerToken()).body().path("total");
-    }
-
-    List<JsonNode> awaitAudit(String outcome) {
-        String path = "/v1/orgs/" + org + "/audit-trail?kind=inference&outcome=" + outcome;
-        Await.until("an inference audit entry (" + outcome + ")", Await.BOUND,
-                () -> http.get(path, ownerToken()).body().path("items").size() > 0);
-        List<JsonNode> out = new ArrayList<>();
-        http.get(path, ownerToken()).body().path("items").forEach(out::add);
-        return out;
-    }
-
-    static String usd(long micros) {
-        return java.math.BigDecimal.valueOf(micros, 6).toPlainString();
-    }
-
-    private void secret(String name, String value) {
-        try {
-            Path dir = dataDir.resolve("secrets").resolve(name);
-            Files.createDirectories(dir);
-            Files.writeString(dir.resolve("apiKey"), value);
-        } catch (IOException e) {
-            throw new UncheckedIOException(e);
-        }
-    }
-
-    private static ProviderDouble startDouble() {
-        try {
-            return new ProviderDouble();
-        } catch (IOException e) {
-            throw new UncheckedIOException(e);
-        }
     }
 }

@@ -6,8 +6,6 @@ import com.fasterxml.jackson.databind.JsonNode;
 import dev.stockade.api.support.Http;
 import dev.stockade.api.support.OidcPlatformTest;
 import io.micronaut.test.extensions.junit5.annotation.MicronautTest;
-import java.io.IOException;
-import java.io.UncheckedIOException;
 import java.util.List;
 import java.util.Map;
 import org.junit.jupiter.api.AfterAll;
@@ -22,7 +20,7 @@ import org.junit.jupiter.api.Test;
 class OrgInferenceKeysTest extends OidcPlatformTest {
     private static final String ORG_KEY = "sk-org-own-4be1d2";
 
-    private final ProviderDouble upstream = startDouble();
+    private final ProviderDouble upstream = ProviderDouble.start();
 
     @Override
     protected Map<String, String> oidcTestProperties() {
@@ -87,13 +85,5 @@ class OrgInferenceKeysTest extends OidcPlatformTest {
                 Map.of("key", "has space")), 400)).isEqualTo("validation_failed");
         assertThat(http.delete("/v1/orgs/" + org + "/inference/keys/openai", admin).status()).isEqualTo(204);
         assertThat(problem(http.post(llm, apiToken, call), 404)).isEqualTo("inference_not_available");
-    }
-
-    private static ProviderDouble startDouble() {
-        try {
-            return new ProviderDouble();
-        } catch (IOException e) {
-            throw new UncheckedIOException(e);
-        }
     }
 }

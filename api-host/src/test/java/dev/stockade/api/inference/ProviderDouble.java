@@ -225,6 +225,15 @@ final class ProviderDouble implements AutoCloseable {
         ex.getResponseBody().write(bytes);
     }
 
+    /** A started double; a port it cannot bind is a test failure, not a checked exception. */
+    static ProviderDouble start() {
+        try {
+            return new ProviderDouble();
+        } catch (IOException e) {
+            throw new java.io.UncheckedIOException(e);
+        }
+    }
+
     @Override
     public void close() {
         release.countDown();

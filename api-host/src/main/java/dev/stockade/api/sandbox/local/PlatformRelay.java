@@ -69,34 +69,17 @@ final class PlatformRelay implements AutoCloseable {
         }
     }
 
-    /** A sandbox's connection: opens the platform side, then copies each way, reading only what was written. */
-    private static final class Inbound extends ChannelInboundHandlerAdapter {
-        private final InetSocketAddress target;
-        private Channel outbound;
+    /** One direction of the relay: what arrives is written to the peer, and more is read once that is written. */
+    private static class Pipe extends ChannelInboundHandlerAdapter {
+        protected Channel peer;
 
-        Inbound(InetSocketAddress target) {
-            this.target = target;
-        }
-
-        @Override
-        public void channelActive(ChannelHandlerContext ctx) {
-            Channel in = ctx.channel();
-            new Bootstrap().group(in.eventLoop()).channel(NioSocketChannel.class)
-                    .option(ChannelOption.AUTO_READ, false)
-                    .handler(new Copy(in)).connect(target).addListener((ChannelFutureListener) f -> {
-                        if (f.isSuccess()) {
-                            outbound = f.channel();
-                            in.read();
-                            outbound.read();
-                        } else {
-                            in.close();
-                        }
-                    });
+        Pipe(Channel peer) {
+            this.peer = peer;
         }
 
         @Override
         public void channelRead(ChannelHandlerContext ctx, Object msg) {
-            outbound.writeAndFlush(msg).addListener((ChannelFutureListener) f -> {
+            peer.writeAndFlush(msg).addListener((ChannelFutureListener) f -> {
                 if (f.isSuccess()) {
                     ctx.channel().read();
                 } else {
@@ -107,7 +90,7 @@ final class PlatformRelay implements AutoCloseable {
 
         @Override
         public void channelInactive(ChannelHandlerContext ctx) {
-            closeOnFlush(outbound);
+            closeOnFlush(peer);
         }
 
         @Override
@@ -116,33 +99,29 @@ final class PlatformRelay implements AutoCloseable {
         }
     }
 
-    /** The platform side: copies back to the sandbox's connection. */
-    private static final class Copy extends ChannelInboundHandlerAdapter {
-        private final Channel in;
+    /** A sandbox's connection: opens the platform side, then pipes each way. */
+    private static final class Inbound extends Pipe {
+        private final InetSocketAddress target;
 
-        Copy(Channel in) {
-            this.in = in;
+        Inbound(InetSocketAddress target) {
+            super(null);
+            this.target = target;
         }
 
         @Override
-        public void channelRead(ChannelHandlerContext ctx, Object msg) {
-            in.writeAndFlush(msg).addListener((ChannelFutureListener) f -> {
-                if (f.isSuccess()) {
-                    ctx.channel().read();
-                } else {
-                    f.channel().close();
-                }
-            });
-        }
-
-        @Override
-        public void channelInactive(ChannelHandlerContext ctx) {
-            closeOnFlush(in);
-        }
-
-        @Override
-        public void exceptionCaught(ChannelHandlerContext ctx, Throwable cause) {
-            closeOnFlush(ctx.channel());
+        public void channelActive(ChannelHandlerContext ctx) {
+            Channel in = ctx.channel();
+            new Bootstrap().group(in.eventLoop()).channel(NioSocketChannel.class)
+                    .option(ChannelOption.AUTO_READ, false)
+                    .handler(new Pipe(in)).connect(target).addListener((ChannelFutureListener) f -> {
+                        if (f.isSuccess()) {
+                            peer = f.channel();
+                            in.read();
+                            peer.read();
+                        } else {
+                            in.close();
+                        }
+                    });
         }
     }
 
