@@ -3,7 +3,6 @@ package dev.stockade.api.kernel.web;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import io.micronaut.context.event.BeanCreatedEvent;
 import io.micronaut.context.event.BeanCreatedEventListener;
-import io.micronaut.http.netty.channel.ChannelPipelineCustomizer;
 import io.micronaut.http.server.netty.NettyServerCustomizer;
 import io.netty.buffer.Unpooled;
 import io.netty.channel.Channel;
@@ -15,6 +14,7 @@ import io.netty.handler.codec.http.FullHttpResponse;
 import io.netty.handler.codec.http.HttpHeaderNames;
 import io.netty.handler.codec.http.HttpRequest;
 import io.netty.handler.codec.http.HttpResponseStatus;
+import io.netty.handler.codec.http.HttpServerCodec;
 import io.netty.handler.codec.http.HttpVersion;
 import io.netty.handler.codec.http.TooLongHttpHeaderException;
 import io.netty.util.ReferenceCountUtil;
@@ -55,9 +55,10 @@ final class HeaderLimit implements BeanCreatedEventListener<NettyServerCustomize
 
         @Override
         public void onStreamPipelineBuilt() {
-            if (channel != null && channel.pipeline().get(ChannelPipelineCustomizer.HANDLER_HTTP_SERVER_CODEC) != null) {
-                channel.pipeline().addAfter(ChannelPipelineCustomizer.HANDLER_HTTP_SERVER_CODEC, "stockade-431",
-                        new Refuse());
+            // by type: over HTTP/1.1 the codec has Micronaut's name, behind cleartext HTTP/2 (h2c) Netty's own
+            ChannelHandlerContext codec = channel == null ? null : channel.pipeline().context(HttpServerCodec.class);
+            if (codec != null && channel.pipeline().get("stockade-431") == null) {
+                channel.pipeline().addAfter(codec.name(), "stockade-431", new Refuse());
             }
         }
     }
