@@ -16,6 +16,7 @@ import dev.stockade.inference.ResponseHeaders;
 import dev.stockade.inference.StreamMeter;
 import dev.stockade.inference.TokenUsage;
 import dev.stockade.inference.WireFormat;
+import dev.stockade.inference.WireLimits;
 import io.micronaut.core.annotation.Nullable;
 import jakarta.inject.Singleton;
 import java.io.InputStream;
@@ -86,6 +87,7 @@ class CallRecords {
     private final AuditAppender audit;
     private final SpendReservations reservations;
     private final Pricing pricing;
+    private final WireLimits limits;
     private final BodyMeter bodies;
     private final Clock clock;
 
@@ -94,7 +96,8 @@ class CallRecords {
         this.audit = audit;
         this.reservations = reservations;
         this.pricing = pricing;
-        this.bodies = new BodyMeter(backends.limits());
+        this.limits = backends.limits();
+        this.bodies = new BodyMeter(limits);
         this.clock = clock;
     }
 
@@ -135,15 +138,11 @@ class CallRecords {
         String type = firsts.getOrDefault("content-type", "");
         boolean streamed = type.startsWith("text/event-stream") || type.startsWith("application/vnd.amazon.eventstream");
         MeteredBody metered = streamed
-                ? MeteredBody.streamed(body, format, StreamMeter.start(format, bodiesLimits()),
+                ? MeteredBody.streamed(body, format, StreamMeter.start(format, limits),
                         e -> settle(ctx, held, shape, status, e, upstream))
                 : MeteredBody.whole(body, format, bytes -> read(format, bytes, upstream), HOLD_LIMIT,
                         e -> settle(ctx, held, shape, status, e, upstream));
         return new LlmProxy.Answer(status, headers, metered);
-    }
-
-    private dev.stockade.inference.WireLimits bodiesLimits() {
-        return dev.stockade.inference.WireLimits.DEFAULT;
     }
 
     private MeteredBody.UsageRead read(WireFormat format, byte[] bytes, ResponseHeaders headers) {
