@@ -19,16 +19,10 @@ import java.util.Set;
 /** {@code /v1/orgs/{orgId}/audit-trail}, {@code .../stats} and {@code .../timeseries}. */
 @Controller("/v1/orgs/{orgId}/audit-trail")
 @Tag(name = "audit")
-class AuditController {
+record AuditController(AuditTrail trail) {
     private static final Set<String> PARAMS = Set.of("cursor", "cursorId", "from", "to", "kind", "action", "actorId",
             "projectId", "outcome", "excludeReads", "limit", "interval");
     private static final Set<String> INTERVALS = Set.of("minute", "hour", "day");
-
-    private final AuditTrail trail;
-
-    AuditController(AuditTrail trail) {
-        this.trail = trail;
-    }
 
     @Get
     @Access(Action.AUDIT_READ)

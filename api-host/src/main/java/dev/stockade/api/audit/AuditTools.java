@@ -14,15 +14,9 @@ import java.util.Map;
 
 /** The audit trail as an MCP tool: the same filters and pages as {@code GET /v1/orgs/{orgId}/audit-trail}. */
 @Singleton
-class AuditTools implements PlatformTool.Provider {
+record AuditTools(AuditTrail trail) implements PlatformTool.Provider {
     private static final List<String> FILTERS = List.of("kind", "action", "actorId", "projectId", "outcome", "from",
             "to", "cursor");
-
-    private final AuditTrail trail;
-
-    AuditTools(AuditTrail trail) {
-        this.trail = trail;
-    }
 
     @Override
     public List<PlatformTool> tools() {

@@ -16,15 +16,9 @@ import java.util.Set;
  */
 @Controller("/v1/audit-trail")
 @Tag(name = "audit")
-class InstallationAuditController {
+record InstallationAuditController(AuditTrail trail) {
     private static final Set<String> PARAMS = Set.of("cursor", "cursorId", "from", "to", "kind", "action", "actorId",
             "projectId", "outcome", "excludeReads", "limit");
-
-    private final AuditTrail trail;
-
-    InstallationAuditController(AuditTrail trail) {
-        this.trail = trail;
-    }
 
     @Get
     @Access(Action.INSTALLATION_AUDIT_READ)

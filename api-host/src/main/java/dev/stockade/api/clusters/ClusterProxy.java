@@ -46,7 +46,8 @@ import org.apache.hc.core5.http.io.entity.ByteArrayEntity;
  * watch or a log follow stays open) and are cut when the organization is halted ({@link OpenStreams}).
  */
 @Singleton
-public class ClusterProxy {
+record ClusterProxy(ClusterService clusters, ClusterTargets targets, ClusterTokens keys, HaltService halt,
+        OpenStreams streams, RelayHub relays, AuditAppender audit, Clock clock) {
     /** How long a request JWT is valid: enough for the hop, too short to replay later. */
     static final Duration REQUEST_TOKEN_LIFETIME = Duration.ofSeconds(60);
     private static final Set<String> REQUEST_HEADERS = Set.of("accept", "accept-encoding", "content-type",
@@ -56,27 +57,6 @@ public class ClusterProxy {
 
     /** What the cluster answered: status, the headers that may pass back, and the body as it arrives. */
     public record Answer(int status, Map<String, List<String>> headers, InputStream body) {
-    }
-
-    private final ClusterService clusters;
-    private final ClusterTargets targets;
-    private final ClusterTokens keys;
-    private final HaltService halt;
-    private final OpenStreams streams;
-    private final RelayHub relays;
-    private final AuditAppender audit;
-    private final Clock clock;
-
-    public ClusterProxy(ClusterService clusters, ClusterTargets targets, ClusterTokens keys, HaltService halt,
-                        OpenStreams streams, RelayHub relays, AuditAppender audit, Clock clock) {
-        this.clusters = clusters;
-        this.targets = targets;
-        this.keys = keys;
-        this.halt = halt;
-        this.streams = streams;
-        this.relays = relays;
-        this.audit = audit;
-        this.clock = clock;
     }
 
     /**

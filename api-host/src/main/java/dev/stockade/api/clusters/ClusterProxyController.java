@@ -28,13 +28,7 @@ import io.swagger.v3.oas.annotations.tags.Tag;
  */
 @Controller("/v1/clusters/{clusterId}/proxy")
 @Tag(name = "clusters")
-class ClusterProxyController {
-    private final ClusterProxy proxy;
-
-    ClusterProxyController(ClusterProxy proxy) {
-        this.proxy = proxy;
-    }
-
+record ClusterProxyController(ClusterProxy proxy) {
     @Get("/{path:.+}")
     @Access(Action.CLUSTER_PROXY)
     HttpResponse<?> get(HttpRequest<?> request, String clusterId, String path) {

@@ -28,17 +28,7 @@ import java.util.UUID;
  */
 @Controller("/v1/clusters/{clusterId}/relay")
 @Tag(name = "clusters")
-class RelayController {
-    private final ClusterService clusters;
-    private final RelayHub hub;
-    private final ObjectMapper json;
-
-    RelayController(ClusterService clusters, RelayHub hub, ObjectMapper json) {
-        this.clusters = clusters;
-        this.hub = hub;
-        this.json = json;
-    }
-
+record RelayController(ClusterService clusters, RelayHub hub, ObjectMapper json) {
     @Post("/next")
     @Access(Action.CLUSTER_RELAY_TUNNEL)
     HttpResponse<RelayHub.Envelope> next(HttpRequest<?> request, String clusterId) {

@@ -29,20 +29,8 @@ import java.util.UUID;
  */
 @Controller("/v1")
 @Tag(name = "connectors")
-class ConnectorAccessController {
-    private final ConnectorService connectors;
-    private final ConnectorCredentials credentials;
-    private final ConnectorOAuth oauth;
-    private final ResourceMetadata metadata;
-
-    ConnectorAccessController(ConnectorService connectors, ConnectorCredentials credentials, ConnectorOAuth oauth,
-                              ResourceMetadata metadata) {
-        this.connectors = connectors;
-        this.credentials = credentials;
-        this.oauth = oauth;
-        this.metadata = metadata;
-    }
-
+record ConnectorAccessController(ConnectorService connectors, ConnectorCredentials credentials, ConnectorOAuth oauth,
+        ResourceMetadata metadata) {
     /** A static credential ({@code secret}, optional {@code headerFormat}) or an OAuth one ({@code application}). */
     record CredentialBody(@Nullable String name, @Nullable String secret, @Nullable String headerFormat,
                           @Nullable String application) {

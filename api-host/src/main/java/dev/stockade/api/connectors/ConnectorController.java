@@ -27,13 +27,7 @@ import java.util.UUID;
  */
 @Controller("/v1")
 @Tag(name = "connectors")
-class ConnectorController {
-    private final ConnectorService service;
-
-    ConnectorController(ConnectorService service) {
-        this.service = service;
-    }
-
+record ConnectorController(ConnectorService service) {
     /** The body of a registration or a check: a name (registration only) and the upstream's URL. */
     record ServerInput(@Nullable String name, @Nullable String url) {
     }

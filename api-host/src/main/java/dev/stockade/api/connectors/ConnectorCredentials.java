@@ -29,7 +29,7 @@ import java.util.regex.Pattern;
  * connector grant names the credential its calls use ({@code credentialId}); a grant that names none calls without.
  */
 @Singleton
-public class ConnectorCredentials {
+record ConnectorCredentials(Sql jdbc, SecretBox box, AuditLog audit, ConnectorOAuth oauth) {
     private static final Pattern NAME = Pattern.compile("[A-Za-z0-9][A-Za-z0-9._-]{0,99}");
     private static final String COLUMNS = "id, server_id, name, kind, header_format, application, connected_at,"
             + " expires_at, created_by, created_at";
@@ -38,18 +38,6 @@ public class ConnectorCredentials {
     public record View(UUID id, UUID serverId, String name, String kind, @Nullable String headerName,
                        @Nullable String application, @Nullable Instant connectedAt, @Nullable Instant expiresAt,
                        String createdBy, Instant createdAt) {
-    }
-
-    private final Sql jdbc;
-    private final SecretBox box;
-    private final AuditLog audit;
-    private final ConnectorOAuth oauth;
-
-    public ConnectorCredentials(Sql jdbc, SecretBox box, AuditLog audit, ConnectorOAuth oauth) {
-        this.jdbc = jdbc;
-        this.box = box;
-        this.audit = audit;
-        this.oauth = oauth;
     }
 
     static String context(UUID credentialId) {

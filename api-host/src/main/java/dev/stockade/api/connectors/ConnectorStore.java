@@ -20,20 +20,12 @@ import java.util.stream.Collectors;
 
 /** The rows of connectors and their specs. Callers hold the transaction. */
 @Singleton
-public class ConnectorStore {
+record ConnectorStore(Sql jdbc, ObjectMapper json) {
     private static final String COLUMNS = "s.id, s.org_id, s.project_id, s.name, s.kind, s.url, s.status, s.last_error,"
             + " s.created_by, s.created_at, s.synced_at, a.id, a.tools::text, s.document_url";
     private static final String FROM = " FROM mcp_servers s LEFT JOIN mcp_server_specs a ON a.server_id = s.id"
             + " AND a.status = 'active'";
     private static final String SPEC_COLUMNS = "id, server_id, status, tools::text, digest, created_at";
-
-    private final Sql jdbc;
-    private final ObjectMapper json;
-
-    public ConnectorStore(Sql jdbc, ObjectMapper json) {
-        this.json = json;
-        this.jdbc = jdbc;
-    }
 
     void insert(Connector c) {
         jdbc.update("INSERT INTO mcp_servers (id, org_id, project_id, name, kind, url, status, last_error, created_by,"

@@ -13,15 +13,7 @@ import java.util.UUID;
 
 /** The connector tools a caller's policies grant, offered to the MCP server through the kernel's tool source. */
 @Singleton
-class ConnectorToolSource implements GrantedToolSource {
-    private final GrantedTools granted;
-    private final ConnectorCalls calls;
-
-    ConnectorToolSource(GrantedTools granted, ConnectorCalls calls) {
-        this.granted = granted;
-        this.calls = calls;
-    }
-
+record ConnectorToolSource(GrantedTools granted, ConnectorCalls calls) implements GrantedToolSource {
     @Override
     public List<Topic> topics() {
         return GrantedTools.TOPICS;

@@ -13,13 +13,7 @@ import java.util.List;
 
 /** Connector management as MCP tools (people only): register, list, re-discover, review and promote specs, delete. */
 @Singleton
-class ConnectorTools implements PlatformTool.Provider {
-    private final ConnectorService connectors;
-
-    ConnectorTools(ConnectorService connectors) {
-        this.connectors = connectors;
-    }
-
+record ConnectorTools(ConnectorService connectors) implements PlatformTool.Provider {
     @Override
     public List<PlatformTool> tools() {
         return List.of(

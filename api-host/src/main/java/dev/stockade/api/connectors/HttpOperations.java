@@ -21,15 +21,7 @@ import java.util.Set;
  * as text (and as {@code structuredContent} when it is a JSON object), {@code isError} for a status of 400 or more.
  */
 @Singleton
-public class HttpOperations {
-    private final GuardedHttp http;
-    private final ObjectMapper json;
-
-    public HttpOperations(GuardedHttp http, ObjectMapper json) {
-        this.json = json;
-        this.http = http;
-    }
-
+record HttpOperations(GuardedHttp http, ObjectMapper json) {
     public JsonNode call(Connector connector, UpstreamClient.Tool tool, JsonNode args, Map<String, String> auth,
                          Cancellation cancel) throws UpstreamException {
         JsonNode op = tool.operation();

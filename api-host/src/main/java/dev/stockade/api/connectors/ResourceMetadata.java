@@ -21,16 +21,8 @@ import java.util.regex.Pattern;
  * request passes the connector dial guard.
  */
 @Singleton
-public class ResourceMetadata {
+record ResourceMetadata(GuardedHttp http, ObjectMapper json) {
     private static final Pattern RESOURCE_METADATA = Pattern.compile("resource_metadata=\"([^\"]+)\"");
-
-    private final GuardedHttp http;
-    private final ObjectMapper json;
-
-    public ResourceMetadata(GuardedHttp http, ObjectMapper json) {
-        this.http = http;
-        this.json = json;
-    }
 
     /** Where {@code url}'s authorization servers are, and which of {@code applications} serve it. */
     public ConnectorViews.AuthorizationDiscovery discover(URI url, List<OAuthApplication> applications) {

@@ -31,15 +31,7 @@ import java.util.UUID;
  */
 @Controller("/v1")
 @Tag(name = "connectors")
-class ToolCallController {
-    private final ToolCalls calls;
-    private final GrantedTools granted;
-
-    ToolCallController(ToolCalls calls, GrantedTools granted) {
-        this.calls = calls;
-        this.granted = granted;
-    }
-
+record ToolCallController(ToolCalls calls, GrantedTools granted) {
     /** A tool call: the tool's name and its arguments (an object). */
     record CallInput(@Nullable String name, @Nullable JsonNode arguments) {
     }

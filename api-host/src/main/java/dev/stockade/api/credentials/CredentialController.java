@@ -26,13 +26,7 @@ import java.util.UUID;
 /** Project credentials ({@code /v1/projects/{projectId}/credentials}); no route returns a secret. */
 @Controller("/v1/projects/{projectId}/credentials")
 @Tag(name = "governance")
-class CredentialController {
-    private final CredentialService service;
-
-    CredentialController(CredentialService service) {
-        this.service = service;
-    }
-
+record CredentialController(CredentialService service) {
     @Post
     @Status(HttpStatus.CREATED)
     @Access(Action.CREDENTIALS_WRITE)

@@ -9,13 +9,7 @@ import java.util.List;
 
 /** Credentials as an MCP tool: listed without their secrets, as over REST. */
 @Singleton
-class CredentialTools implements PlatformTool.Provider {
-    private final CredentialService credentials;
-
-    CredentialTools(CredentialService credentials) {
-        this.credentials = credentials;
-    }
-
+record CredentialTools(CredentialService credentials) implements PlatformTool.Provider {
     @Override
     public List<PlatformTool> tools() {
         return List.of(new PlatformTool("list_credentials", "List a project's credentials (never their secrets).",

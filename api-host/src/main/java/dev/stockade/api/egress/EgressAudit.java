@@ -20,21 +20,12 @@ import org.slf4j.LoggerFactory;
  * about a model provider's API host carries {@code unmeteredProvider} (the sandbox bypassed the metered {@code /llm}
  * proxy), and an allowed one also becomes an unmetered ledger row ({@link UnmeteredCalls}).
  */
-final class EgressAudit implements AuditSink {
+record EgressAudit(AuditAppender appender, Function<String, Owner> owners,
+        UnmeteredCalls unmetered) implements AuditSink {
     private static final Logger LOG = LoggerFactory.getLogger(EgressAudit.class);
 
     /** Where a sandbox belongs. */
     record Owner(UUID orgId, UUID projectId) {
-    }
-
-    private final AuditAppender appender;
-    private final Function<String, Owner> owners;
-    private final UnmeteredCalls unmetered;
-
-    EgressAudit(AuditAppender appender, Function<String, Owner> owners, UnmeteredCalls unmetered) {
-        this.appender = appender;
-        this.owners = owners;
-        this.unmetered = unmetered;
     }
 
     @Override

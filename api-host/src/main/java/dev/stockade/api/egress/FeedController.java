@@ -25,15 +25,7 @@ import org.reactivestreams.Publisher;
  */
 @Controller("/v1")
 @Tag(name = "egress")
-class FeedController {
-    private final FeedHub hub;
-    private final ReplicaAudit audit;
-
-    FeedController(FeedHub hub, ReplicaAudit audit) {
-        this.hub = hub;
-        this.audit = audit;
-    }
-
+record FeedController(FeedHub hub, ReplicaAudit audit) {
     /**
      * {@code POST /v1/egress/audit}: a replica's audit lines (newline-delimited {@code AuditEvent} JSON) into the
      * trail; answers how many were stored, named no known sandbox, or did not read.

@@ -14,15 +14,9 @@ import java.util.List;
  * in-process proxy and by the feed that separate proxy replicas read.
  */
 @Singleton
-public class FeedSets {
+record FeedSets(CredentialMaterials materials) {
     /** How many rows one read takes. */
     static final int BATCH = 500;
-
-    private final CredentialMaterials materials;
-
-    public FeedSets(CredentialMaterials materials) {
-        this.materials = materials;
-    }
 
     /** The set of a change, or null for a sandbox no proxy serves any more (deleted, or without a token). */
     public SandboxSet set(EnforcementStore.Change c) {

@@ -17,7 +17,7 @@ import java.util.Optional;
  * only hashed, claimed once) and ends enrolled or failed; a pending session past its expiry reads as expired.
  */
 @Singleton
-class EnrollmentSessions {
+record EnrollmentSessions(Sql sql) {
     /** Who started the session: the setup screen in a browser, or a CLI through the activation device flow. */
     enum Kind { BROWSER, DEVICE }
 
@@ -34,11 +34,6 @@ class EnrollmentSessions {
     }
 
     private static final SecureRandom RANDOM = new SecureRandom();
-    private final Sql sql;
-
-    EnrollmentSessions(Sql sql) {
-        this.sql = sql;
-    }
 
     Started create(Kind kind, Duration ttl) {
         Started s = new Started(random(), random(), kind == Kind.BROWSER ? random() : null);

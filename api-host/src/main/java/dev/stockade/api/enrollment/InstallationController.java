@@ -13,15 +13,7 @@ import java.util.List;
 /** {@code GET /health} (root, no auth, before enrollment) and {@code GET /v1/installation} (no auth). */
 @Controller
 @Tag(name = "installation")
-class InstallationController {
-    private final EnrollmentGate gate;
-    private final Enrollment enrollment;
-
-    InstallationController(EnrollmentGate gate, Enrollment enrollment) {
-        this.gate = gate;
-        this.enrollment = enrollment;
-    }
-
+record InstallationController(EnrollmentGate gate, Enrollment enrollment) {
     @Introspected
     record Health(String status, String version) {
     }

@@ -12,7 +12,7 @@ import java.util.UUID;
 
 /** The installation's single row: its id, enrollment with the hub (the fleet access token sealed) and heartbeat. */
 @Singleton
-public class InstallationStore {
+record InstallationStore(Sql jdbc, SecretBox secrets) {
     /** The stored enrollment state. {@code hubToken} is the opened fleet access token; never log or return it. */
     public record Row(UUID installationId, String fleetId, String hubUrl, String hubToken, Instant enrolledAt,
                       String owner, String authMode, Instant revokedAt, boolean devHub, Instant lastHeartbeatAt,
@@ -20,14 +20,6 @@ public class InstallationStore {
         public boolean enrolled() {
             return enrolledAt != null && revokedAt == null;
         }
-    }
-
-    private final Sql jdbc;
-    private final SecretBox secrets;
-
-    public InstallationStore(Sql jdbc, SecretBox secrets) {
-        this.jdbc = jdbc;
-        this.secrets = secrets;
     }
 
     /** The row, created on first call. */

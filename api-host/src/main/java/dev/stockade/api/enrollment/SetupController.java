@@ -31,17 +31,9 @@ import java.util.concurrent.CompletableFuture;
  */
 @Controller("/setup")
 @Tag(name = "installation")
-class SetupController {
+record SetupController(SetupFlow flow, Enrollment enrollment) {
     /** The cookie binding a setup session to the browser that entered the code. */
     static final String COOKIE = "stockade_setup";
-
-    private final SetupFlow flow;
-    private final Enrollment enrollment;
-
-    SetupController(SetupFlow flow, Enrollment enrollment) {
-        this.flow = flow;
-        this.enrollment = enrollment;
-    }
 
     @Get
     @Produces(MediaType.TEXT_HTML)

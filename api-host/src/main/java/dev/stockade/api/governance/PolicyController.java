@@ -29,14 +29,7 @@ import java.util.List;
  */
 @Controller("/v1")
 @Tag(name = "governance")
-class PolicyController {
-
-    private final PolicyService service;
-
-    PolicyController(PolicyService service) {
-        this.service = service;
-    }
-
+record PolicyController(PolicyService service) {
     @Post(uris = {"/orgs/{orgId}/policies", "/projects/{projectId}/policies"})
     @Consumes({"application/json", "application/yaml", "text/yaml"})
     @Status(HttpStatus.CREATED)

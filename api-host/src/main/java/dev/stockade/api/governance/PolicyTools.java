@@ -12,13 +12,7 @@ import java.util.List;
 
 /** Policies as MCP tools: org policies read, project policies read and written (the core validates every write). */
 @Singleton
-class PolicyTools implements PlatformTool.Provider {
-    private final PolicyService policies;
-
-    PolicyTools(PolicyService policies) {
-        this.policies = policies;
-    }
-
+record PolicyTools(PolicyService policies) implements PlatformTool.Provider {
     @Override
     public List<PlatformTool> tools() {
         return List.of(

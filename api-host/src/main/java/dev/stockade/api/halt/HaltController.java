@@ -13,13 +13,7 @@ import io.swagger.v3.oas.annotations.tags.Tag;
 /** {@code /v1/orgs/{orgId}/halt}: read by any org member, set and lifted by org administrators. */
 @Controller("/v1/orgs/{orgId}/halt")
 @Tag(name = "halt")
-class HaltController {
-    private final HaltService service;
-
-    HaltController(HaltService service) {
-        this.service = service;
-    }
-
+record HaltController(HaltService service) {
     @Get
     @Access(Action.HALT_READ)
     HaltService.HaltState get(HttpRequest<?> request, String orgId) {

@@ -10,13 +10,7 @@ import java.util.List;
 
 /** The emergency halt as MCP tools: read it (day to day), set or lift it (org lifecycle). */
 @Singleton
-class HaltTools implements PlatformTool.Provider {
-    private final HaltService halts;
-
-    HaltTools(HaltService halts) {
-        this.halts = halts;
-    }
-
+record HaltTools(HaltService halts) implements PlatformTool.Provider {
     @Override
     public List<PlatformTool> tools() {
         return List.of(

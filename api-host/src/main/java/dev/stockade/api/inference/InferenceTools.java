@@ -13,15 +13,7 @@ import java.util.List;
  * as a tool argument would travel through an agent's context.
  */
 @Singleton
-class InferenceTools implements PlatformTool.Provider {
-    private final ProviderCatalog catalog;
-    private final InferenceKeys keys;
-
-    InferenceTools(ProviderCatalog catalog, InferenceKeys keys) {
-        this.catalog = catalog;
-        this.keys = keys;
-    }
-
+record InferenceTools(ProviderCatalog catalog, InferenceKeys keys) implements PlatformTool.Provider {
     @Override
     public List<PlatformTool> tools() {
         return List.of(

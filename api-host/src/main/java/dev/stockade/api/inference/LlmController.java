@@ -32,21 +32,11 @@ import java.util.Map;
  */
 @Controller("/v1")
 @Tag(name = "inference")
-class LlmController {
+record LlmController(LlmProxy proxy, Authorizer authorizer, Problems problems) {
     private static final String PROJECT_PREFIX = "/v1/projects/";
     private static final String UNSCOPED_PREFIX = "/v1/llm/";
     /** Bedrock's streamed answers: AWS event-stream frames. */
     private static final String EVENT_STREAM = "application/vnd.amazon.eventstream";
-
-    private final LlmProxy proxy;
-    private final Authorizer authorizer;
-    private final Problems problems;
-
-    LlmController(LlmProxy proxy, Authorizer authorizer, Problems problems) {
-        this.proxy = proxy;
-        this.authorizer = authorizer;
-        this.problems = problems;
-    }
 
     @Post("/projects/{projectId}/llm/{path:.+}")
     @Consumes(MediaType.ALL)

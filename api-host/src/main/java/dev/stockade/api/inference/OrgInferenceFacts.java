@@ -16,15 +16,7 @@ import java.util.UUID;
  * organization with its own Bedrock key gets Bedrock as its default backend (spec: the default-provider rule).
  */
 @Singleton
-class OrgInferenceFacts implements InferenceFacts {
-    private final InferenceConfig config;
-    private final InferenceKeys keys;
-
-    OrgInferenceFacts(InferenceConfig config, InferenceKeys keys) {
-        this.config = config;
-        this.keys = keys;
-    }
-
+record OrgInferenceFacts(InferenceConfig config, InferenceKeys keys) implements InferenceFacts {
     @Override
     public InstallFacts forOrg(UUID orgId) {
         Map<Provider, Boolean> own = keys.orgHasKey(orgId);

@@ -10,17 +10,7 @@ import java.util.UUID;
 
 /** What the deployment serves and what one organization can use of it: the REST routes' and the MCP tool's answer. */
 @Singleton
-class ProviderCatalog {
-    private final InferenceConfig config;
-    private final InferenceKeys keys;
-    private final OrgInferenceFacts facts;
-
-    ProviderCatalog(InferenceConfig config, InferenceKeys keys, OrgInferenceFacts facts) {
-        this.config = config;
-        this.keys = keys;
-        this.facts = facts;
-    }
-
+record ProviderCatalog(InferenceConfig config, InferenceKeys keys, OrgInferenceFacts facts) {
     /** Every backend, whether the deployment serves it and has its own key, and the deployment's default. */
     InferenceViews.DeploymentProviders deployment() {
         List<InferenceViews.DeploymentProvider> out = new ArrayList<>();

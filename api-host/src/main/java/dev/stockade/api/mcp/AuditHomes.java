@@ -29,20 +29,10 @@ import java.util.UUID;
  * Installation-wide entries (no organization) are read by the owner at {@code GET /v1/audit-trail}.
  */
 @Singleton
-public class AuditHomes {
+record AuditHomes(Sql jdbc, ClusterTokens projects, Authorizer authorizer) {
     private static final String MEMBERSHIPS = "SELECT org_id FROM org_members WHERE user_id = ? UNION"
             + " SELECT p.org_id FROM projects p JOIN project_members m ON m.project_id = p.id"
             + " WHERE m.principal_type = 'user' AND m.principal_id = ? ORDER BY 1";
-
-    private final Sql jdbc;
-    private final ClusterTokens projects;
-    private final Authorizer authorizer;
-
-    public AuditHomes(Sql jdbc, ClusterTokens projects, Authorizer authorizer) {
-        this.jdbc = jdbc;
-        this.projects = projects;
-        this.authorizer = authorizer;
-    }
 
     /**
      * Where the entry of a call by {@code caller} at {@code endpointProject} (null: {@code /mcp}) goes; {@code action}

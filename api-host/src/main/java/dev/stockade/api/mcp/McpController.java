@@ -32,17 +32,7 @@ import org.reactivestreams.Publisher;
  */
 @Controller
 
-class McpController {
-    private final McpServer server;
-    private final McpSessions sessions;
-    private final ListChanged listChanged;
-
-    McpController(McpServer server, McpSessions sessions, ListChanged listChanged) {
-        this.server = server;
-        this.sessions = sessions;
-        this.listChanged = listChanged;
-    }
-
+record McpController(McpServer server, McpSessions sessions, ListChanged listChanged) {
     @Post(uris = {"/mcp", "/projects/{projectId}/mcp"}, consumes = MediaType.ALL,
             produces = MediaType.APPLICATION_JSON)
     @Access({Action.MCP, Action.PROJECT_MCP})

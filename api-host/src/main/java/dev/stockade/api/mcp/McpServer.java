@@ -23,22 +23,10 @@ import java.util.UUID;
  * -32700 unreadable JSON, -32600 not a request, -32601 unknown method, -32602 bad parameters or an unknown tool.
  */
 @Singleton
-public class McpServer {
+record McpServer(McpSessions sessions, ToolCatalog catalog, ToolCalls calls, ObjectMapper json) {
     /** Protocol revisions this server speaks, newest first; an unknown one in {@code initialize} gets the newest. */
     static final List<String> VERSIONS = List.of("2025-11-25", "2025-06-18", "2025-03-26", "2024-11-05");
     static final String SESSION_HEADER = "Mcp-Session-Id";
-
-    private final McpSessions sessions;
-    private final ToolCatalog catalog;
-    private final ToolCalls calls;
-    private final ObjectMapper json;
-
-    public McpServer(McpSessions sessions, ToolCatalog catalog, ToolCalls calls, ObjectMapper json) {
-        this.sessions = sessions;
-        this.catalog = catalog;
-        this.calls = calls;
-        this.json = json;
-    }
 
     /** What the POST carried besides its body. */
     public record Request(Identity caller, @Nullable UUID projectId, @Nullable String sessionId,

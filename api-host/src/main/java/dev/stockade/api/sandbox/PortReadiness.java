@@ -14,14 +14,8 @@ import java.util.Optional;
  * short timeout, to the address the provisioner gives (nothing is sent).
  */
 @Singleton
-public class PortReadiness {
+record PortReadiness(Provisioner provisioner) {
     private static final int TIMEOUT_MS = 500;
-
-    private final Provisioner provisioner;
-
-    public PortReadiness(Provisioner provisioner) {
-        this.provisioner = provisioner;
-    }
 
     /** One exposed port and whether something accepts connections on it. */
     @Introspected

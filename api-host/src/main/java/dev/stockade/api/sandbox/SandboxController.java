@@ -28,17 +28,7 @@ import java.util.UUID;
 /** Sandboxes of a project ({@code /v1/projects/{projectId}/sandboxes}): records, states, revisions, policy. */
 @Controller("/v1/projects/{projectId}/sandboxes")
 @Tag(name = "sandboxes")
-class SandboxController {
-    private final SandboxService service;
-    private final SandboxPolicies policies;
-    private final PortReadiness readiness;
-
-    SandboxController(SandboxService service, SandboxPolicies policies, PortReadiness readiness) {
-        this.service = service;
-        this.policies = policies;
-        this.readiness = readiness;
-    }
-
+record SandboxController(SandboxService service, SandboxPolicies policies, PortReadiness readiness) {
     /** For each exposed port, whether something in the sandbox accepts connections on it now. */
     @Get("/{sandboxId}/port-readiness")
     @Access(Action.SANDBOX_READ)

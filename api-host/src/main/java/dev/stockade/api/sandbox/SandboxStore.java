@@ -22,20 +22,12 @@ import java.util.UUID;
 
 /** SQL of the sandbox feature: rows, revisions, states, timers. Runs on the caller's transaction. */
 @Singleton
-public class SandboxStore {
+record SandboxStore(Sql jdbc, ObjectMapper json) {
     private static final String SELECT = "SELECT s.id, s.org_id, s.project_id, s.name, s.slug, s.state, s.detail,"
             + " s.stopped_by, s.active_revision, s.previous_revision, s.auto_stop_seconds, s.auto_delete_seconds,"
             + " s.auto_start, s.token_id, s.token_sealed, s.last_activity_at, s.state_changed_at, s.created_at,"
             + " s.updated_at, r.config::text FROM sandboxes s JOIN sandbox_revisions r ON r.sandbox_id = s.id"
             + " AND r.revision = s.active_revision";
-
-    private final Sql jdbc;
-    private final ObjectMapper json;
-
-    public SandboxStore(Sql jdbc, ObjectMapper json) {
-        this.json = json;
-        this.jdbc = jdbc;
-    }
 
     void insert(Sandbox s, String createdBy) {
         jdbc.prepare("INSERT INTO sandboxes (id, org_id, project_id, name, slug, state, active_revision,"

@@ -22,25 +22,9 @@ import org.slf4j.LoggerFactory;
  * timer changed by an update at once. Time is the injected {@link Clock}.
  */
 @Singleton
-public class SandboxTimers {
+record SandboxTimers(SandboxStore store, SandboxWrites writes, SandboxWorker worker, AuditLog audit,
+        TransactionOperations<Connection> tx, Clock clock) {
     private static final Logger LOG = LoggerFactory.getLogger(SandboxTimers.class);
-
-    private final SandboxStore store;
-    private final SandboxWrites writes;
-    private final SandboxWorker worker;
-    private final AuditLog audit;
-    private final TransactionOperations<Connection> tx;
-    private final Clock clock;
-
-    public SandboxTimers(SandboxStore store, SandboxWrites writes, SandboxWorker worker, AuditLog audit,
-                         TransactionOperations<Connection> tx, Clock clock) {
-        this.store = store;
-        this.writes = writes;
-        this.worker = worker;
-        this.audit = audit;
-        this.tx = tx;
-        this.clock = clock;
-    }
 
     @Scheduled(fixedDelay = "${sandbox.timers.interval:15s}", initialDelay = "${sandbox.timers.interval:15s}")
     void tick() {

@@ -19,13 +19,7 @@ import java.util.List;
  * tool set (project admins); a sandbox reads its own record.
  */
 @Singleton
-class SandboxTools implements PlatformTool.Provider {
-    private final SandboxService sandboxes;
-
-    SandboxTools(SandboxService sandboxes) {
-        this.sandboxes = sandboxes;
-    }
-
+record SandboxTools(SandboxService sandboxes) implements PlatformTool.Provider {
     @Override
     public List<PlatformTool> tools() {
         return List.of(

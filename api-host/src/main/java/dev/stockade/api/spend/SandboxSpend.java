@@ -17,19 +17,7 @@ import java.util.Map;
  * it. The sandbox is the one the caller's token was minted for; no argument can name another.
  */
 @Singleton
-public class SandboxSpend {
-    private final SandboxService sandboxes;
-    private final SpendingLimits limits;
-    private final UsageCosts usage;
-    private final Clock clock;
-
-    public SandboxSpend(SandboxService sandboxes, SpendingLimits limits, UsageCosts usage, Clock clock) {
-        this.sandboxes = sandboxes;
-        this.limits = limits;
-        this.usage = usage;
-        this.clock = clock;
-    }
-
+record SandboxSpend(SandboxService sandboxes, SpendingLimits limits, UsageCosts usage, Clock clock) {
     /** The caller's own sandbox's spend now; only a sandbox token has one. */
     public SpendViews.OwnSpend own(Identity caller) {
         if (!(caller instanceof Identity.SandboxToken s)) {

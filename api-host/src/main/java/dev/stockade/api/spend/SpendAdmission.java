@@ -18,7 +18,7 @@ import java.util.UUID;
  * a pure function of that state.
  */
 @Singleton
-public class SpendAdmission {
+record SpendAdmission(SpendingLimits limits, Clock clock) {
     /**
      * The verdict and its reasons.
      *
@@ -36,14 +36,6 @@ public class SpendAdmission {
             throw new ApiProblem(ProblemCode.SPENDING_LIMIT_REACHED,
                     HeldLimit.refusal(reached.stream().map(l -> new HeldLimit(l, 0)).toList()));
         }
-    }
-
-    private final SpendingLimits limits;
-    private final Clock clock;
-
-    public SpendAdmission(SpendingLimits limits, Clock clock) {
-        this.limits = limits;
-        this.clock = clock;
     }
 
     /** The verdict for a call now by {@code sandboxId} (null: a caller that is not a sandbox) of the project. */

@@ -23,22 +23,8 @@ import java.util.UUID;
  * spending limits are a person's surface only ({@link ToolFamily#SPENDING_LIMITS}); a sandbox reads its own spend.
  */
 @Singleton
-class SpendTools implements PlatformTool.Provider {
-    private final UsageCosts usage;
-    private final SpendingLimits limits;
-    private final SandboxSpend own;
-    private final SpendReservations reservations;
-    private final Clock clock;
-
-    SpendTools(UsageCosts usage, SpendingLimits limits, SandboxSpend own, SpendReservations reservations,
-               Clock clock) {
-        this.usage = usage;
-        this.limits = limits;
-        this.own = own;
-        this.reservations = reservations;
-        this.clock = clock;
-    }
-
+record SpendTools(UsageCosts usage, SpendingLimits limits, SandboxSpend own, SpendReservations reservations,
+        Clock clock) implements PlatformTool.Provider {
     @Override
     public List<PlatformTool> tools() {
         return List.of(

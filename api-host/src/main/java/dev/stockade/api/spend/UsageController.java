@@ -19,17 +19,9 @@ import java.util.Set;
 /** {@code /v1/orgs/{orgId}/usage-costs} (grouped totals) and {@code .../timeseries} (hour or day buckets, UTC). */
 @Controller("/v1/orgs/{orgId}/usage-costs")
 @Tag(name = "spend")
-class UsageController {
+record UsageController(UsageCosts usage, Clock clock) {
     private static final Set<String> REPORT = with("groupBy");
     private static final Set<String> SERIES = with("interval");
-
-    private final UsageCosts usage;
-    private final Clock clock;
-
-    UsageController(UsageCosts usage, Clock clock) {
-        this.usage = usage;
-        this.clock = clock;
-    }
 
     @Get
     @Access(Action.USAGE_READ)

@@ -25,7 +25,7 @@ import java.util.UUID;
  * buckets at most. Cost sums every priced call, metered or not; calls without a price are counted apart.
  */
 @Singleton
-public class UsageCosts {
+record UsageCosts(Sql jdbc) {
     public static final int MAX_GROUPS = 1000;
     public static final int MAX_BUCKETS = 1000;
     private static final String SUMS = "COALESCE(sum(cost_micros), 0), count(*), COALESCE(sum(input_tokens), 0),"
@@ -72,8 +72,6 @@ public class UsageCosts {
     public record Series(Instant from, Instant to, String interval, List<Bucket> buckets) {
     }
 
-    private final Sql jdbc;
-
     /** {@code groupBy}: absent, every dimension; empty, none (totals only); else a comma list of dimensions. */
     public static List<Dimension> dimensions(@Nullable String groupBy) {
         if (groupBy == null) {
@@ -90,10 +88,6 @@ public class UsageCosts {
             out.add(d);
         }
         return out;
-    }
-
-    public UsageCosts(Sql jdbc) {
-        this.jdbc = jdbc;
     }
 
     /** The totals of the query's range and filters, and their groups by {@code groupBy} (none: totals only). */

@@ -18,13 +18,7 @@ import java.util.UUID;
 /** {@code GET /v1/auth/me} and the cluster token a sandbox exchanges its sandbox token for. */
 @Controller("/v1/auth")
 @Tag(name = "identity")
-class AuthController {
-    private final ClusterTokens clusterTokens;
-
-    AuthController(ClusterTokens clusterTokens) {
-        this.clusterTokens = clusterTokens;
-    }
-
+record AuthController(ClusterTokens clusterTokens) {
     /** The identity behind the token: its type and the ids that scope it. */
     @Introspected
     record Me(String type, String id, @Nullable UUID orgId, @Nullable UUID projectId, @Nullable String email,

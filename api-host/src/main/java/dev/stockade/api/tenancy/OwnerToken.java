@@ -18,18 +18,8 @@ import org.slf4j.LoggerFactory;
  * The token itself is never printed or logged.
  */
 @Singleton
-class OwnerToken {
+record OwnerToken(ApiTokenRepository tokens, TokenService service, PlatformConfig config) {
     private static final Logger LOG = LoggerFactory.getLogger(OwnerToken.class);
-
-    private final ApiTokenRepository tokens;
-    private final TokenService service;
-    private final PlatformConfig config;
-
-    OwnerToken(ApiTokenRepository tokens, TokenService service, PlatformConfig config) {
-        this.tokens = tokens;
-        this.service = service;
-        this.config = config;
-    }
 
     @EventListener
     void onStartup(StartupEvent event) throws IOException {

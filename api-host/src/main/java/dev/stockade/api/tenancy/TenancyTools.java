@@ -16,15 +16,7 @@ import java.util.List;
 
 /** Organizations, projects and project members as MCP tools, over the services of their REST routes. */
 @Singleton
-class TenancyTools implements PlatformTool.Provider {
-    private final OrgService orgs;
-    private final ProjectService projects;
-
-    TenancyTools(OrgService orgs, ProjectService projects) {
-        this.orgs = orgs;
-        this.projects = projects;
-    }
-
+record TenancyTools(OrgService orgs, ProjectService projects) implements PlatformTool.Provider {
     @Override
     public List<PlatformTool> tools() {
         return List.of(

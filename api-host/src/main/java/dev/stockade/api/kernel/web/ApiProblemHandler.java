@@ -11,13 +11,7 @@ import jakarta.inject.Singleton;
 @Produces
 @Singleton
 @Requires(classes = {ApiProblem.class, ExceptionHandler.class})
-final class ApiProblemHandler implements ExceptionHandler<ApiProblem, HttpResponse<?>> {
-    private final Problems problems;
-
-    ApiProblemHandler(Problems problems) {
-        this.problems = problems;
-    }
-
+record ApiProblemHandler(Problems problems) implements ExceptionHandler<ApiProblem, HttpResponse<?>> {
     @Override
     public HttpResponse<?> handle(HttpRequest request, ApiProblem exception) {
         return problems.response(exception);

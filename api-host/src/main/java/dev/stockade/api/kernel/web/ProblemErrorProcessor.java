@@ -20,14 +20,8 @@ import org.slf4j.LoggerFactory;
  */
 @Primary
 @Singleton
-final class ProblemErrorProcessor implements ErrorResponseProcessor<ProblemBody> {
+record ProblemErrorProcessor(Problems problems) implements ErrorResponseProcessor<ProblemBody> {
     private static final Logger LOG = LoggerFactory.getLogger(ProblemErrorProcessor.class);
-
-    private final Problems problems;
-
-    ProblemErrorProcessor(Problems problems) {
-        this.problems = problems;
-    }
 
     @Override
     public MutableHttpResponse<ProblemBody> processResponse(ErrorContext context, MutableHttpResponse<?> base) {

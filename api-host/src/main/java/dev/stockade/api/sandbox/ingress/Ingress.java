@@ -29,24 +29,10 @@ import java.util.regex.Pattern;
  * details: 404 for a host no sandbox exposes, 503 for a sandbox that does not run, 502 when nothing listens.
  */
 @Singleton
-public final class Ingress {
+record Ingress(SandboxService sandboxes, Provisioner provisioner, IngressAuth auth, PortForwarder forwarder,
+        Problems problems) {
     private static final Pattern PORT_LABEL = Pattern.compile("([0-9]{1,5})-(.+)");
     private static final Duration AUTO_START_WAIT = Duration.ofSeconds(60);
-
-    private final SandboxService sandboxes;
-    private final Provisioner provisioner;
-    private final IngressAuth auth;
-    private final PortForwarder forwarder;
-    private final Problems problems;
-
-    Ingress(SandboxService sandboxes, Provisioner provisioner, IngressAuth auth, PortForwarder forwarder,
-            Problems problems) {
-        this.sandboxes = sandboxes;
-        this.provisioner = provisioner;
-        this.auth = auth;
-        this.forwarder = forwarder;
-        this.problems = problems;
-    }
 
     /** The slug a host label names ({@code <slug>} or {@code <port>-<slug>}), without looking it up. */
     static Optional<String> slugOf(String label) {

@@ -25,7 +25,7 @@ import java.util.Optional;
  * percent-encoded {@code x-forwarded-user-display-name}; it never sees the caller's token.
  */
 @Singleton
-final class IngressAuth {
+record IngressAuth(Authenticator authenticator, Authorizer authorizer, IngressSettings settings) {
     /** The platform session's cookie, scoped by the platform to the ingress domain. */
     static final String SESSION_COOKIE = "stockade_session";
 
@@ -35,16 +35,6 @@ final class IngressAuth {
             return Map.of("x-forwarded-user-id", userId, "x-forwarded-user-display-name",
                     URLEncoder.encode(displayName, StandardCharsets.UTF_8).replace("+", "%20"));
         }
-    }
-
-    private final Authenticator authenticator;
-    private final Authorizer authorizer;
-    private final IngressSettings settings;
-
-    IngressAuth(Authenticator authenticator, Authorizer authorizer, IngressSettings settings) {
-        this.authenticator = authenticator;
-        this.authorizer = authorizer;
-        this.settings = settings;
     }
 
     /** Whether {@code origin} is one of this sandbox's own exposed-port origins. */

@@ -15,15 +15,7 @@ import io.micronaut.scheduling.annotation.ExecuteOn;
  * ({@link Ingress}), before the API's access filter and its enrollment gate (the spec exempts every ingress host).
  */
 @ServerFilter(ServerFilter.MATCH_ALL_PATTERN)
-final class IngressFilter implements Ordered {
-    private final IngressSettings settings;
-    private final Ingress ingress;
-
-    IngressFilter(IngressSettings settings, Ingress ingress) {
-        this.settings = settings;
-        this.ingress = ingress;
-    }
-
+record IngressFilter(IngressSettings settings, Ingress ingress) implements Ordered {
     @Override
     public int getOrder() {
         return Ordered.HIGHEST_PRECEDENCE + 50; // before the access filter (+100)

@@ -7,15 +7,7 @@ import java.io.OutputStream;
 import java.util.concurrent.CompletableFuture;
 
 /** An exec in a pod through the API server's exec subresource: fabric8's {@link ExecWatch} as an {@link ExecProcess}. */
-final class PodExec implements ExecProcess {
-    private final ExecWatch watch;
-    private final boolean tty;
-
-    PodExec(ExecWatch watch, boolean tty) {
-        this.watch = watch;
-        this.tty = tty;
-    }
-
+record PodExec(ExecWatch watch, boolean tty) implements ExecProcess {
     @Override
     public OutputStream stdin() {
         return watch.getInput();
