@@ -1,7 +1,7 @@
 package dev.stockade.api.egress;
 
-import dev.stockade.api.spend.Provider;
 import dev.stockade.api.spend.UsageLedger;
+import dev.stockade.policy.model.Provider;
 import dev.stockade.proxy.AuditEvent;
 import dev.stockade.proxy.EgressReason;
 import io.micronaut.context.annotation.Value;
@@ -63,7 +63,7 @@ class UnmeteredCalls {
                 || e.reason() == EgressReason.ORIGIN_UNREACHABLE) {
             return Optional.empty();
         }
-        return e.unmeteredProvider().flatMap(v -> Provider.of(v.wire()));
+        return e.unmeteredProvider().flatMap(v -> Optional.ofNullable(Provider.fromWire(v.wire())));
     }
 
     /** Writes the line's ledger row, if it counts, off the caller's thread. */

@@ -211,7 +211,7 @@ class CallRecords {
 
     private UsageLedger.Usage usage(Context ctx, String model, TokenUsage u, @Nullable Long cost) {
         return new UsageLedger.Usage(ctx.call.orgId(), ctx.call.projectId(), ctx.sandboxId,
-                dev.stockade.api.spend.Provider.of(ctx.call.route().provider().wire()).orElseThrow(), model,
+                ctx.call.route().provider(), model,
                 u.totalInputTokens(), u.outputTokens(), cost, true, null);
     }
 
@@ -223,7 +223,7 @@ class CallRecords {
             d.put("sandboxId", ctx.sandboxId.toString());
         }
         if (ctx.key != null) {
-            d.put("keySource", ctx.key.source().wire());
+            d.put("keySource", ctx.key.source().slug());
         }
         if (ctx.masking != null) {
             d.put("piiMasking", ctx.masking);

@@ -2,6 +2,7 @@ package dev.stockade.api.inference;
 
 import com.github.benmanes.caffeine.cache.Cache;
 import com.github.benmanes.caffeine.cache.Caffeine;
+import dev.stockade.api.kernel.Slugged;
 import dev.stockade.api.kernel.audit.AuditEvent;
 import dev.stockade.api.kernel.audit.AuditKind;
 import dev.stockade.api.kernel.audit.AuditLog;
@@ -37,21 +38,11 @@ import software.amazon.awssdk.identity.spi.AwsCredentialsIdentity;
 @Singleton
 public class InferenceKeys {
     /** Whose key a call uses. */
-    public enum Source {
-        ORG("org"),
-        DEPLOYMENT("deployment"),
+    public enum Source implements Slugged {
+        ORG,
+        DEPLOYMENT,
         /** No key: Bedrock calls signed with the platform's own AWS credentials (ambient credentials). */
-        AMBIENT("ambient");
-
-        private final String wire;
-
-        Source(String wire) {
-            this.wire = wire;
-        }
-
-        public String wire() {
-            return wire;
-        }
+        AMBIENT;
     }
 
     /**
@@ -67,7 +58,7 @@ public class InferenceKeys {
 
         @Override
         public String toString() {
-            return "UpstreamKey[" + provider.wire() + ", " + source.wire() + "]";
+            return "UpstreamKey[" + provider.wire() + ", " + source.slug() + "]";
         }
     }
 

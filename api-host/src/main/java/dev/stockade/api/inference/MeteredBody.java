@@ -21,7 +21,7 @@ import java.util.function.Function;
  * (a clean end reads as success). The call ends exactly once ({@link Ending}), whether the body ended, failed or the
  * caller went away, with the usage seen so far.
  */
-final class MeteredBody extends InputStream {
+final class MeteredBody extends BlockStream {
     /** How the answer ended, for settlement and the audit trail. */
     record Ending(Optional<TokenUsage> usage, Optional<String> model, boolean truncated, boolean callerGone,
                   boolean unreadable) {
@@ -72,13 +72,6 @@ final class MeteredBody extends InputStream {
     static MeteredBody whole(InputStream upstream, WireFormat format, Function<byte[], UsageRead> meter,
                              int holdLimit, Consumer<Ending> onEnd) {
         return new MeteredBody(upstream, format, null, meter, holdLimit, onEnd);
-    }
-
-    @Override
-    public int read() throws IOException {
-        byte[] one = new byte[1];
-        int n = read(one, 0, 1);
-        return n < 0 ? -1 : one[0] & 0xff;
     }
 
     @Override

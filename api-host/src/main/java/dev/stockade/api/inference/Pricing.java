@@ -1,7 +1,6 @@
 package dev.stockade.api.inference;
 
 import dev.stockade.api.kernel.config.InferenceConfig;
-import dev.stockade.inference.InferenceProvider;
 import dev.stockade.inference.RequestShape;
 import dev.stockade.inference.TokenUsage;
 import dev.stockade.inference.WireFormat;
@@ -52,21 +51,17 @@ class Pricing {
 
     /** The most {@code shape} can cost at {@code provider}, in micro-USD; zero when its model is unpriced. */
     long maxCostMicros(Provider provider, RequestShape shape) {
-        return costs.maxCost(of(provider), shape).orElse(0);
+        return costs.maxCost(provider, shape).orElse(0);
     }
 
     /** What a call cost, in micro-USD; empty when it cannot be priced. */
     Optional<Long> costMicros(Provider provider, WireFormat format, String model, TokenUsage usage) {
-        var cost = costs.cost(of(provider), format, model, usage);
+        var cost = costs.cost(provider, format, model, usage);
         return cost.isPresent() ? Optional.of(cost.getAsLong()) : Optional.empty();
     }
 
     /** Where the prices come from, for the providers listing and the docs. */
     String source() {
         return table.source();
-    }
-
-    private static InferenceProvider of(Provider p) {
-        return InferenceProvider.fromValue(p.wire()).orElseThrow();
     }
 }

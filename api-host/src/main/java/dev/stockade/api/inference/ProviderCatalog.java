@@ -28,9 +28,9 @@ record ProviderCatalog(InferenceConfig config, InferenceKeys keys, OrgInferenceF
         for (Provider p : Provider.values()) {
             boolean deployment = config.deploymentKeyFallback() && config.hasDeploymentKey(p);
             String source = !config.serves(p) ? null
-                    : own.get(p) ? InferenceKeys.Source.ORG.wire()
-                    : deployment ? InferenceKeys.Source.DEPLOYMENT.wire()
-                    : keys.offersAmbient(p) ? InferenceKeys.Source.AMBIENT.wire() : null;
+                    : own.get(p) ? InferenceKeys.Source.ORG.slug()
+                    : deployment ? InferenceKeys.Source.DEPLOYMENT.slug()
+                    : keys.offersAmbient(p) ? InferenceKeys.Source.AMBIENT.slug() : null;
             out.add(new InferenceViews.OrgProvider(p.wire(), source != null, source));
         }
         return new InferenceViews.OrgProviders(wire(facts.forOrg(org).defaultProvider()), out);

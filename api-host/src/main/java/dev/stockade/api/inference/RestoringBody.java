@@ -17,7 +17,7 @@ import java.util.Map;
  * (plus what a {@code StreamRestorer} holds back); a whole JSON answer is held whole, as its restoration needs, up to
  * {@link #WHOLE_LIMIT}, past which it passes unrestored (the placeholders stay: nothing is leaked, only not restored).
  */
-final class RestoringBody extends InputStream {
+final class RestoringBody extends BlockStream {
     /** The largest whole answer restored; the same bound as the meter's copy of an unstreamed answer. */
     static final int WHOLE_LIMIT = 8 * 1024 * 1024;
 
@@ -67,13 +67,6 @@ final class RestoringBody extends InputStream {
         return headers.entrySet().stream().filter(e -> e.getKey().equalsIgnoreCase("content-type"))
                 .flatMap(e -> e.getValue().stream()).findFirst().orElse("application/json")
                 .toLowerCase(Locale.ROOT).strip();
-    }
-
-    @Override
-    public int read() throws IOException {
-        byte[] one = new byte[1];
-        int n = read(one, 0, 1);
-        return n < 0 ? -1 : one[0] & 0xff;
     }
 
     @Override

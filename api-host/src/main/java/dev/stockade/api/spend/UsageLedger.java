@@ -2,6 +2,7 @@ package dev.stockade.api.spend;
 
 import dev.stockade.api.kernel.db.Sql;
 import dev.stockade.policy.compiler.SpendPeriod;
+import dev.stockade.policy.model.Provider;
 import io.micronaut.core.annotation.Nullable;
 import jakarta.inject.Singleton;
 import jakarta.transaction.Transactional;

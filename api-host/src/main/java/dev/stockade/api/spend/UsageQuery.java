@@ -5,6 +5,7 @@ import static dev.stockade.api.kernel.web.QueryParameters.invalid;
 
 import dev.stockade.api.kernel.access.Authorizer;
 import dev.stockade.policy.compiler.SpendPeriod;
+import dev.stockade.policy.model.Provider;
 import io.micronaut.core.annotation.Nullable;
 import java.time.Duration;
 import java.time.Instant;
@@ -34,8 +35,11 @@ public record UsageQuery(Instant from, Instant to, @Nullable UUID projectId, @Nu
             throw invalid("from", "`from` and `to` must be at most " + MAX_DAYS + " days apart");
         }
         String provider = q.get("provider");
-        Provider p = provider == null ? null : Provider.of(provider).orElseThrow(() -> invalid("provider",
-                "`provider` must be one of bedrock, azure, bedrock-mantle, openai, openrouter, litellm"));
+        Provider p = provider == null ? null : Provider.fromWire(provider);
+        if (provider != null && p == null) {
+            throw invalid("provider", "`provider` must be one of bedrock, azure, bedrock-mantle, openai, openrouter, "
+                    + "litellm");
+        }
         String model = q.get("model");
         if (model != null && (model.isEmpty() || model.length() > 200)) {
             throw invalid("model", "`model` must be 1 to 200 characters");

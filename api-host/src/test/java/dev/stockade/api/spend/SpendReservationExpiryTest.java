@@ -6,6 +6,7 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import dev.stockade.api.support.MutableClock;
 import dev.stockade.policy.compiler.SpendPeriod;
 import dev.stockade.policy.compiler.SpendScope;
+import dev.stockade.policy.model.Provider;
 import io.micronaut.test.extensions.junit5.annotation.MicronautTest;
 import jakarta.inject.Inject;
 import java.time.Duration;

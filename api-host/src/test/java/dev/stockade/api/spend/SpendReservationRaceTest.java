@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.stockade.policy.compiler.SpendPeriod;
 import dev.stockade.policy.compiler.SpendScope;
+import dev.stockade.policy.model.Provider;
 import io.micronaut.context.ApplicationContext;
 import io.micronaut.runtime.server.EmbeddedServer;
 import io.micronaut.test.extensions.junit5.annotation.MicronautTest;

@@ -7,6 +7,7 @@ import dev.stockade.api.kernel.web.ApiProblem;
 import dev.stockade.api.kernel.web.ProblemCode;
 import dev.stockade.policy.compiler.SpendPeriod;
 import dev.stockade.policy.compiler.SpendScope;
+import dev.stockade.policy.model.Provider;
 import io.micronaut.test.extensions.junit5.annotation.MicronautTest;
 import jakarta.inject.Inject;
 import java.time.Instant;

@@ -7,6 +7,7 @@ import dev.stockade.api.kernel.secrets.SecretBox;
 import dev.stockade.api.sandbox.Sandbox;
 import dev.stockade.api.sandbox.SandboxService;
 import dev.stockade.api.support.Http;
+import dev.stockade.policy.model.Provider;
 import java.math.BigDecimal;
 import java.time.Instant;
 import java.util.Map;

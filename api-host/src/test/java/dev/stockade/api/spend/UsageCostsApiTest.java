@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import dev.stockade.policy.compiler.SpendPeriod;
+import dev.stockade.policy.model.Provider;
 import io.micronaut.test.extensions.junit5.annotation.MicronautTest;
 import java.time.Instant;
 import org.junit.jupiter.api.BeforeEach;

@@ -1,9 +1,9 @@
 package dev.stockade.inference.price;
 
-import dev.stockade.inference.InferenceProvider;
 import dev.stockade.inference.RequestShape;
 import dev.stockade.inference.TokenUsage;
 import dev.stockade.inference.WireFormat;
+import dev.stockade.policy.model.Provider;
 import java.math.BigDecimal;
 import java.math.RoundingMode;
 import java.time.Clock;
@@ -48,7 +48,7 @@ public final class Costs {
     }
 
     /** The price row for a model as a backend serves it over a wire format, or empty when unpriced. */
-    public Optional<ModelPrice> price(InferenceProvider provider, WireFormat format, String model) {
+    public Optional<ModelPrice> price(Provider provider, WireFormat format, String model) {
         if (model == null || model.isBlank()) {
             return Optional.empty();
         }
@@ -65,12 +65,12 @@ public final class Costs {
      * What a call cost in micro-USD, or empty when it cannot be priced. OpenRouter's and LiteLLM's own reported
      * cost wins over the table; a LiteLLM call without one is empty (the spec counts it as zero).
      */
-    public OptionalLong cost(InferenceProvider provider, WireFormat format, String model, TokenUsage usage) {
+    public OptionalLong cost(Provider provider, WireFormat format, String model, TokenUsage usage) {
         if (usage.reportedCostMicros().isPresent()
-                && (provider == InferenceProvider.OPENROUTER || provider == InferenceProvider.LITELLM)) {
+                && (provider == Provider.OPENROUTER || provider == Provider.LITELLM)) {
             return usage.reportedCostMicros();
         }
-        if (provider == InferenceProvider.LITELLM) {
+        if (provider == Provider.LITELLM) {
             return OptionalLong.empty();
         }
         return price(provider, format, model).flatMap(p -> p.ratesAt(clock.instant()))
@@ -82,7 +82,7 @@ public final class Costs {
      * (unpriced spend does not count toward limits, so nothing is reserved). Input is bounded by the body's
      * bound and the context window, output by the request's bound, else the context window.
      */
-    public OptionalLong maxCost(InferenceProvider provider, RequestShape shape) {
+    public OptionalLong maxCost(Provider provider, RequestShape shape) {
         Optional<ModelPrice> price = shape.model().flatMap(model -> price(provider, shape.format(), model));
         Optional<Rates> rates = price.flatMap(p -> p.ratesAt(clock.instant()));
         if (rates.isEmpty()) {
@@ -99,7 +99,7 @@ public final class Costs {
     private record Lookup(String dataProvider, String model) {
     }
 
-    private List<Lookup> lookups(InferenceProvider provider, WireFormat format, String model) {
+    private List<Lookup> lookups(Provider provider, WireFormat format, String model) {
         String family = switch (format.family()) {
             case ANTHROPIC -> "anthropic";
             case OPENAI -> "openai";

@@ -2,10 +2,10 @@ package dev.stockade.inference.price;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import dev.stockade.inference.InferenceProvider;
 import dev.stockade.inference.RequestShape;
 import dev.stockade.inference.TokenUsage;
 import dev.stockade.inference.WireFormat;
+import dev.stockade.policy.model.Provider;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.time.Clock;
@@ -38,7 +38,7 @@ class CostsTest {
     void eachBucketIsPricedSeparately() {
         TokenUsage usage = usage(1000, 500, 2000, 1000, 400, 0);
         // 1000*3 + 500*15 + 2000*0.30 + 600*3.75 + 400*6
-        assertThat(costs.cost(InferenceProvider.AZURE, WireFormat.ANTHROPIC_MESSAGES, "claude-sonnet-4-5", usage))
+        assertThat(costs.cost(Provider.AZURE, WireFormat.ANTHROPIC_MESSAGES, "claude-sonnet-4-5", usage))
                 .hasValue(15_750);
     }
 
@@ -46,7 +46,7 @@ class CostsTest {
     void webSearchesArePricedPerThousand() {
         TokenUsage usage = new TokenUsage(1000, 0, 0, 0, 0, 0, OptionalLong.empty(), 3);
         // 1000*3 + 3 * $10/1000 = 3000 + 30000
-        assertThat(costs.cost(InferenceProvider.AZURE, WireFormat.ANTHROPIC_MESSAGES, "claude-sonnet-4-5", usage))
+        assertThat(costs.cost(Provider.AZURE, WireFormat.ANTHROPIC_MESSAGES, "claude-sonnet-4-5", usage))
                 .hasValue(33_000);
     }
 
@@ -54,7 +54,7 @@ class CostsTest {
     void pastTwoHundredThousandInputTokensTheTierPriceAppliesToTheWholeCall() {
         TokenUsage usage = usage(150_000, 1000, 60_000, 0, 0, 0);
         // 150000*6 + 60000*0.60 + 1000*22.50
-        assertThat(costs.cost(InferenceProvider.AZURE, WireFormat.ANTHROPIC_MESSAGES, "claude-sonnet-4-5", usage))
+        assertThat(costs.cost(Provider.AZURE, WireFormat.ANTHROPIC_MESSAGES, "claude-sonnet-4-5", usage))
                 .hasValue(958_500);
     }
 
@@ -62,47 +62,47 @@ class CostsTest {
     void openAiCachedTokensArePricedAsCacheReadsAndReasoningAsOutput() {
         TokenUsage usage = usage(176, 40, 1024, 0, 0, 8);
         // 176*2.50 + 1024*1.25 + 40*10
-        assertThat(costs.cost(InferenceProvider.OPENAI, WireFormat.OPENAI_CHAT, "gpt-4o-2024-08-06", usage))
+        assertThat(costs.cost(Provider.OPENAI, WireFormat.OPENAI_CHAT, "gpt-4o-2024-08-06", usage))
                 .hasValue(2_120);
     }
 
     @Test
     void theTotalIsRoundedHalfUpOnce() {
-        assertThat(costs.cost(InferenceProvider.OPENAI, WireFormat.OPENAI_EMBEDDINGS, "text-embedding-3-small",
+        assertThat(costs.cost(Provider.OPENAI, WireFormat.OPENAI_EMBEDDINGS, "text-embedding-3-small",
                 TokenUsage.of(25, 0))).hasValue(1); // 0.5
-        assertThat(costs.cost(InferenceProvider.OPENAI, WireFormat.OPENAI_EMBEDDINGS, "text-embedding-3-small",
+        assertThat(costs.cost(Provider.OPENAI, WireFormat.OPENAI_EMBEDDINGS, "text-embedding-3-small",
                 TokenUsage.of(24, 0))).hasValue(0); // 0.48
     }
 
     @Test
     void openRouterAndLiteLlmReportedCostsWin() {
         TokenUsage reported = TokenUsage.of(1000, 100).withReportedCost(125);
-        assertThat(costs.cost(InferenceProvider.OPENROUTER, WireFormat.OPENAI_CHAT, "anthropic/claude-sonnet-4.5",
+        assertThat(costs.cost(Provider.OPENROUTER, WireFormat.OPENAI_CHAT, "anthropic/claude-sonnet-4.5",
                 reported)).hasValue(125);
         // 1000*3 + 100*15 from the table when OpenRouter reports nothing
-        assertThat(costs.cost(InferenceProvider.OPENROUTER, WireFormat.OPENAI_CHAT, "anthropic/claude-sonnet-4.5",
+        assertThat(costs.cost(Provider.OPENROUTER, WireFormat.OPENAI_CHAT, "anthropic/claude-sonnet-4.5",
                 TokenUsage.of(1000, 100))).hasValue(4_500);
-        assertThat(costs.cost(InferenceProvider.LITELLM, WireFormat.ANTHROPIC_MESSAGES, "claude-sonnet-4-5", reported))
+        assertThat(costs.cost(Provider.LITELLM, WireFormat.ANTHROPIC_MESSAGES, "claude-sonnet-4-5", reported))
                 .hasValue(125);
-        assertThat(costs.cost(InferenceProvider.LITELLM, WireFormat.ANTHROPIC_MESSAGES, "claude-sonnet-4-5",
+        assertThat(costs.cost(Provider.LITELLM, WireFormat.ANTHROPIC_MESSAGES, "claude-sonnet-4-5",
                 TokenUsage.of(1000, 100))).as("the spec counts it zero; the ledger stores no cost").isEmpty();
     }
 
     @Test
     void anUnpricedModelIsEmptyNeverGuessed() {
-        assertThat(costs.cost(InferenceProvider.OPENAI, WireFormat.OPENAI_CHAT, "no-such-model-xyz",
+        assertThat(costs.cost(Provider.OPENAI, WireFormat.OPENAI_CHAT, "no-such-model-xyz",
                 TokenUsage.of(10, 10))).isEmpty();
-        assertThat(costs.cost(InferenceProvider.OPENAI, WireFormat.OPENAI_CHAT, "", TokenUsage.of(10, 10))).isEmpty();
-        assertThat(costs.maxCost(InferenceProvider.OPENAI,
+        assertThat(costs.cost(Provider.OPENAI, WireFormat.OPENAI_CHAT, "", TokenUsage.of(10, 10))).isEmpty();
+        assertThat(costs.maxCost(Provider.OPENAI,
                 shape(WireFormat.OPENAI_CHAT, "no-such-model-xyz", OptionalLong.of(10), 100, false))).isEmpty();
-        assertThat(costs.maxCost(InferenceProvider.OPENAI,
+        assertThat(costs.maxCost(Provider.OPENAI,
                 shape(WireFormat.OPENAI_CHAT, null, OptionalLong.of(10), 100, false))).isEmpty();
     }
 
     @Test
     void maxCostTakesTheHighestInputSidePriceForEveryInputToken() {
         // 10000 * max(3, 0.30, 3.75, 6) + 1000 * 15
-        assertThat(costs.maxCost(InferenceProvider.AZURE,
+        assertThat(costs.maxCost(Provider.AZURE,
                 shape(WireFormat.ANTHROPIC_MESSAGES, "claude-sonnet-4-5", OptionalLong.of(1000), 10_000, false)))
                 .hasValue(75_000);
     }
@@ -112,14 +112,14 @@ class CostsTest {
         // 200000 (the window) * 6 + 1000 * 15: at exactly 200000 input tokens the tier has not begun
         RequestShape huge = shape(WireFormat.ANTHROPIC_MESSAGES, "claude-sonnet-4-5", OptionalLong.of(1000), 5_000_000, false);
         RequestShape unbounded = shape(WireFormat.ANTHROPIC_MESSAGES, "claude-sonnet-4-5", OptionalLong.of(1000), 50, true);
-        assertThat(costs.maxCost(InferenceProvider.AZURE, huge)).hasValue(1_215_000);
-        assertThat(costs.maxCost(InferenceProvider.AZURE, unbounded)).hasValue(1_215_000);
+        assertThat(costs.maxCost(Provider.AZURE, huge)).hasValue(1_215_000);
+        assertThat(costs.maxCost(Provider.AZURE, unbounded)).hasValue(1_215_000);
     }
 
     @Test
     void withoutAnOutputBoundTheContextWindowBoundsTheOutput() {
         // 5000 * max(2, 0.50) + 1000000 * 8
-        assertThat(costs.maxCost(InferenceProvider.OPENAI,
+        assertThat(costs.maxCost(Provider.OPENAI,
                 shape(WireFormat.OPENAI_RESPONSES, "gpt-4.1", OptionalLong.empty(), 5000, false))).hasValue(8_010_000);
     }
 
@@ -143,45 +143,45 @@ class CostsTest {
     void aModelWithoutAWindowUsesTheConfiguredBounds() throws IOException {
         Costs costs = small(NOW);
         // output: 100 input * 1 + 70 (fallback output) * 2; unbounded input: 500 (default window) * 1 + 70 * 2
-        assertThat(costs.maxCost(InferenceProvider.LITELLM,
+        assertThat(costs.maxCost(Provider.LITELLM,
                 shape(WireFormat.ANTHROPIC_MESSAGES, "windowless", OptionalLong.empty(), 100, false))).hasValue(240);
-        assertThat(costs.maxCost(InferenceProvider.LITELLM,
+        assertThat(costs.maxCost(Provider.LITELLM,
                 shape(WireFormat.ANTHROPIC_MESSAGES, "windowless", OptionalLong.empty(), 100, true))).hasValue(640);
     }
 
     @Test
     void pricesFollowTheClock() throws IOException {
         TokenUsage usage = TokenUsage.of(1000, 0);
-        assertThat(small(NOW).cost(InferenceProvider.BEDROCK_MANTLE, WireFormat.ANTHROPIC_MESSAGES, "dated", usage))
+        assertThat(small(NOW).cost(Provider.BEDROCK_MANTLE, WireFormat.ANTHROPIC_MESSAGES, "dated", usage))
                 .hasValue(4000);
         Clock december = Clock.fixed(Instant.parse("2026-12-01T00:00:00Z"), ZoneOffset.UTC);
-        assertThat(small(december).cost(InferenceProvider.BEDROCK_MANTLE, WireFormat.ANTHROPIC_MESSAGES, "dated", usage))
+        assertThat(small(december).cost(Provider.BEDROCK_MANTLE, WireFormat.ANTHROPIC_MESSAGES, "dated", usage))
                 .hasValue(1000);
     }
 
     @Test
     void mantlePricesAsBedrockFirstThenByItsWireFormat() throws IOException {
         Costs costs = small(NOW);
-        assertThat(costs.price(InferenceProvider.BEDROCK_MANTLE, WireFormat.ANTHROPIC_MESSAGES, "shared")
+        assertThat(costs.price(Provider.BEDROCK_MANTLE, WireFormat.ANTHROPIC_MESSAGES, "shared")
                 .orElseThrow().provider()).isEqualTo("aws");
-        assertThat(costs.price(InferenceProvider.BEDROCK_MANTLE, WireFormat.ANTHROPIC_MESSAGES, "windowless")
+        assertThat(costs.price(Provider.BEDROCK_MANTLE, WireFormat.ANTHROPIC_MESSAGES, "windowless")
                 .orElseThrow().provider()).isEqualTo("anthropic");
-        assertThat(costs.price(InferenceProvider.BEDROCK, WireFormat.BEDROCK_INVOKE, "windowless")).isEmpty();
+        assertThat(costs.price(Provider.BEDROCK, WireFormat.BEDROCK_INVOKE, "windowless")).isEmpty();
     }
 
     @Test
     void liteLlmModelPrefixesPickTheProvider() {
-        assertThat(costs.price(InferenceProvider.LITELLM, WireFormat.OPENAI_CHAT, "anthropic/claude-sonnet-4-5")
+        assertThat(costs.price(Provider.LITELLM, WireFormat.OPENAI_CHAT, "anthropic/claude-sonnet-4-5")
                 .orElseThrow().provider()).isEqualTo("anthropic");
-        assertThat(costs.price(InferenceProvider.LITELLM, WireFormat.OPENAI_CHAT,
+        assertThat(costs.price(Provider.LITELLM, WireFormat.OPENAI_CHAT,
                 "bedrock/anthropic.claude-sonnet-4-5-20250929-v1:0").orElseThrow().provider()).isEqualTo("aws");
-        assertThat(costs.price(InferenceProvider.LITELLM, WireFormat.OPENAI_CHAT, "gpt-4o").orElseThrow().provider())
+        assertThat(costs.price(Provider.LITELLM, WireFormat.OPENAI_CHAT, "gpt-4o").orElseThrow().provider())
                 .isEqualTo("openai");
     }
 
     @Test
     void absurdCountsSaturateInsteadOfOverflowing() {
-        assertThat(costs.maxCost(InferenceProvider.OPENAI,
+        assertThat(costs.maxCost(Provider.OPENAI,
                 shape(WireFormat.OPENAI_CHAT, "gpt-4o", OptionalLong.of(Long.MAX_VALUE), 10, false)))
                 .hasValue(Long.MAX_VALUE);
     }

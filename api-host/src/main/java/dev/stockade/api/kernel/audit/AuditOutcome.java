@@ -1,22 +1,14 @@
 package dev.stockade.api.kernel.audit;
 
+import dev.stockade.api.kernel.Slugged;
+
 /** How the audited operation ended, as the trail stores it and {@code ?outcome=} filters it. */
-public enum AuditOutcome {
-    SUCCESS("success"),
+public enum AuditOutcome implements Slugged {
+    SUCCESS,
     /** Refused: by authorization, policy, or a halt before it began. */
-    DENIED("denied"),
+    DENIED,
     /** Began and failed. */
-    ERROR("error"),
+    ERROR,
     /** Stopped in flight (a halt). */
-    CANCELLED("cancelled");
-
-    private final String slug;
-
-    AuditOutcome(String slug) {
-        this.slug = slug;
-    }
-
-    public String slug() {
-        return slug;
-    }
+    CANCELLED;
 }
