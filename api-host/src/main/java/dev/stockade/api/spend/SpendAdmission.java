@@ -18,7 +18,7 @@ import java.util.UUID;
  * a pure function of that state.
  */
 @Singleton
-record SpendAdmission(SpendingLimits limits, Clock clock) {
+public class SpendAdmission {
     /**
      * The verdict and its reasons.
      *
@@ -36,6 +36,14 @@ record SpendAdmission(SpendingLimits limits, Clock clock) {
             throw new ApiProblem(ProblemCode.SPENDING_LIMIT_REACHED,
                     HeldLimit.refusal(reached.stream().map(l -> new HeldLimit(l, 0)).toList()));
         }
+    }
+
+    private final SpendingLimits limits;
+    private final Clock clock;
+
+    public SpendAdmission(SpendingLimits limits, Clock clock) {
+        this.limits = limits;
+        this.clock = clock;
     }
 
     /** The verdict for a call now by {@code sandboxId} (null: a caller that is not a sandbox) of the project. */

@@ -105,11 +105,28 @@ class IngressTest extends OidcPlatformTest {
     }
 
     /** Both exposed ports listen (python starts its servers in the background; slow on a loaded machine). */
-    private void awaitPortsReady(String path, String owner) {
-        Await.until("both ports of " + path + " ready", Await.LONG, () -> {
-            JsonNode ports = http.get(path + "/port-readiness", owner).body().path("ports");
-            return ports.size() == 2 && ports.get(0).path("ready").asBoolean() && ports.get(1).path("ready").asBoolean();
-        });
+    private void awaitPortsReady(String sandbox, String path, String owner) throws Exception {
+        try {
+            Await.until("both ports of " + path + " ready", Await.LONG, () -> {
+                JsonNode ports = http.get(path + "/port-readiness", owner).body().path("ports");
+                return ports.size() == 2 && ports.get(0).path("ready").asBoolean()
+                        && ports.get(1).path("ready").asBoolean();
+            });
+        } catch (AssertionError e) {
+            throw new AssertionError(e.getMessage() + "; readiness " + http.get(path + "/port-readiness", owner).body()
+                    + "; inside the sandbox: " + inside(sandbox, "cat /tmp/echo-*.log; ps -ef; cat /proc/net/tcp"), e);
+        }
+    }
+
+    /** What a shell command prints inside the sandbox (for a failure's message). */
+    private String inside(String sandbox, String command) throws Exception {
+        try (ExecProcess p = provisioner.exec(sandbox, new ExecRequest(List.of("sh", "-c", command + " 2>&1"), false,
+                0, 0))) {
+            p.stdin().close();
+            String out = new String(p.stdout().readAllBytes(), StandardCharsets.UTF_8);
+            p.exit().get(30, TimeUnit.SECONDS);
+            return out;
+        }
     }
 
     private JsonNode awaitState(String path, String token, String state) {
@@ -132,7 +149,7 @@ class IngressTest extends OidcPlatformTest {
         serve(id, 9090);
         String priv = slug + ".sandboxes.test";
         String pub = "9090-" + slug + ".sandboxes.test";
-        awaitPortsReady(path, owner);
+        awaitPortsReady(id, path, owner);
 
         // a private port: no credential 401; a member's bearer token 200, and the sandbox learns who, not how
         assertThat(call(priv, "GET", "/").status()).isEqualTo(401);

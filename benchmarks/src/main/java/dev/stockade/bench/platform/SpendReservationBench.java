@@ -2,13 +2,13 @@ package dev.stockade.bench.platform;
 
 import dev.stockade.api.kernel.identity.Identity;
 import dev.stockade.api.spend.LimitTarget;
-import dev.stockade.api.spend.Provider;
 import dev.stockade.api.spend.Reservation;
 import dev.stockade.api.spend.SpendAdmission;
 import dev.stockade.api.spend.SpendReservations;
 import dev.stockade.api.spend.SpendingLimits;
 import dev.stockade.api.spend.UsageLedger;
 import dev.stockade.policy.compiler.SpendPeriod;
+import dev.stockade.policy.model.Provider;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.LinkedHashMap;
