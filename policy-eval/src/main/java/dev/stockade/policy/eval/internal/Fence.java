@@ -106,6 +106,13 @@ final class Fence {
      * nothing to police on that socket. The GraphQL payload is read at most once, by {@code graphql}.
      */
     Decision judge(String method, String path, String[] readings, GraphqlSubject graphql) {
+        if (!this.graphql) { // no graphql rule can take precedence: the first covering rule decides, stop there
+            if (graphql != null && graphql.graphqlOnly()) {
+                return null;
+            }
+            int first = nextMatch(0, method, path, readings);
+            return first >= 0 ? rules[first].allow() : noRuleDeny;
+        }
         CompiledRule plain = null;
         boolean anyGraphql = false;
         Decision graphqlDeny = null;
