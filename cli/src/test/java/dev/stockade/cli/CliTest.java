@@ -159,6 +159,34 @@ class CliTest {
     }
 
     @Test
+    void aReservationCaseComparesTheExcessAndRefusesNegativeAmounts() throws IOException {
+        // 9.5 spent + 0.5 held + 1 cost = 11 over a limit of 10: over by 1, not by the 2 the file expects
+        Path wrong = write("fit.test.yaml", """
+                name: fit
+                reservation:
+                  - name: over by one
+                    costUsd: "1"
+                    limits: [{scope: project, limitUsd: "10", spentUsd: "9.5", heldUsd: "0.5"}]
+                    expect: {fits: false, reason: does-not-fit, refused: [{scope: project, overUsd: "2"}]}
+                """);
+        CliRun failed = run("policy", "test", wrong.toString());
+        assertThat(failed.status()).isEqualTo(1);
+        assertThat(failed.out()).contains("[project over 2.000000] but got [project over 1.000000]");
+
+        Path negative = write("negative.test.yaml", """
+                name: fit
+                reservation:
+                  - name: a negative hold
+                    costUsd: "1"
+                    limits: [{scope: org, limitUsd: "10", spentUsd: "0", heldUsd: "-1"}]
+                    expect: {fits: true}
+                """);
+        CliRun bad = run("policy", "test", negative.toString());
+        assertThat(bad.status()).isEqualTo(2);
+        assertThat(bad.err()).contains(negative + ":5:").contains("heldUsd must not be negative");
+    }
+
+    @Test
     void evalExplainsTheDecisionAndExitsOneOnDeny() throws IOException {
         Path policy = write("good.yaml", GOOD);
         CliRun allowed = run("policy", "eval", "--policy", policy.toString(), "--url", "https://api.github.com/repos/a/b");

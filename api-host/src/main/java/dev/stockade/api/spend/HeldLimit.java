@@ -1,12 +1,13 @@
 package dev.stockade.api.spend;
 
+import dev.stockade.policy.compiler.HeldSpend;
 import dev.stockade.policy.compiler.SpendPeriod;
 import java.util.List;
 import java.util.stream.Collectors;
 
 /**
- * One spending limit with the spend counted against it and the budget held by calls in flight: what a reservation is
- * judged against, since a check that ignores holds lets every concurrent call see the same spend and overshoot.
+ * One stored spending limit with the spend counted against it and the budget held by calls in flight, as read under
+ * the limit's row lock; the core judges a reservation against {@link #spend()} ({@code ReservationFit.judge}).
  *
  * @param limit      the stored limit and its counted spend in the current period
  * @param heldMicros the live (unexpired) holds of the limit's organization, project or sandbox
@@ -19,14 +20,9 @@ public record HeldLimit(LimitState limit, long heldMicros) {
         }
     }
 
-    /**
-     * Whether a call that may cost {@code costMicros} fits: spent + held + cost must not exceed the cap, so a
-     * reservation may use the budget up to the last micro-USD, and a zero cap admits no priced call.
-     */
-    public boolean fits(long costMicros) {
-        long committed = limit.spentMicros() + heldMicros;
-        // INVARIANT: amounts are at most Money.MAX_MICROS each, so these sums stay far from overflow
-        return committed + costMicros <= limit.limitMicros();
+    /** The limit as the core's reservation rule sees it; a scope the database cannot hold fails loudly. */
+    public HeldSpend spend() {
+        return new HeldSpend(limit.limit(), heldMicros);
     }
 
     /** How a refusal names the limit: its scope, period, cap, spend, holds (when any) and when the period ends. */

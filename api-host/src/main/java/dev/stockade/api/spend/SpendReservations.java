@@ -1,6 +1,9 @@
 package dev.stockade.api.spend;
 
 import dev.stockade.api.kernel.db.Sql;
+import dev.stockade.policy.compiler.HeldSpend;
+import dev.stockade.policy.compiler.ReservationFit;
+import dev.stockade.policy.compiler.ReservationRequest;
 import dev.stockade.policy.compiler.SpendPeriod;
 import dev.stockade.policy.compiler.SpendScope;
 import io.micronaut.core.annotation.Nullable;
@@ -19,7 +22,8 @@ import java.util.UUID;
 
 /**
  * Admission without overshoot: reserve a call's largest possible cost before forwarding it, settle to its metered
- * cost when it ends, release when it failed. Concurrent reservations for one limit queue on that limit's row lock
+ * cost when it ends, release when it failed. Whether a call fits is the core's {@link ReservationFit#judge}; this
+ * class locks, reads and holds. Concurrent reservations for one limit queue on that limit's row lock
  * and each one reads the holds committed before it, so calls that all saw the same remainder can no longer all spend
  * it; the database is the only shared state, so this holds across replicas. Callers under different limits never
  * wait for each other (no global lock).
@@ -61,10 +65,10 @@ public class SpendReservations {
 
     /**
      * Reserves {@code maxCostMicros} atomically against every limit that applies (the organization's, the project's
-     * and, when {@code sandboxId} is not null, the sandbox's own cap): it fits when, for each, spend counted in the
-     * current period + live holds + {@code maxCostMicros} does not exceed the amount. A call with no limit, or of
-     * cost zero (an unpriced model), is reserved without judging limits, so that settling is uniform. A hold is made
-     * only for a project of the organization and a sandbox of the project (otherwise an error, nothing held).
+     * and, when {@code sandboxId} is not null, the sandbox's own cap), as the core's {@link ReservationFit#judge}
+     * rules over their spend and live holds. A call that fits is held even under no limit or at cost zero, so that
+     * settling is uniform. A hold is made only for a project of the organization and a sandbox of the project
+     * (otherwise an error, nothing held).
      */
     @Transactional
     public Reservation.Result reserve(UUID orgId, UUID projectId, @Nullable UUID sandboxId, long maxCostMicros) {
@@ -76,15 +80,15 @@ public class SpendReservations {
         }
         Instant now = clock.instant();
         Reservation r = new Reservation(UUID.randomUUID(), orgId, projectId, sandboxId, maxCostMicros, now.plus(ttl));
-        if (maxCostMicros > 0) {
-            List<Object> ids = Arrays.asList(orgId, orgId, projectId, sandboxId);
-            List<String> locked = jdbc.query(LOCK, ids, rs -> rs.getString(1));
-            // only the locked limits are judged: one created since the lock is judged by reservations after it
-            List<HeldLimit> reached = locked.isEmpty() ? List.of() : standing(ids, now).stream()
-                    .filter(l -> locked.contains(l.limit().scope()) && !l.fits(maxCostMicros)).toList();
-            if (!reached.isEmpty()) {
-                return Reservation.Refused.of(reached, maxCostMicros);
-            }
+        // an unpriced call fits whatever the limits hold: their rows are neither locked nor read
+        List<HeldLimit> limits = ReservationFit.dependsOnLimits(maxCostMicros)
+                ? locked(Arrays.asList(orgId, orgId, projectId, sandboxId), now) : List.of();
+        ReservationFit fit = ReservationFit.judge(new ReservationRequest(maxCostMicros,
+                limits.stream().map(HeldLimit::spend).toList()));
+        if (!fit.fits()) {
+            List<HeldSpend> refused = fit.refused().stream().map(ReservationFit.Shortfall::limit).toList();
+            return Reservation.Refused.of(limits.stream().filter(l -> refused.contains(l.spend())).toList(),
+                    maxCostMicros);
         }
         hold(r, now);
         return new Reservation.Reserved(r);
@@ -159,6 +163,14 @@ public class SpendReservations {
                 + " GROUP BY sandbox_id", List.of(orgId, now, orgId), rs -> sums.put(rs.getObject(1, UUID.class),
                 rs.getLong(2)));
         return new Holds(sums);
+    }
+
+    /** Locks the applicable limit rows, then reads their spend and live holds. */
+    private List<HeldLimit> locked(List<Object> ids, Instant now) {
+        List<String> locked = jdbc.query(LOCK, ids, rs -> rs.getString(1));
+        // only the locked limits are judged: one created since the lock is judged by reservations after it
+        return locked.isEmpty() ? List.of()
+                : standing(ids, now).stream().filter(l -> locked.contains(l.limit().scope())).toList();
     }
 
     /**

@@ -3,6 +3,9 @@ package dev.stockade.cli.testing;
 import com.fasterxml.jackson.databind.JsonNode;
 import dev.stockade.cli.testing.CaseResult.CaseContext;
 import dev.stockade.policy.compiler.ConnectorReach.GrantedConnector;
+import dev.stockade.policy.compiler.HeldSpend;
+import dev.stockade.policy.compiler.ReservationFit;
+import dev.stockade.policy.compiler.ReservationRequest;
 import dev.stockade.policy.compiler.SpendDecision;
 import dev.stockade.policy.compiler.SpendLimit;
 import dev.stockade.policy.compiler.SpendPeriod;
@@ -19,7 +22,8 @@ import java.util.stream.Collectors;
 
 /**
  * The cases of the core rules that are not a resolution of one set of policies (the runner's extensions of FORMAT.md,
- * docs/policy-tests.md): spend admission ({@code spend}) and connector grants across projects ({@code connectorReach}).
+ * docs/policy-tests.md): spend admission ({@code spend}), the reservation fit ({@code reservation}) and connector
+ * grants across projects ({@code connectorReach}).
  */
 final class CoreRuleCases {
     private CoreRuleCases() {
@@ -57,6 +61,44 @@ final class CoreRuleCases {
                 : CaseResult.failed(ctx, "spend admission", String.join("; ", mismatches));
     }
 
+    /** A {@code reservation} case: the call's cost and the limits with their holds in, the core's fit out. */
+    static CaseResult reservation(CaseContext ctx, JsonNode node, String pointer) {
+        List<HeldSpend> limits = new ArrayList<>();
+        JsonNode given = node.path("limits");
+        for (int i = 0; i < given.size(); i++) {
+            String at = pointer + "/limits/" + i;
+            try {
+                limits.add(new HeldSpend(limit(given.get(i), at), amount(given.get(i), "heldUsd", at)));
+            } catch (IllegalArgumentException e) {
+                throw new FormatProblem(at, e.getMessage()); // a negative amount or spend: the core's own message
+            }
+        }
+        ReservationFit fit = ReservationFit.judge(new ReservationRequest(amount(node, "costUsd", pointer), limits));
+        JsonNode expect = node.get("expect");
+        List<String> mismatches = new ArrayList<>();
+        if (expect.path("fits").asBoolean() != fit.fits()) {
+            mismatches.add("fits " + expect.path("fits").asBoolean() + " but got " + fit.fits());
+        }
+        if (expect.has("reason") && !expect.get("reason").asText().equals(fit.reason().code())) {
+            mismatches.add("reason " + expect.get("reason").asText() + " but got " + fit.reason().code());
+        }
+        if (expect.has("refused")) {
+            List<String> want = new ArrayList<>();
+            JsonNode rows = expect.get("refused");
+            for (int i = 0; i < rows.size(); i++) {
+                String at = pointer + "/expect/refused/" + i;
+                want.add(rows.get(i).path("scope").asText() + " over " + usd(amount(rows.get(i), "overUsd", at)));
+            }
+            List<String> got = fit.refused().stream()
+                    .map(s -> s.limit().limit().scope().wire() + " over " + usd(s.overMicros())).toList();
+            if (!want.equals(got)) {
+                mismatches.add("refused " + want + " but got " + got);
+            }
+        }
+        return mismatches.isEmpty() ? CaseResult.passed(ctx)
+                : CaseResult.failed(ctx, "reservation fit", String.join("; ", mismatches));
+    }
+
     /** A {@code connectorReach} case: what the core granted, compared in order with the expected rows. */
     static CaseResult reach(CaseContext ctx, JsonNode expect, List<GrantedConnector> granted, List<String> labels) {
         Map<UUID, String> names = labels.stream().distinct().collect(Collectors.toMap(CoreRuleCases::org,
@@ -91,6 +133,19 @@ final class CoreRuleCases {
             throw new FormatProblem(pointer + "/" + key, key + " must be a decimal string of USD with at most six"
                     + " decimals");
         }
+    }
+
+    /** An amount that cannot be negative (a cost, a hold, an excess); absent is zero. */
+    private static long amount(JsonNode n, String key, String pointer) {
+        long micros = n.has(key) ? micros(n, key, pointer) : 0;
+        if (micros < 0) {
+            throw new FormatProblem(pointer + "/" + key, key + " must not be negative");
+        }
+        return micros;
+    }
+
+    private static String usd(long micros) {
+        return BigDecimal.valueOf(micros, 6).toPlainString();
     }
 
     private static List<String> texts(JsonNode list) {

@@ -68,7 +68,7 @@ public final class PolicyTestRunner {
                     continue;
                 }
                 for (String section : List.of("cases", "validate", "update", "effective", "describe", "spend",
-                        "connectorReach")) {
+                        "reservation", "connectorReach")) {
                     if (root.has(section)) {
                         return true;
                     }

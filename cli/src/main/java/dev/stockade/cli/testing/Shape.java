@@ -151,6 +151,28 @@ sealed interface Shape {
                 "name", "limits", "expect");
     }
 
+    /** A reservation fit case (an extension of FORMAT.md): a cost, limits with spend and holds, the fit expected. */
+    private static Shape reservationCase() {
+        Shape limit = obj("reservation limit", Map.of(
+                "scope", leaf("scope", Kind.STRING),
+                "period", leaf("period", Kind.STRING),
+                "limitUsd", leaf("limitUsd", Kind.STRING),
+                "spentUsd", leaf("spentUsd", Kind.STRING),
+                "heldUsd", leaf("heldUsd", Kind.STRING)), "scope", "limitUsd", "spentUsd");
+        Shape refused = obj("refused limit", Map.of(
+                "scope", leaf("scope", Kind.STRING),
+                "overUsd", leaf("overUsd", Kind.STRING)), "scope", "overUsd");
+        return obj("reservation case", Map.of(
+                "name", leaf("name", Kind.STRING),
+                "costUsd", leaf("costUsd", Kind.STRING),
+                "limits", list("limits", limit),
+                "expect", obj("reservation expect", Map.of(
+                        "fits", leaf("fits", Kind.BOOLEAN),
+                        "reason", leaf("reason", Kind.STRING),
+                        "refused", list("refused", refused)), "fits")),
+                "name", "costUsd", "limits", "expect");
+    }
+
     /** A connector-reach case (an extension of FORMAT.md): projects with their policies, the grants expected. */
     private static Shape reachCase(Shape policies) {
         Shape project = obj("project", Map.of(
@@ -244,6 +266,7 @@ sealed interface Shape {
                 Map.entry("effective", list("effective", effectiveCase)),
                 Map.entry("describe", list("describe", describeCase)),
                 Map.entry("spend", list("spend", spendCase())),
+                Map.entry("reservation", list("reservation", reservationCase())),
                 Map.entry("connectorReach", list("connectorReach", reachCase(policies)))),
                 "name");
     }

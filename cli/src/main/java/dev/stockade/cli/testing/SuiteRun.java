@@ -56,6 +56,7 @@ final class SuiteRun {
         section("cases", out, this::decide);
         section("effective", out, this::effective);
         section("spend", out, CoreRuleCases::spend);
+        section("reservation", out, CoreRuleCases::reservation);
         section("connectorReach", out, this::connectorReach);
     }
 
