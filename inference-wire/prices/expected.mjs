@@ -15,6 +15,11 @@ const usages = [
     cache_write_1h_tokens: 20, output_tokens: 10, output_reasoning_tokens: 4, web_searches: 3 } },
   { at: '2026-11-01T00:00:00Z', usage: { input_tokens: 300000, cache_read_tokens: 20000, cache_write_tokens: 1000,
     output_tokens: 5000 } },
+  // A realtime voice turn: audio and image parts (each modality's count includes its cached part, as the
+  // package's realtime extractor reads OpenAI's usage).
+  { at: '2026-06-01T12:00:00Z', usage: { input_tokens: 5000, cache_read_tokens: 2000, input_audio_tokens: 3000,
+    cache_audio_read_tokens: 1200, input_image_tokens: 500, cache_image_read_tokens: 300, output_tokens: 800,
+    output_audio_tokens: 600 } },
 ];
 const extraNames = {
   aws: ['us.anthropic.claude-3-5-haiku-20241022-v1:0', 'eu.anthropic.claude-sonnet-4-5-20250929-v1:0',
@@ -41,10 +46,13 @@ for (const provider of ['anthropic', 'aws', 'azure', 'openai', 'openrouter']) {
       cases.push([provider, model, at, usage.input_tokens, usage.cache_read_tokens ?? 0,
         usage.cache_write_tokens ?? 0, usage.cache_write_1h_tokens ?? 0, usage.output_tokens,
         usage.output_reasoning_tokens ?? 0, result ? result.provider.id : null, result ? result.model.id : null,
-        result ? result.total_price : null, usage.web_searches ?? 0]);
+        result ? result.total_price : null, usage.web_searches ?? 0, usage.input_audio_tokens ?? 0,
+        usage.cache_audio_read_tokens ?? 0, usage.output_audio_tokens ?? 0, usage.input_image_tokens ?? 0,
+        usage.cache_image_read_tokens ?? 0]);
     }
   }
 }
 process.stdout.write(JSON.stringify({ source: `npm ${manifest.name}@${manifest.version}`, skipped,
   columns: ['provider', 'model', 'at', 'input_total', 'cache_read', 'cache_write', 'cache_write_1h', 'output',
-    'output_reasoning', 'matched_provider', 'matched_model', 'total_usd', 'web_searches'], cases }) + '\n');
+    'output_reasoning', 'matched_provider', 'matched_model', 'total_usd', 'web_searches', 'input_audio',
+    'cache_audio_read', 'output_audio', 'input_image', 'cache_image_read'], cases }) + '\n');

@@ -76,6 +76,8 @@ public final class BodyMeter {
                 tally.openAiResponsesOutput(root.get("output"));
             }
             case BEDROCK_CONVERSE -> tally.converse(root.get("usage"));
+            // One server event as a body: only a `response.done` carries usage.
+            case OPENAI_REALTIME -> tally.openAiRealtime(RealtimeUsage.usageNode(root));
         }
     }
 

@@ -31,8 +31,16 @@ public final class RequestReader {
         this.mapper = Json.mapper(limits.maxBodyBytes());
     }
 
-    /** Reads the shape of a request to {@code route}. */
+    private static final String NO_REQUEST_BODY = "realtime has no request body: its usage arrives in server events";
+
+    /**
+     * Reads the shape of a request to {@code route}. A {@link WireFormat#OPENAI_REALTIME} route is refused with
+     * {@link IllegalArgumentException}: a WebSocket session has no body to read (no path routes there).
+     */
     public RequestShape read(WireRoute route, byte[] body) throws WireException {
+        if (route.format() == WireFormat.OPENAI_REALTIME) {
+            throw new IllegalArgumentException(NO_REQUEST_BODY);
+        }
         JsonNode root = parse(body);
         WireFormat format = route.format();
         Optional<String> model = route.pathModel().or(() -> Json.text(root, "model"));
@@ -108,6 +116,7 @@ public final class RequestReader {
             case OPENAI_EMBEDDINGS -> OptionalLong.of(0);
             case BEDROCK_CONVERSE -> bound(root.path("inferenceConfig"), "maxTokens");
             case OPENAI_CHAT -> chatBound(root);
+            case OPENAI_REALTIME -> throw new IllegalArgumentException(NO_REQUEST_BODY);
         };
     }
 

@@ -34,12 +34,16 @@ public final class StreamMeter {
 
     /**
      * A meter for a stream of {@code format}. Bedrock formats expect AWS event-stream frames, the others
-     * server-sent events; {@link WireFormat#OPENAI_EMBEDDINGS} never streams and is refused.
+     * server-sent events; {@link WireFormat#OPENAI_EMBEDDINGS} never streams and is refused, and so is
+     * {@link WireFormat#OPENAI_REALTIME}, whose events arrive as WebSocket messages ({@link RealtimeUsage}).
      */
     public static StreamMeter start(WireFormat format, WireLimits limits) {
         Objects.requireNonNull(limits);
         if (format == WireFormat.OPENAI_EMBEDDINGS) {
             throw new IllegalArgumentException("embeddings never stream");
+        }
+        if (format == WireFormat.OPENAI_REALTIME) {
+            throw new IllegalArgumentException("realtime events are WebSocket messages: read each with RealtimeUsage");
         }
         return new StreamMeter(format, limits);
     }

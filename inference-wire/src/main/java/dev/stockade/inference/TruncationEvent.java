@@ -26,7 +26,7 @@ public final class TruncationEvent {
 
     /**
      * The error event for a stream of {@code format} as {@code reading} left it (a Responses event continues its
-     * sequence numbers). Embeddings never stream and are refused.
+     * sequence numbers). Embeddings and realtime (a WebSocket) do not stream over HTTP and are refused.
      */
     public static byte[] bytes(WireFormat format, StreamReading reading) {
         return switch (format) {
@@ -35,6 +35,8 @@ public final class TruncationEvent {
             case OPENAI_RESPONSES -> sse("error", responses(reading.lastSequence().orElse(-1) + 1));
             case BEDROCK_INVOKE, BEDROCK_CONVERSE -> exceptionFrame();
             case OPENAI_EMBEDDINGS -> throw new IllegalArgumentException("embeddings never stream");
+            // A cut WebSocket is closed with a close code by the relay, not finished with bytes.
+            case OPENAI_REALTIME -> throw new IllegalArgumentException("realtime does not stream over HTTP");
         };
     }
 

@@ -18,7 +18,13 @@ public enum WireFormat {
     /** Bedrock InvokeModel and InvokeModelWithResponseStream with an Anthropic Messages body. */
     BEDROCK_INVOKE(Family.ANTHROPIC),
     /** Bedrock Converse and ConverseStream. */
-    BEDROCK_CONVERSE(Family.BEDROCK);
+    BEDROCK_CONVERSE(Family.BEDROCK),
+    /**
+     * OpenAI Realtime: JSON server events over a WebSocket, usage in each {@code response.done} (read by
+     * {@link RealtimeUsage}). It has no request body to bound and no HTTP stream to meter or truncate, and no path
+     * routes to it: the relay that opens the WebSocket names it.
+     */
+    OPENAI_REALTIME(Family.OPENAI);
 
     /** Which vendor's JSON the body speaks; the price data is looked up by it when a backend serves several. */
     public enum Family { ANTHROPIC, OPENAI, BEDROCK }

@@ -4,11 +4,16 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import com.code_intelligence.jazzer.api.FuzzedDataProvider;
 import com.code_intelligence.jazzer.junit.FuzzTest;
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import java.io.IOException;
+import java.util.Optional;
 
 /**
  * Fuzz targets for the parsers that face upstream and client bytes. Under plain {@code mvn test} they run in
  * regression mode over their seeds (the stream fixtures and request bodies); {@code JAZZER_FUZZ=1} fuzzes for
- * real. Whatever the bytes: no exception escapes, and slicing a stream never changes its reading.
+ * real. Whatever the bytes: no exception escapes, slicing a stream never changes its reading, and a realtime
+ * event's usage keeps its audio and image parts inside their buckets.
  */
 class WireParsersFuzzTest {
 
@@ -47,5 +52,32 @@ class WireParsersFuzzTest {
             assertThat(refused.problem()).isNotNull();
         }
         new BodyMeter(SMALL).read(WireFormat.OPENAI_CHAT, body, ResponseHeaders.NONE);
+    }
+
+    @FuzzTest(maxDuration = "60s")
+    void readRealtimeEvent(FuzzedDataProvider data) {
+        byte[] event = data.consumeRemainingAsBytes();
+        BodyReading reading = new BodyMeter(SMALL).read(WireFormat.OPENAI_REALTIME, event, ResponseHeaders.NONE);
+        reading.usage().ifPresent(WireParsersFuzzTest::partsInsideTheirBuckets);
+        JsonNode node;
+        try {
+            node = new ObjectMapper().readTree(event);
+        } catch (IOException | RuntimeException notJson) {
+            return;
+        }
+        Optional<TokenUsage> usage = RealtimeUsage.of(node);
+        if (reading.problem().isEmpty()) {
+            assertThat(usage).isEqualTo(reading.usage());
+        }
+        RealtimeUsage.responseId(node).ifPresent(id -> assertThat(id).hasSizeLessThanOrEqualTo(128));
+        RealtimeUsage.status(node);
+        RealtimeUsage.sessionModel(node);
+    }
+
+    private static void partsInsideTheirBuckets(TokenUsage usage) {
+        TokenUsage.Media media = usage.media();
+        assertThat(media.inputAudioTokens() + media.inputImageTokens()).isBetween(0L, usage.inputTokens());
+        assertThat(media.cacheReadAudioTokens() + media.cacheReadImageTokens()).isBetween(0L, usage.cacheReadTokens());
+        assertThat(media.outputAudioTokens() + usage.reasoningTokens()).isBetween(0L, usage.outputTokens());
     }
 }

@@ -23,13 +23,14 @@ public final class UsageTally {
     private long cacheWrite1h;
     private long reasoning;
     private long webSearches;
+    private TokenUsage.Media media = TokenUsage.Media.NONE;
     private OptionalLong reportedCost = OptionalLong.empty();
     private boolean seen;
 
     /** What was reported so far, or empty when no report arrived. */
     public Optional<TokenUsage> usage() {
         return seen ? Optional.of(new TokenUsage(input, output, cacheRead, cacheWrite, cacheWrite1h, reasoning,
-                reportedCost, webSearches)) : Optional.empty();
+                reportedCost, webSearches, media)) : Optional.empty();
     }
 
     /** Anthropic Messages {@code usage} (also Bedrock InvokeModel bodies): input excludes the cache already. */
@@ -87,6 +88,38 @@ public final class UsageTally {
         webSearches = searches;
     }
 
+    /**
+     * OpenAI Realtime {@code response.usage}: {@code input_tokens} includes cached tokens, and each modality's
+     * count includes its cached part. Fail closed: a total below its details is raised to them, and tokens the
+     * details leave unattributed count as audio, the dearest modality of every realtime price row.
+     */
+    public void openAiRealtime(JsonNode usage) {
+        if (usage == null || !usage.isObject()) {
+            return;
+        }
+        seen = true;
+        JsonNode in = usage.get("input_token_details");
+        JsonNode cachedIn = in == null ? null : in.get("cached_tokens_details");
+        long cachedAudio = Json.count(cachedIn, "audio_tokens").orElse(0);
+        long cachedImage = Json.count(cachedIn, "image_tokens").orElse(0);
+        long cachedSum = sum(Json.count(cachedIn, "text_tokens").orElse(0), cachedAudio, cachedImage);
+        cacheRead = Math.max(Json.count(in, "cached_tokens").orElse(0), cachedSum);
+        long audio = Json.count(in, "audio_tokens").orElse(0);
+        long image = Json.count(in, "image_tokens").orElse(0);
+        long detailed = sum(Json.count(in, "text_tokens").orElse(0), audio, image);
+        long total = Math.max(Math.max(Json.count(usage.get("input_tokens")).orElse(0), detailed), cacheRead);
+        input = total - cacheRead;
+        // Unattributed tokens may exceed their bucket here; TokenUsage cuts each part to its bucket.
+        long inputAudio = sum(Math.max(0, audio - cachedAudio), total - detailed);
+        cachedAudio = sum(cachedAudio, cacheRead - cachedSum);
+        JsonNode out = usage.get("output_token_details");
+        long outAudio = Json.count(out, "audio_tokens").orElse(0);
+        long outDetailed = sum(Json.count(out, "text_tokens").orElse(0), outAudio);
+        output = Math.max(Json.count(usage.get("output_tokens")).orElse(0), outDetailed);
+        outAudio = sum(outAudio, output - outDetailed);
+        media = new TokenUsage.Media(inputAudio, cachedAudio, outAudio, Math.max(0, image - cachedImage), cachedImage);
+    }
+
     /** Bedrock Converse {@code usage} (whole answer or the stream's {@code metadata} event). */
     public void converse(JsonNode usage) {
         if (usage == null || !usage.isObject()) {
@@ -133,6 +166,17 @@ public final class UsageTally {
         if (cost != null && cost.isNumber()) {
             reportedCostUsd(cost.decimalValue());
         }
+    }
+
+    private static long sum(long... counts) {
+        long total = 0;
+        for (long count : counts) {
+            total += count;
+            if (total < 0) {
+                return Long.MAX_VALUE; // only absurd reports overflow; saturating keeps the charge maximal
+            }
+        }
+        return total;
     }
 
     // Cached counts above the total are malformed reports: the input bucket bottoms out at zero.

@@ -10,6 +10,8 @@ import java.util.Optional;
  * The prices of one model at one time. A bucket without a price of its own is priced as the price data's
  * calculator prices it: cache reads and writes fall back to the input price, one-hour cache writes to the cache
  * write price, reasoning to the output price; input, output or web searches without any price cost nothing.
+ * Audio and image parts without their own price stay at their bucket's text price (cached audio or images at the
+ * cache read price, or at the audio or image input price when the data has no cache read price).
  */
 public final class Rates {
 
@@ -33,26 +35,36 @@ public final class Rates {
      */
     public BigDecimal cost(TokenUsage usage) {
         long tier = usage.totalInputTokens();
+        TokenUsage.Media media = usage.media();
         long write5m = usage.cacheWriteTokens() - usage.cacheWrite1hTokens();
-        long plainOutput = usage.outputTokens() - usage.reasoningTokens();
-        return times(usage.inputTokens(), rate(PriceKey.INPUT).at(tier))
-                .add(times(usage.cacheReadTokens(), rate(PriceKey.CACHE_READ).at(tier)))
+        // INVARIANT (TokenUsage): every media part lies inside its bucket, so the text remainders are >= 0.
+        long textInput = usage.inputTokens() - media.inputAudioTokens() - media.inputImageTokens();
+        long textRead = usage.cacheReadTokens() - media.cacheReadAudioTokens() - media.cacheReadImageTokens();
+        long textOutput = usage.outputTokens() - usage.reasoningTokens() - media.outputAudioTokens();
+        return times(textInput, rate(PriceKey.INPUT).at(tier))
+                .add(times(media.inputAudioTokens(), rate(PriceKey.INPUT_AUDIO).at(tier)))
+                .add(times(media.inputImageTokens(), rate(PriceKey.INPUT_IMAGE).at(tier)))
+                .add(times(textRead, rate(PriceKey.CACHE_READ).at(tier)))
+                .add(times(media.cacheReadAudioTokens(), rate(PriceKey.CACHE_AUDIO_READ).at(tier)))
+                .add(times(media.cacheReadImageTokens(), rate(PriceKey.CACHE_IMAGE_READ).at(tier)))
                 .add(times(write5m, rate(PriceKey.CACHE_WRITE).at(tier)))
                 .add(times(usage.cacheWrite1hTokens(), rate(PriceKey.CACHE_WRITE_1H).at(tier)))
-                .add(times(plainOutput, rate(PriceKey.OUTPUT).at(tier)))
+                .add(times(textOutput, rate(PriceKey.OUTPUT).at(tier)))
                 .add(times(usage.reasoningTokens(), rate(PriceKey.OUTPUT_REASONING).at(tier)))
+                .add(times(media.outputAudioTokens(), rate(PriceKey.OUTPUT_AUDIO).at(tier)))
                 .add(times(usage.webSearches(), rate(PriceKey.WEB_SEARCHES).at(tier).multiply(MICROS_PER_THOUSAND)));
     }
 
     /**
      * The most a call with at most {@code inputTokens} input and {@code outputTokens} output tokens can cost, in
      * micro-USD (not rounded): every input token at the highest input-side price, every output token at the
-     * highest output-side price, each at the highest tier that input can reach.
+     * highest output-side price (audio and image prices included), each at the highest tier that input can reach.
      */
     public BigDecimal maxCost(long inputTokens, long outputTokens) {
         BigDecimal input = max(PriceKey.INPUT, inputTokens, PriceKey.CACHE_READ, PriceKey.CACHE_WRITE,
-                PriceKey.CACHE_WRITE_1H);
-        BigDecimal output = max(PriceKey.OUTPUT, inputTokens, PriceKey.OUTPUT_REASONING);
+                PriceKey.CACHE_WRITE_1H, PriceKey.INPUT_AUDIO, PriceKey.CACHE_AUDIO_READ, PriceKey.INPUT_IMAGE,
+                PriceKey.CACHE_IMAGE_READ);
+        BigDecimal output = max(PriceKey.OUTPUT, inputTokens, PriceKey.OUTPUT_REASONING, PriceKey.OUTPUT_AUDIO);
         return times(inputTokens, input).add(times(outputTokens, output));
     }
 
@@ -74,7 +86,14 @@ public final class Rates {
         return switch (key) {
             case CACHE_READ, CACHE_WRITE -> rate(PriceKey.INPUT);
             case CACHE_WRITE_1H -> rate(PriceKey.CACHE_WRITE);
-            case OUTPUT_REASONING -> rate(PriceKey.OUTPUT);
+            case OUTPUT_REASONING, OUTPUT_AUDIO -> rate(PriceKey.OUTPUT);
+            case INPUT_AUDIO, INPUT_IMAGE -> rate(PriceKey.INPUT);
+            // The data's calculator prices cached audio inside the cache read bucket when that has a price, else
+            // inside the audio input bucket (a row pricing both without the cached-audio price it refuses).
+            case CACHE_AUDIO_READ -> rates.containsKey(PriceKey.CACHE_READ) ? rate(PriceKey.CACHE_READ)
+                    : rate(PriceKey.INPUT_AUDIO);
+            case CACHE_IMAGE_READ -> rates.containsKey(PriceKey.CACHE_READ) ? rate(PriceKey.CACHE_READ)
+                    : rate(PriceKey.INPUT_IMAGE);
             case INPUT, OUTPUT, WEB_SEARCHES -> Rate.flat(BigDecimal.ZERO);
         };
     }

@@ -17,7 +17,8 @@ import org.junit.jupiter.api.Test;
 
 /**
  * The bundled table against the price data's own calculator: price-cases.json holds, for every model row of our
- * five providers (plus region-prefixed, ARN, fallback and compact-date names), what {@code calcPrice} of
+ * five providers (plus region-prefixed, ARN, fallback and compact-date names), at three usages (the third a
+ * realtime voice turn with audio and image parts), what {@code calcPrice} of
  * {@code @pydantic/genai-prices} 0.1.8 matched and charged (written by prices/expected.mjs). Same row, same
  * cost to the micro-USD (the package computes in binary floating point, so one micro-USD of slack).
  */
@@ -41,7 +42,7 @@ class PriceTableDifferentialTest {
             long cacheWrite = c.get(5).asLong();
             TokenUsage usage = new TokenUsage(c.get(3).asLong() - cacheRead - cacheWrite, c.get(7).asLong(),
                     cacheRead, cacheWrite, c.get(6).asLong(), c.get(8).asLong(), OptionalLong.empty(),
-                    c.get(12).asLong());
+                    c.get(12).asLong()).withMedia(media(c));
             Optional<ModelPrice> found = table.find(provider, model);
             String expectedRow = c.get(10).isNull() ? null : c.get(10).asText();
             String row = found.map(ModelPrice::modelId).orElse(null);
@@ -62,6 +63,14 @@ class PriceTableDifferentialTest {
             }
         }
         assertThat(disagreements).isEmpty();
-        assertThat(priced).as("cases priced").isGreaterThan(1500);
+        assertThat(priced).as("cases priced").isGreaterThan(2500);
+    }
+
+    /** The package counts each modality with its cached part; Stockade's input audio and image are uncached. */
+    private static TokenUsage.Media media(JsonNode c) {
+        long cachedAudio = c.get(14).asLong();
+        long cachedImage = c.get(17).asLong();
+        return new TokenUsage.Media(c.get(13).asLong() - cachedAudio, cachedAudio, c.get(15).asLong(),
+                c.get(16).asLong() - cachedImage, cachedImage);
     }
 }
