@@ -3,6 +3,7 @@ package dev.stockade.api.halt;
 import dev.stockade.api.kernel.events.EventStream;
 import dev.stockade.api.kernel.events.Topic;
 import io.micronaut.context.annotation.Context;
+import java.io.Closeable;
 import java.io.FilterInputStream;
 import java.io.IOException;
 import java.io.InputStream;
@@ -18,7 +19,7 @@ import java.util.concurrent.ConcurrentHashMap;
  */
 @Context
 public class OpenStreams {
-    private final Map<UUID, Set<InputStream>> open = new ConcurrentHashMap<>();
+    private final Map<UUID, Set<Closeable>> open = new ConcurrentHashMap<>();
 
     public OpenStreams(EventStream events) {
         events.subscribe(Topic.HALT, e -> {
@@ -30,7 +31,7 @@ public class OpenStreams {
 
     /** Wraps {@code body} so that it is closed by a halt of {@code orgId}, and forgotten once closed. */
     public InputStream track(UUID orgId, InputStream body) {
-        Set<InputStream> set = open.computeIfAbsent(orgId, k -> ConcurrentHashMap.newKeySet());
+        Set<Closeable> set = open.computeIfAbsent(orgId, k -> ConcurrentHashMap.newKeySet());
         InputStream tracked = new FilterInputStream(body) {
             @Override
             public void close() throws IOException {
@@ -42,13 +43,23 @@ public class OpenStreams {
         return tracked;
     }
 
+    /** Closes {@code session} (a realtime voice session) on a halt of {@code orgId}, until it is forgotten. */
+    public void track(UUID orgId, Closeable session) {
+        open.computeIfAbsent(orgId, k -> ConcurrentHashMap.newKeySet()).add(session);
+    }
+
+    /** Stops tracking {@code session}: it ended. */
+    public void forget(UUID orgId, Closeable session) {
+        open.getOrDefault(orgId, Set.of()).remove(session);
+    }
+
     /** How many streams of {@code orgId} are open (for tests and diagnostics). */
     public int count(UUID orgId) {
         return open.getOrDefault(orgId, Set.of()).size();
     }
 
     public void closeAll(UUID orgId) {
-        for (InputStream in : Set.copyOf(open.getOrDefault(orgId, Set.of()))) {
+        for (Closeable in : Set.copyOf(open.getOrDefault(orgId, Set.of()))) {
             try {
                 in.close();
             } catch (IOException e) {

@@ -1,12 +1,15 @@
 package dev.stockade.api.inference;
 
 import dev.stockade.api.kernel.config.InferenceConfig;
+import dev.stockade.api.kernel.net.GuardedResolver;
 import dev.stockade.api.kernel.net.OutboundClients;
 import dev.stockade.inference.WireLimits;
 import dev.stockade.proxy.dial.DialGuard;
 import jakarta.annotation.PreDestroy;
 import jakarta.inject.Singleton;
 import java.io.IOException;
+import java.net.InetAddress;
+import java.net.UnknownHostException;
 import java.time.Duration;
 import java.util.List;
 import java.util.Map;
@@ -21,6 +24,7 @@ import org.apache.hc.client5.http.impl.classic.CloseableHttpClient;
 @Singleton
 final class Backends {
     private final CloseableHttpClient client;
+    private final GuardedResolver resolver;
     private final WireLimits limits = WireLimits.DEFAULT;
 
     Backends(InferenceConfig config) {
@@ -28,6 +32,12 @@ final class Backends {
                 config.privateHosts(), List.of(), Map.of());
         this.client = OutboundClients.guarded(guard, Duration.ofSeconds(10), config.readTimeout(), null,
                 config.maxConnections());
+        this.resolver = new GuardedResolver(guard);
+    }
+
+    /** The one address of {@code host} the guard lets a socket dial (a realtime session's backend). */
+    InetAddress resolve(String host) throws UnknownHostException {
+        return resolver.resolve(host)[0];
     }
 
     CloseableHttpClient client() {

@@ -102,16 +102,20 @@ public class LlmProxy {
                             @Nullable Restorer restorer, Reservation reservation) {
     }
 
-    private Admitted admit(Call call, CallRecords.Context ctx) {
-        LlmRoute route = call.route();
-        if (halt.get(call.orgId()).halted()) {
+    /** What a caller is entitled to on a route before anything is read: its effective policy and the key. */
+    record Entitlement(Resolution resolved, InferenceKeys.UpstreamKey key) {
+    }
+
+    /**
+     * The admission steps every model call takes, HTTP or realtime: the organization is not halted, the caller's
+     * effective policy enables managed inference for the route's backend, and the organization or the installation
+     * has a key for it. Throws the refusal (not yet recorded).
+     */
+    Entitlement entitle(Identity caller, UUID orgId, UUID projectId, LlmRoute route) {
+        if (halt.get(orgId).halted()) {
             throw new ApiProblem(ProblemCode.HALTED, "the organization is halted: model calls are stopped");
         }
-        WireRoute wire = WireRoute.of(route.tail()).filter(w -> speaks(route, w.format()))
-                .filter(w -> call.method().equals("POST")).orElseThrow(() -> notAvailable("`" + call.method() + " "
-                        + route.prefix() + "/" + dev.stockade.api.kernel.web.Text.clip(route.tail())
-                        + "` is not a model call this route proxies (" + proxied(route) + ")"));
-        Resolution resolved = policies.resolve(call.caller(), call.orgId(), call.projectId())
+        Resolution resolved = policies.resolve(caller, orgId, projectId)
                 .filter(r -> r.managedInference() != null && r.managedInference().isEnabled())
                 .orElseThrow(() -> notAvailable("managed inference is not enabled by the caller's policies"));
         ManagedInference mi = resolved.managedInference();
@@ -119,10 +123,22 @@ public class LlmProxy {
             throw notAvailable("the caller's policies enable " + mi.providers().stream().map(p -> p.wire()).toList()
                     + ", not `" + route.provider().wire() + "`");
         }
-        InferenceKeys.UpstreamKey key = keys.keyFor(call.orgId(), route.provider()).orElseThrow(() -> notAvailable(
+        InferenceKeys.UpstreamKey key = keys.keyFor(orgId, route.provider()).orElseThrow(() -> notAvailable(
                 config.serves(route.provider()) ? "neither the organization nor the installation has a key for `"
                         + route.provider().wire() + "`" : "the installation does not serve `" + route.provider().wire()
                         + "`"));
+        return new Entitlement(resolved, key);
+    }
+
+    private Admitted admit(Call call, CallRecords.Context ctx) {
+        LlmRoute route = call.route();
+        Entitlement entitled = entitle(call.caller(), call.orgId(), call.projectId(), route);
+        WireRoute wire = WireRoute.of(route.tail()).filter(w -> speaks(route, w.format()))
+                .filter(w -> call.method().equals("POST")).orElseThrow(() -> notAvailable("`" + call.method() + " "
+                        + route.prefix() + "/" + dev.stockade.api.kernel.web.Text.clip(route.tail())
+                        + "` is not a model call this route proxies (" + proxied(route) + ")"));
+        Resolution resolved = entitled.resolved();
+        InferenceKeys.UpstreamKey key = entitled.key();
         PiiMasking pii = resolved.piiMasking();
         boolean multipart = pii != null && RequestMasking.multipart(call.headers());
         if (multipart) { // recorded before the body is read: a refusal of the upload carries the flag too

@@ -142,6 +142,8 @@ class RequestMasking implements AutoCloseable {
             case OPENAI_EMBEDDINGS -> WireFormat.OPENAI_EMBEDDINGS;
             case BEDROCK_INVOKE -> WireFormat.BEDROCK_INVOKE_ANTHROPIC;
             case BEDROCK_CONVERSE -> WireFormat.BEDROCK_CONVERSE;
+            // INVARIANT: realtime sessions are never masked (spec) and have no request body to mask
+            case OPENAI_REALTIME -> throw new IllegalArgumentException("realtime voice is not masked");
         };
     }
 

@@ -55,20 +55,20 @@ final class Upstreams {
             BedrockSigV4.sign(out, route.region(), key.aws(), Clock.systemUTC());
             return;
         }
-        switch (route.provider()) {
-            case AZURE -> out.setHeader("api-key", key.secret());
-            case BEDROCK, BEDROCK_MANTLE -> out.setHeader("Authorization", "Bearer " + key.secret());
-            default -> {
-                if (route.family() == LlmRoute.Family.ANTHROPIC) {
-                    out.setHeader("x-api-key", key.secret());
-                } else {
-                    out.setHeader("Authorization", "Bearer " + key.secret());
-                }
-            }
-        }
+        credential(route, key).forEach(out::setHeader);
         if (route.family() == LlmRoute.Family.ANTHROPIC && !out.containsHeader("anthropic-version")) {
             out.setHeader("anthropic-version", "2023-06-01");
         }
+    }
+
+    /** The header that carries {@code key} to the route's backend (not for ambient keys: those sign the request). */
+    static Map<String, String> credential(LlmRoute route, InferenceKeys.UpstreamKey key) {
+        return switch (route.provider()) {
+            case AZURE -> Map.of("api-key", key.secret());
+            case BEDROCK, BEDROCK_MANTLE -> Map.of("Authorization", "Bearer " + key.secret());
+            default -> route.family() == LlmRoute.Family.ANTHROPIC ? Map.of("x-api-key", key.secret())
+                    : Map.of("Authorization", "Bearer " + key.secret());
+        };
     }
 
     /** Whether an upstream response header may come back to the caller. */

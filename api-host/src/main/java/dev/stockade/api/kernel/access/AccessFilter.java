@@ -59,7 +59,8 @@ final class AccessFilter implements Ordered {
     HttpResponse<?> filter(HttpRequest<?> request) {
         try {
             Optional<RouteMatch<?>> route = RouteAttributes.getRouteMatch(request);
-            Optional<WebSocketRoutes.Match> socket = route.isEmpty() ? WebSocketRoutes.match(request) : Optional.empty();
+            // a handshake is judged by the WebSocket table even where an HTTP route shares its path
+            Optional<WebSocketRoutes.Match> socket = WebSocketRoutes.match(request);
             if (socket.isPresent()) {
                 return authorizeSocket(request, socket.get());
             }
@@ -118,7 +119,7 @@ final class AccessFilter implements Ordered {
         if (socket.action().gated()) {
             enrollment.check();
         }
-        Identity caller = authenticate(request, false);
+        Identity caller = authenticate(request, socket.action().acceptsApiKeyHeader());
         if (caller instanceof Identity.ClusterToken) {
             throw new ApiProblem(ProblemCode.UNAUTHENTICATED, "a cluster token is accepted only by the cluster proxy");
         }

@@ -24,7 +24,10 @@ final class WebSocketRoutes {
 
     private static final List<Row> ROWS = List.of(
             new Row(Pattern.compile("/v1/projects/([^/]+)/sandboxes/([^/]+)/exec"), Action.SANDBOX_EXEC,
-                    List.of("projectId", "sandboxId")));
+                    List.of("projectId", "sandboxId")),
+            // realtime voice (inference.RealtimeSockets): the backend and its path are the socket's to judge
+            new Row(Pattern.compile("/v1/projects/([^/]+)/llm/.+"), Action.LLM_CALL, List.of("projectId")),
+            new Row(Pattern.compile("/v1/llm/.+"), Action.LLM_CALL_UNSCOPED, List.of()));
 
     private WebSocketRoutes() {
     }

@@ -48,9 +48,9 @@ class AuthorizationMatrixTest extends OidcPlatformTest {
     }
 
     private record Row(String method, String path, String body, Map<Who, String> expected) {
-        /** Whether the router serves HEAD for this row: every GET but the WebSocket upgrade (exec). */
+        /** Whether the router serves HEAD for this row: every GET but the WebSocket upgrades (exec, realtime). */
         boolean headToo() {
-            return method.equals("GET") && !path.endsWith("/exec");
+            return method.equals("GET") && !path.endsWith("/exec") && !path.contains("/llm/");
         }
 
         String key() {
