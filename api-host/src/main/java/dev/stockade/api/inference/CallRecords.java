@@ -10,6 +10,7 @@ import dev.stockade.api.spend.SpendReservations;
 import dev.stockade.api.spend.UsageLedger;
 import dev.stockade.inference.BodyMeter;
 import dev.stockade.inference.BodyReading;
+import dev.stockade.inference.ChatUsageFilter;
 import dev.stockade.inference.ForwardBody;
 import dev.stockade.inference.RequestShape;
 import dev.stockade.inference.ResponseHeaders;
@@ -142,7 +143,10 @@ class CallRecords {
                         e -> settle(ctx, held, shape, status, e, upstream))
                 : MeteredBody.whole(body, format, bytes -> read(format, bytes, upstream), HOLD_LIMIT,
                         e -> settle(ctx, held, shape, status, e, upstream));
-        return new LlmProxy.Answer(status, headers, metered);
+        boolean addedUsage = streamed && format == WireFormat.OPENAI_CHAT && sent.rewritten()
+                && !sent.clientAskedForUsage();
+        return new LlmProxy.Answer(status, headers, addedUsage
+                ? new UsageWithheldBody(metered, new ChatUsageFilter(limits)) : metered);
     }
 
     private MeteredBody.UsageRead read(WireFormat format, byte[] bytes, ResponseHeaders headers) {

@@ -141,15 +141,34 @@ class LlmProxyTest extends PlatformTest {
     void theOpenaiSdkStreamIsMeteredThoughTheClientDidNotAskForUsage() {
         OpenAIClient client = OpenAIOkHttpClient.builder().baseUrl(base("openai")).apiKey(token).maxRetries(0).build();
         StringBuilder text = new StringBuilder();
+        List<ChatCompletionChunk> chunks = new java.util.ArrayList<>();
         try (var s = client.chat().completions().createStreaming(ChatCompletionCreateParams.builder()
                 .model("gpt-4o-mini").addUserMessage("hi").build())) {
-            s.stream().flatMap(c -> c.choices().stream()).map(ChatCompletionChunk.Choice::delta)
+            s.stream().peek(chunks::add).flatMap(c -> c.choices().stream()).map(ChatCompletionChunk.Choice::delta)
                     .forEach(d -> d.content().ifPresent(text::append));
         }
         assertThat(text).hasToString("Hello from the double");
+        // the usage chunk the proxy asked for is metered, and withheld from a client that did not ask for it
+        assertThat(chunks).isNotEmpty().noneMatch(c -> c.choices().isEmpty())
+                .noneMatch(c -> c.usage().isPresent());
         JsonNode sent = upstream.received.get(0).body();
         assertThat(sent.path("stream_options").path("include_usage").asBoolean()).isTrue();
         assertThat(upstream.received.get(0).header("authorization")).isEqualTo("Bearer " + OPENAI_KEY);
+        assertThat(awaitUsage(1).path("costUsd").asText()).isEqualTo(usd(MINI_COST));
+    }
+
+    @Test
+    void aClientThatAsksForStreamUsageGetsTheUsageChunk() {
+        OpenAIClient client = OpenAIOkHttpClient.builder().baseUrl(base("openai")).apiKey(token).maxRetries(0).build();
+        List<ChatCompletionChunk> chunks = new java.util.ArrayList<>();
+        try (var s = client.chat().completions().createStreaming(ChatCompletionCreateParams.builder()
+                .model("gpt-4o-mini").addUserMessage("hi").streamOptions(
+                        com.openai.models.chat.completions.ChatCompletionStreamOptions.builder().includeUsage(true)
+                                .build()).build())) {
+            s.stream().forEach(chunks::add);
+        }
+        assertThat(chunks.stream().flatMap(c -> c.usage().stream()).map(u -> u.promptTokens()))
+                .containsExactly((long) ProviderDouble.INPUT);
         assertThat(awaitUsage(1).path("costUsd").asText()).isEqualTo(usd(MINI_COST));
     }
 
