@@ -2,6 +2,7 @@ package dev.stockade.runtime;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import dev.stockade.runtime.config.ProviderEndpoints;
 import dev.stockade.runtime.config.ProviderKind;
 import dev.stockade.runtime.config.RuntimeConfig;
 import dev.stockade.runtime.config.Variables;
@@ -199,8 +200,16 @@ class ConfigTest {
         assertThat(c.endpoints().routed()).isTrue();
         assertThat(c.endpoints().chatBase()).isEqualTo("https://platform.example.com/llm/openai");
         assertThat(c.endpoints().chatKey()).isEqualTo("__platform_inference_key:openai__");
-        assertThat(load("LLM_PROVIDER", "bedrock-mantle", "PLATFORM_API_URL", "http://p:8080").endpoints().chatBase())
-                .isEqualTo("http://p:8080/llm/bedrock-mantle");
+        // each backend's route of the platform's Inference routes table under its base URL
+        ProviderEndpoints mantle = load("LLM_PROVIDER", "bedrock-mantle", "PLATFORM_API_URL", "http://p:8080",
+                "AWS_REGION", "eu-west-1").endpoints();
+        assertThat(mantle.chatBase()).isEqualTo("http://p:8080/llm/bedrock-mantle/anthropic/eu-west-1");
+        assertThat(mantle.embedBase()).isEqualTo("http://p:8080/llm/bedrock/eu-west-1");
+        assertThat(load("LLM_PROVIDER", "bedrock", "PLATFORM_API_URL", "http://p:8080").endpoints().chatBase())
+                .isEqualTo("http://p:8080/llm/bedrock/us-east-1");
+        ProviderEndpoints azure = load("LLM_PROVIDER", "azure", "PLATFORM_API_URL", "http://p:8080").endpoints();
+        assertThat(azure.chatBase()).isEqualTo("http://p:8080/llm/azure/anthropic");
+        assertThat(azure.embedBase()).isEqualTo("http://p:8080/llm/azure/openai");
     }
 
     @Test

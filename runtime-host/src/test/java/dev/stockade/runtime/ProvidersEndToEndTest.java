@@ -53,7 +53,7 @@ class ProvidersEndToEndTest {
             d.enqueue(ProviderDouble.Reply.text("Hello from Bedrock."));
             assertThat(turn(rt, "hi").path("delivered").get(0).asText()).isEqualTo("Hello from Bedrock.");
             ProviderDouble.Call c = d.chats().get(0);
-            assertThat(c.path()).isEqualTo("/llm/bedrock/model/us.anthropic.claude-opus-5/invoke-with-response-stream");
+            assertThat(c.path()).isEqualTo("/llm/bedrock/us-east-1/model/us.anthropic.claude-opus-5/invoke-with-response-stream");
             assertThat(c.header("authorization")).isEqualTo("Bearer __platform_inference_key:bedrock__");
         }
     }
@@ -66,7 +66,7 @@ class ProvidersEndToEndTest {
                 "BEDROCK_EMBEDDING_MODEL_ID", "")).start()) {
             turn(rt, "hi");
             ProviderDouble.Call c = d.chats().get(0);
-            assertThat(c.path()).isEqualTo("/llm/bedrock-mantle/v1/messages");
+            assertThat(c.path()).isEqualTo("/llm/bedrock-mantle/anthropic/us-east-1/v1/messages");
             assertThat(c.header("x-api-key")).isEqualTo("mantle-placeholder");
             assertThat(c.body().path("model").asText()).isEqualTo("claude-opus-5");
         }

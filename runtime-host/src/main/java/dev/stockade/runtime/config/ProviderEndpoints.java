@@ -5,7 +5,8 @@ import java.util.List;
 /**
  * Where the one provider of this container is reached, with which credential and models. Routed mode
  * (PLATFORM_API_URL set) uses the platform's {@code PLATFORM_INFERENCE_<PROVIDER>_*} variables, or
- * {@code <PLATFORM_API_URL>/llm/<provider>} when the plan gave no base URL; direct mode the vendor's.
+ * {@code <PLATFORM_API_URL>/llm/<provider>} when the plan gave no base URL, with the platform's route for the
+ * backend under it; direct mode the vendor's.
  *
  * @param routed whether calls go through the platform's gateway
  * @param chatBase base URL of the chat API (Anthropic: the URL before {@code /v1/messages} or
@@ -29,10 +30,9 @@ public record ProviderEndpoints(boolean routed, String chatBase, String chatKey,
         ProviderEndpoints e;
         if (api != null) {
             String base = s.nonBlank("PLATFORM_INFERENCE_" + p.envName() + "_BASE_URL");
-            String chatBase = Settings.stripSlash(base != null ? base : Settings.stripSlash(api) + "/llm/" + p.wire());
+            String route = Settings.stripSlash(base != null ? base : Settings.stripSlash(api) + "/llm/" + p.wire());
             String key = s.nonBlank("PLATFORM_INFERENCE_" + p.envName() + "_API_KEY");
-            String embedBase = p == ProviderKind.BEDROCK_MANTLE ? Settings.stripSlash(api) + "/llm/bedrock" : chatBase;
-            e = new ProviderEndpoints(true, chatBase, key, embedBase, key, mainModel, gate, embedModel);
+            e = routed(p, route, Settings.stripSlash(api), s.value("AWS_REGION"), key, mainModel, gate, embedModel);
         } else {
             e = direct(s, p, mainModel, gate, embedModel);
         }
@@ -41,6 +41,26 @@ public record ProviderEndpoints(boolean routed, String chatBase, String chatKey,
                     + "(deliver-only webhooks still work)");
         }
         return e;
+    }
+
+    /**
+     * The platform's routes under a backend's base URL (platform.md, the Inference routes table): Bedrock by region
+     * ({@code bedrock/<region>/model/...}), Mantle's Anthropic surface by region
+     * ({@code bedrock-mantle/anthropic/<region>/v1/messages}), Foundry's Claude and GPT routes
+     * ({@code azure/anthropic/v1/messages}, {@code azure/openai/deployments/...}); OpenAI's as it is. Mantle's
+     * embeddings go to the Bedrock runtime route of the same region.
+     */
+    private static ProviderEndpoints routed(ProviderKind p, String route, String api, String region, String key,
+                                            String main, String gate, String embed) {
+        return switch (p) {
+            case BEDROCK -> new ProviderEndpoints(true, route + "/" + region, key, route + "/" + region, key, main,
+                    gate, embed);
+            case BEDROCK_MANTLE -> new ProviderEndpoints(true, route + "/anthropic/" + region, key,
+                    api + "/llm/bedrock/" + region, key, main, gate, embed);
+            case AZURE -> new ProviderEndpoints(true, route + "/anthropic", key, route + "/openai", key, main, gate,
+                    embed);
+            case OPENAI -> new ProviderEndpoints(true, route, key, route, key, main, gate, embed);
+        };
     }
 
     private static ProviderEndpoints direct(Settings s, ProviderKind p, String main, String gate, String embed) {

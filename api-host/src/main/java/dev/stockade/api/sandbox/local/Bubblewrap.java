@@ -31,14 +31,28 @@ final class Bubblewrap {
                 "--unshare-uts", "--unshare-cgroup-try", "--hostname", "sandbox",
                 "--ro-bind", "/usr", "/usr", "--symlink", "usr/bin", "/bin", "--symlink", "usr/sbin", "/sbin",
                 "--symlink", "usr/lib", "/lib", "--symlink", "usr/lib64", "/lib64"));
-        for (String etc : List.of("/etc/ssl", "/etc/ca-certificates", "/etc/alternatives", "/etc/ld.so.cache",
-                "/etc/nsswitch.conf", "/etc/hosts", "/etc/localtime", "/etc/mime.types")) {
+        for (String etc : etcShared()) {
             a.addAll(List.of("--ro-bind-try", etc, etc));
         }
         a.addAll(List.of("--ro-bind", ca.toString(), CA_PATH, "--proc", "/proc", "--dev", "/dev",
                 "--tmpfs", "/tmp", "--bind", volume.toString(), "/workspace", "--chdir", "/workspace",
                 "/bin/sh", "-c", INIT));
         return a;
+    }
+
+    /**
+     * What of the host's {@code /etc} a sandbox sees, read-only: certificates, the dynamic loader's cache, name
+     * service and time zone files, and the JDKs' configuration ({@code /etc/java-<N>-openjdk} on Debian, where the
+     * JDK under {@code /usr} keeps its {@code java.security}: without it no Java program starts).
+     */
+    static List<String> etcShared() {
+        List<String> shared = new ArrayList<>(List.of("/etc/ssl", "/etc/ca-certificates", "/etc/alternatives",
+                "/etc/ld.so.cache", "/etc/nsswitch.conf", "/etc/hosts", "/etc/localtime", "/etc/mime.types"));
+        String[] names = new java.io.File("/etc").list((dir, name) -> name.startsWith("java-"));
+        if (names != null) {
+            java.util.Arrays.stream(names).sorted().forEach(n -> shared.add("/etc/" + n));
+        }
+        return shared;
     }
 
     /**
