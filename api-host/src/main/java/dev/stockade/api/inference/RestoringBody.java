@@ -13,9 +13,10 @@ import java.util.Map;
 /**
  * The last stage of an answer under {@code unmaskResponses}: the placeholders this request minted turn back into the
  * caller's values on their way to the caller. It reads the {@link MeteredBody}, so the meter counts the bytes the
- * backend sent and the caller gets the restored ones. A streamed answer is held one server-sent event at a time
- * (plus what a {@code StreamRestorer} holds back); a whole JSON answer is held whole, as its restoration needs, up to
- * {@link #WHOLE_LIMIT}, past which it passes unrestored (the placeholders stay: nothing is leaked, only not restored).
+ * backend sent and the caller gets the restored ones. A streamed answer is held one server-sent event or one AWS
+ * event-stream frame at a time (plus what a {@code StreamRestorer} holds back); a whole JSON answer is held whole,
+ * as its restoration needs, up to {@link #WHOLE_LIMIT}, past which it passes unrestored (the placeholders stay:
+ * nothing is leaked, only not restored).
  */
 final class RestoringBody extends BlockStream {
     /** The largest whole answer restored; the same bound as the meter's copy of an unstreamed answer. */
@@ -45,7 +46,7 @@ final class RestoringBody extends BlockStream {
 
     /**
      * {@code answer} with its body restored by {@code restorer}: successful answers only (an error passes as the
-     * backend wrote it), server-sent events event by event, JSON whole. AWS event-stream frames pass unrestored.
+     * backend wrote it), server-sent events event by event, AWS event-stream frames frame by frame, JSON whole.
      */
     static LlmProxy.Answer restore(LlmProxy.Answer answer, WireFormat format, Restorer restorer) {
         if (answer.body() == null || answer.status() < 200 || answer.status() >= 300) {
@@ -56,7 +57,7 @@ final class RestoringBody extends BlockStream {
         if (type.startsWith("text/event-stream")) {
             stage = new SseRestoration(format, restorer);
         } else if (type.startsWith("application/vnd.amazon.eventstream")) {
-            return answer;
+            stage = new EventStreamRestoration(format, restorer);
         } else {
             stage = new WholeJson(restorer);
         }

@@ -1,5 +1,7 @@
 package dev.stockade.api.inference;
 
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
 import com.sun.net.httpserver.HttpExchange;
 import com.sun.net.httpserver.HttpServer;
 import java.io.IOException;
@@ -21,9 +23,9 @@ import software.amazon.eventstream.Message;
 /**
  * The Bedrock runtime as its wire says it answers (research/inference-wire-formats.md): InvokeModel with an
  * Anthropic body and the {@code X-Amzn-Bedrock-*-Token-Count} headers, InvokeModelWithResponseStream and
- * ConverseStream as AWS event-stream frames (encoded with AWS's own codec), Converse as JSON with its usage. It
- * records what it received and, when given the credentials, checks a SigV4 signature as AWS would
- * ({@link SigV4Check}).
+ * ConverseStream as AWS event-stream frames (encoded with AWS's own codec), Converse as JSON with its usage. In
+ * {@link #echo} mode it answers with the text it was sent, a few characters per delta frame. It records what it
+ * received and, when given the credentials, checks a SigV4 signature as AWS would ({@link SigV4Check}).
  */
 final class BedrockDouble implements AutoCloseable {
     /** How the next streams end: whole, or cleanly on a frame boundary before the final event. */
@@ -40,6 +42,7 @@ final class BedrockDouble implements AutoCloseable {
     static final long INPUT = 1000;
     static final long OUTPUT = 500;
     static final String TEXT = "Hello from Bedrock";
+    private static final ObjectMapper JSON = new ObjectMapper();
 
     final List<Received> received = new CopyOnWriteArrayList<>();
     volatile Ending ending = Ending.COMPLETE;
@@ -49,6 +52,11 @@ final class BedrockDouble implements AutoCloseable {
     volatile CountDownLatch firstFramesRead = new CountDownLatch(1);
     /** With {@link Ending#WAIT_FOR_READER}: whether the caller read the first frames before the rest was sent. */
     volatile boolean readBeforeTheRest;
+    /**
+     * Answer with the text of the last message received instead of {@link #TEXT}, streamed five characters per
+     * delta as a model streams tokens, so a placeholder in it is split across frames.
+     */
+    volatile boolean echo;
     private final HttpServer server;
 
     BedrockDouble() throws IOException {
@@ -75,44 +83,79 @@ final class BedrockDouble implements AutoCloseable {
                 return;
             }
             String operation = raw.substring(raw.lastIndexOf('/') + 1);
+            String text = answer(body);
             switch (operation) {
-                case "invoke" -> json(ex, 200, anthropicMessage(), Map.of(
+                case "invoke" -> json(ex, 200, anthropicMessage(text), Map.of(
                         "X-Amzn-Bedrock-Input-Token-Count", String.valueOf(INPUT),
                         "X-Amzn-Bedrock-Output-Token-Count", String.valueOf(OUTPUT),
                         "X-Amzn-Bedrock-Invocation-Latency", "321"));
-                case "invoke-with-response-stream" -> frames(ex, invokeFrames(), 3);
-                case "converse" -> json(ex, 200, converse(), Map.of());
-                case "converse-stream" -> frames(ex, converseFrames(), 2);
+                case "invoke-with-response-stream" -> frames(ex, invokeFrames(pieces(text)), 3);
+                case "converse" -> json(ex, 200, converse(text), Map.of());
+                case "converse-stream" -> frames(ex, converseFrames(pieces(text)), 2);
                 default -> ex.sendResponseHeaders(404, -1);
             }
         }
     }
 
-    private static String anthropicMessage() {
+    /** The answer's text: {@link #TEXT}, or in echo mode the text of the last message (InvokeModel or Converse). */
+    private String answer(byte[] body) throws IOException {
+        if (!echo) {
+            return TEXT;
+        }
+        JsonNode messages = JSON.readTree(body).path("messages");
+        JsonNode content = messages.path(messages.size() - 1).path("content");
+        if (content.isTextual()) {
+            return content.asText();
+        }
+        StringBuilder text = new StringBuilder();
+        content.forEach(part -> text.append(part.path("text").asText()));
+        return text.toString();
+    }
+
+    /** {@link #TEXT} in its two usual pieces; an echo in pieces of five characters. */
+    private List<String> pieces(String text) {
+        if (!echo) {
+            return List.of("Hello ", "from Bedrock");
+        }
+        List<String> pieces = new java.util.ArrayList<>();
+        for (int i = 0; i < text.length(); i += 5) {
+            pieces.add(text.substring(i, Math.min(text.length(), i + 5)));
+        }
+        return pieces.isEmpty() ? List.of("") : pieces;
+    }
+
+    private static String quoted(String text) {
+        try {
+            return JSON.writeValueAsString(text);
+        } catch (IOException e) {
+            throw new java.io.UncheckedIOException(e);
+        }
+    }
+
+    private static String anthropicMessage(String text) {
         return "{\"id\":\"msg_bdrk_1\",\"type\":\"message\",\"role\":\"assistant\",\"model\":"
-                + "\"claude-haiku-4-5-20251001\",\"content\":[{\"type\":\"text\",\"text\":\"" + TEXT + "\"}],"
+                + "\"claude-haiku-4-5-20251001\",\"content\":[{\"type\":\"text\",\"text\":" + quoted(text) + "}],"
                 + "\"stop_reason\":\"end_turn\",\"stop_sequence\":null,\"usage\":{\"input_tokens\":" + INPUT
                 + ",\"output_tokens\":" + OUTPUT + "}}";
     }
 
-    private static String converse() {
-        return "{\"output\":{\"message\":{\"role\":\"assistant\",\"content\":[{\"text\":\"" + TEXT + "\"}]}},"
+    private static String converse(String text) {
+        return "{\"output\":{\"message\":{\"role\":\"assistant\",\"content\":[{\"text\":" + quoted(text) + "}]}},"
                 + "\"stopReason\":\"end_turn\",\"usage\":{\"inputTokens\":" + INPUT + ",\"outputTokens\":" + OUTPUT
                 + ",\"totalTokens\":" + (INPUT + OUTPUT) + "},\"metrics\":{\"latencyMs\":321}}";
     }
 
     /** Anthropic stream events in {@code chunk} frames; the last carries Bedrock's invocation metrics. */
-    private List<byte[]> invokeFrames() {
+    private List<byte[]> invokeFrames(List<String> pieces) {
         List<String> events = new java.util.ArrayList<>(List.of(
                 "{\"type\":\"message_start\",\"message\":{\"id\":\"msg_bdrk_1\",\"type\":\"message\",\"role\":"
                         + "\"assistant\",\"model\":\"claude-haiku-4-5-20251001\",\"content\":[],\"stop_reason\":null,"
                         + "\"usage\":{\"input_tokens\":" + INPUT + ",\"output_tokens\":1}}}",
                 "{\"type\":\"content_block_start\",\"index\":0,\"content_block\":{\"type\":\"text\",\"text\":\"\"}}",
-                "{\"type\":\"content_block_delta\",\"index\":0,\"delta\":{\"type\":\"text_delta\",\"text\":\"Hello \"}}"));
+                textDelta(pieces.get(0))));
         if (ending != Ending.CUT_BEFORE_TERMINAL) {
+            pieces.subList(1, pieces.size()).forEach(piece -> events.add(textDelta(piece)));
             events.addAll(List.of(
-                    "{\"type\":\"content_block_delta\",\"index\":0,\"delta\":{\"type\":\"text_delta\","
-                            + "\"text\":\"from Bedrock\"}}",
                     "{\"type\":\"content_block_stop\",\"index\":0}",
                     "{\"type\":\"message_delta\",\"delta\":{\"stop_reason\":\"end_turn\"},\"usage\":{\"output_tokens\":"
                             + OUTPUT + "}}",
@@ -123,13 +166,20 @@ final class BedrockDouble implements AutoCloseable {
                 e.getBytes(StandardCharsets.UTF_8)) + "\",\"p\":\"abcdefgh\"}")).toList();
     }
 
-    private List<byte[]> converseFrames() {
+    private static String textDelta(String piece) {
+        return "{\"type\":\"content_block_delta\",\"index\":0,\"delta\":{\"type\":\"text_delta\",\"text\":"
+                + quoted(piece) + "}}";
+    }
+
+    private List<byte[]> converseFrames(List<String> pieces) {
         List<byte[]> out = new java.util.ArrayList<>(List.of(
                 frame("messageStart", "{\"p\":\"abcd\",\"role\":\"assistant\"}"),
-                frame("contentBlockDelta", "{\"contentBlockIndex\":0,\"delta\":{\"text\":\"Hello \"},\"p\":\"ab\"}")));
+                frame("contentBlockDelta", "{\"contentBlockIndex\":0,\"delta\":{\"text\":" + quoted(pieces.get(0))
+                        + "},\"p\":\"ab\"}")));
         if (ending != Ending.CUT_BEFORE_TERMINAL) {
+            pieces.subList(1, pieces.size()).forEach(piece -> out.add(frame("contentBlockDelta",
+                    "{\"contentBlockIndex\":0,\"delta\":{\"text\":" + quoted(piece) + "}}")));
             out.addAll(List.of(
-                    frame("contentBlockDelta", "{\"contentBlockIndex\":0,\"delta\":{\"text\":\"from Bedrock\"}}"),
                     frame("contentBlockStop", "{\"contentBlockIndex\":0,\"p\":\"abc\"}"),
                     frame("messageStop", "{\"p\":\"abcdef\",\"stopReason\":\"end_turn\"}"),
                     frame("metadata", "{\"metrics\":{\"latencyMs\":321},\"p\":\"ab\",\"usage\":{\"inputTokens\":"

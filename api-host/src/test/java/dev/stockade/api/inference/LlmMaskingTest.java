@@ -14,12 +14,16 @@ import com.openai.client.okhttp.OpenAIOkHttpClient;
 import com.openai.models.chat.completions.ChatCompletion;
 import com.openai.models.chat.completions.ChatCompletionChunk;
 import com.openai.models.chat.completions.ChatCompletionCreateParams;
+import com.openai.models.responses.Response;
+import com.openai.models.responses.ResponseCreateParams;
+import com.openai.models.responses.ResponseOutputMessage;
 import dev.stockade.api.support.Http;
 import dev.stockade.api.support.PlatformTest;
 import dev.stockade.policy.model.MaskingType;
 import dev.stockade.policy.model.PiiMasking;
 import io.micronaut.test.extensions.junit5.annotation.MicronautTest;
 import jakarta.inject.Inject;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import org.junit.jupiter.api.Test;
@@ -27,8 +31,9 @@ import org.junit.jupiter.api.Test;
 /**
  * PII masking through the {@code /llm} routes, with the official SDKs as clients and the provider double echoing the
  * text it received: the double's own record of the bytes it got holds no masked value, the caller's answers (whole
- * and streamed) come back with the values restored when the policy says {@code unmaskResponses}, a dead masking worker
- * answers 503 even when the policy fails open, and a multipart upload is skipped and audited.
+ * and streamed, Chat Completions and Responses) come back with the values restored when the policy says
+ * {@code unmaskResponses}, a dead masking worker answers 503 even when the policy fails open, and a multipart
+ * upload is skipped and audited.
  */
 @MicronautTest(transactional = false)
 class LlmMaskingTest extends MaskingPlatformTest {
@@ -40,6 +45,8 @@ class LlmMaskingTest extends MaskingPlatformTest {
             "4539148803436467");
     /** Published list price of claude-haiku-4-5 for the double's usage ($1 / $5 per million tokens). */
     private static final long HAIKU_COST = ProviderDouble.INPUT + ProviderDouble.OUTPUT * 5;
+    /** Published list price of gpt-4o-mini for the double's usage ($0.15 / $0.60 per million tokens). */
+    private static final long MINI_COST = (ProviderDouble.INPUT * 15 + ProviderDouble.OUTPUT * 60) / 100;
     private static final List<MaskingType> TYPES = List.of(MaskingType.EMAIL, MaskingType.PHONE,
             MaskingType.CREDIT_CARD);
 
@@ -89,6 +96,39 @@ class LlmMaskingTest extends MaskingPlatformTest {
         String sent = upstream.received.get(0).raw();
         assertThat(sent).contains("[EMAIL_");
         VALUES.forEach(v -> assertThat(sent).doesNotContain(v));
+    }
+
+    @Test
+    void aResponsesStreamIsRestoredAcrossDeltasAndInEveryEventThatRepeatsTheTextAndMeteredAtItsPrice() {
+        grant(Map.of("types", names(), "unmaskResponses", true));
+        StringBuilder deltas = new StringBuilder();
+        List<String> wholes = new ArrayList<>();
+        try (var s = openai().responses().createStreaming(responses(PROMPT))) {
+            s.stream().forEach(e -> {
+                e.outputTextDelta().ifPresent(d -> deltas.append(d.delta()));
+                e.outputTextDone().ifPresent(d -> wholes.add(d.text()));
+                e.contentPartDone().flatMap(d -> d.part().outputText()).ifPresent(t -> wholes.add(t.text()));
+                e.outputItemDone().flatMap(d -> d.item().message()).ifPresent(m -> wholes.add(text(m)));
+                e.completed().ifPresent(c -> c.response().output().forEach(i -> i.message()
+                        .ifPresent(m -> wholes.add(text(m)))));
+            });
+        }
+        // the double streams five characters per delta, so every placeholder it echoed was split across deltas
+        assertThat(deltas).hasToString(PROMPT);
+        assertThat(wholes).as("output_text.done, content_part.done, output_item.done, completed").hasSize(4)
+                .containsOnly(PROMPT);
+        String sent = upstream.received.get(0).raw();
+        assertThat(sent).contains("[EMAIL_", "[PHONE_", "[CREDIT_CARD_");
+        VALUES.forEach(v -> assertThat(sent).doesNotContain(v));
+        assertThat(awaitUsage(1).path("costUsd").asText()).isEqualTo(usd(MINI_COST));
+    }
+
+    @Test
+    void aWholeResponsesAnswerIsRestored() {
+        grant(Map.of("types", names(), "unmaskResponses", true));
+        Response r = openai().responses().create(responses(PROMPT));
+        assertThat(text(r.output().get(0).message().orElseThrow())).isEqualTo(PROMPT);
+        VALUES.forEach(v -> assertThat(upstream.received.get(0).raw()).doesNotContain(v));
     }
 
     @Test
@@ -148,6 +188,16 @@ class LlmMaskingTest extends MaskingPlatformTest {
 
     static MessageCreateParams.Builder haiku(String text) {
         return MessageCreateParams.builder().model("claude-haiku-4-5").maxTokens(1024).addUserMessage(text);
+    }
+
+    static ResponseCreateParams responses(String text) {
+        return ResponseCreateParams.builder().model("gpt-4o-mini").input(text).build();
+    }
+
+    private static String text(ResponseOutputMessage message) {
+        StringBuilder text = new StringBuilder();
+        message.content().forEach(c -> c.outputText().ifPresent(t -> text.append(t.text())));
+        return text.toString();
     }
 
     static ChatCompletionCreateParams chat(String text) {

@@ -17,11 +17,12 @@ import java.util.concurrent.TimeUnit;
 
 /**
  * A model provider outside this machine, as its wire formats say it answers: Anthropic Messages (at Azure Foundry's
- * {@code /anthropic/v1/messages}) and OpenAI Chat Completions ({@code /v1/chat/completions} and Foundry's
- * {@code /openai/v1/chat/completions}), whole or as server-sent events with usage where each format puts it. It
- * records every request it received (path, headers, body, the bytes as they came) and can end a stream in each way a
- * real one ends. In {@link #echo} mode it answers with the text of the last message it received, streamed a few
- * characters per event as a model streams tokens, so a test sees what the backend was sent come back.
+ * {@code /anthropic/v1/messages}), OpenAI Chat Completions ({@code /v1/chat/completions} and Foundry's
+ * {@code /openai/v1/chat/completions}) and OpenAI Responses ({@code /v1/responses}), whole or as server-sent events
+ * with usage where each format puts it. It records every request it received (path, headers, body, the bytes as
+ * they came) and can end a stream in each way a real one ends. In {@link #echo} mode it answers with the text of
+ * the last message it received, streamed a few characters per event as a model streams tokens, so a test sees what
+ * the backend was sent come back.
  */
 final class ProviderDouble implements AutoCloseable {
     /** How the next streams end. */
@@ -71,6 +72,12 @@ final class ProviderDouble implements AutoCloseable {
                     anthropicStream(ex, body);
                 } else {
                     json(ex, anthropicMessage(body));
+                }
+            } else if (path.endsWith("/responses")) {
+                if (stream) {
+                    responsesStream(ex, body);
+                } else {
+                    json(ex, response(body, true));
                 }
             } else if (path.endsWith("/chat/completions")) {
                 if (stream) {
@@ -148,6 +155,53 @@ final class ProviderDouble implements AutoCloseable {
         data(out, "[DONE]");
     }
 
+    /**
+     * A Responses answer: one message item with one output text part, as a whole answer and
+     * {@code response.completed} carry it; while it is in progress it has no output and no usage yet.
+     */
+    private String response(JsonNode req, boolean completed) {
+        String usage = "{\"input_tokens\":" + INPUT + ",\"input_tokens_details\":{\"cached_tokens\":0},"
+                + "\"output_tokens\":" + OUTPUT + ",\"output_tokens_details\":{\"reasoning_tokens\":0},"
+                + "\"total_tokens\":" + (INPUT + OUTPUT) + "}";
+        return "{\"id\":\"resp_1\",\"object\":\"response\",\"created_at\":1,\"status\":\""
+                + (completed ? "completed" : "in_progress") + "\",\"error\":null,\"incomplete_details\":null,"
+                + "\"instructions\":null,\"metadata\":{},\"model\":\"" + req.path("model").asText() + "\",\"output\":["
+                + (completed ? item(req) : "") + "],\"parallel_tool_calls\":true,\"temperature\":1.0,"
+                + "\"tool_choice\":\"auto\",\"tools\":[],\"top_p\":1.0,\"usage\":" + (completed ? usage : "null") + "}";
+    }
+
+    private String item(JsonNode req) {
+        return "{\"id\":\"msg_1\",\"type\":\"message\",\"status\":\"completed\",\"role\":\"assistant\","
+                + "\"content\":[" + outputText(answer(req)) + "]}";
+    }
+
+    private static String outputText(String text) {
+        return "{\"type\":\"output_text\",\"text\":" + quoted(text) + ",\"annotations\":[],\"logprobs\":[]}";
+    }
+
+    /** A Responses stream: the text in deltas of a few characters, then every event that repeats it whole. */
+    private void responsesStream(HttpExchange ex, JsonNode req) throws IOException {
+        ex.getResponseHeaders().add("Content-Type", "text/event-stream");
+        ex.sendResponseHeaders(200, 0);
+        OutputStream out = ex.getResponseBody();
+        String ids = "\"item_id\":\"msg_1\",\"output_index\":0,\"content_index\":0,";
+        int seq = 0;
+        event(out, "response.created", "{\"type\":\"response.created\",\"sequence_number\":" + seq++
+                + ",\"response\":" + response(req, false) + "}");
+        for (String piece : pieces(answer(req))) {
+            event(out, "response.output_text.delta", "{\"type\":\"response.output_text.delta\"," + ids
+                    + "\"delta\":" + quoted(piece) + ",\"logprobs\":[],\"sequence_number\":" + seq++ + "}");
+        }
+        event(out, "response.output_text.done", "{\"type\":\"response.output_text.done\"," + ids + "\"text\":"
+                + quoted(answer(req)) + ",\"logprobs\":[],\"sequence_number\":" + seq++ + "}");
+        event(out, "response.content_part.done", "{\"type\":\"response.content_part.done\"," + ids + "\"part\":"
+                + outputText(answer(req)) + ",\"sequence_number\":" + seq++ + "}");
+        event(out, "response.output_item.done", "{\"type\":\"response.output_item.done\",\"output_index\":0,"
+                + "\"item\":" + item(req) + ",\"sequence_number\":" + seq++ + "}");
+        event(out, "response.completed", "{\"type\":\"response.completed\",\"sequence_number\":" + seq
+                + ",\"response\":" + response(req, true) + "}");
+    }
+
     private static String chunk(String model, String delta, String finish) {
         return "{\"id\":\"c1\",\"object\":\"chat.completion.chunk\",\"created\":1,\"model\":\"" + model
                 + "\",\"choices\":[{\"index\":0,\"delta\":" + delta + ",\"finish_reason\":" + finish + "}],"
@@ -159,7 +213,10 @@ final class ProviderDouble implements AutoCloseable {
         if (!echo) {
             return "Hello from the double";
         }
-        JsonNode messages = req.path("messages");
+        if (req.path("input").isTextual()) {
+            return req.get("input").asText(); // a Responses call with its input as one string
+        }
+        JsonNode messages = req.has("input") ? req.path("input") : req.path("messages");
         JsonNode content = messages.path(messages.size() - 1).path("content");
         if (content.isTextual()) {
             return content.asText();

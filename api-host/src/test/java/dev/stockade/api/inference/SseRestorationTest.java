@@ -170,7 +170,7 @@ class SseRestorationTest {
     }
 
     /** Hands out at most {@code chunk} bytes per read, as a network does. */
-    private static final class ChunkedStream extends ByteArrayInputStream {
+    static final class ChunkedStream extends ByteArrayInputStream {
         private final int chunk;
 
         ChunkedStream(byte[] bytes, int chunk) {

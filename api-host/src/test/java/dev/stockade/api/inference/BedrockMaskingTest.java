@@ -1,0 +1,180 @@
+package dev.stockade.api.inference;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import dev.stockade.api.support.Http;
+import dev.stockade.api.support.PlatformTest;
+import dev.stockade.testing.Await;
+import io.micronaut.test.extensions.junit5.annotation.MicronautTest;
+import java.io.IOException;
+import java.net.URI;
+import java.nio.charset.StandardCharsets;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.TimeUnit;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import software.amazon.awssdk.auth.token.credentials.StaticTokenProvider;
+import software.amazon.awssdk.core.SdkBytes;
+import software.amazon.awssdk.regions.Region;
+import software.amazon.awssdk.services.bedrockruntime.BedrockRuntimeAsyncClient;
+import software.amazon.awssdk.services.bedrockruntime.BedrockRuntimeClient;
+import software.amazon.awssdk.services.bedrockruntime.model.ContentBlock;
+import software.amazon.awssdk.services.bedrockruntime.model.ConversationRole;
+import software.amazon.awssdk.services.bedrockruntime.model.ConverseStreamResponseHandler;
+import software.amazon.awssdk.services.bedrockruntime.model.InvokeModelWithResponseStreamResponseHandler;
+import software.amazon.awssdk.services.bedrockruntime.model.Message;
+
+/**
+ * PII masking on the Bedrock route, with the AWS SDK for Java as the client and the Bedrock double echoing the text it
+ * was sent, five characters per delta frame, so every placeholder is split across frames: InvokeModel and Converse
+ * answers come back restored whole, InvokeModelWithResponseStream and ConverseStream come back restored through
+ * re-encoded event-stream frames the SDK accepts, the double never sees a masked value, and each stream is metered
+ * at the published list price.
+ */
+@MicronautTest(transactional = false)
+class BedrockMaskingTest extends PlatformTest {
+    private static final ObjectMapper JSON = new ObjectMapper();
+    private static final String PROMPT = LlmMaskingTest.PROMPT;
+
+    private final BedrockDouble upstream = BedrockDouble.start();
+    private String org;
+    private String project;
+    private String token;
+
+    @Override
+    protected Map<String, String> extraProperties() {
+        InferenceFixtures.writeSecret(dataDir, "bedrock", "bedrock-api-key-masking");
+        Map<String, String> p = new HashMap<>();
+        p.put("micronaut.server.http-version", "2.0"); // h2c beside HTTP/1.1: what the default async client needs
+        p.put("inference.allow-loopback-unsafe", "true");
+        p.put("inference.bedrock.enabled", "true");
+        p.put("inference.bedrock.base-url", upstream.baseUrl());
+        p.put("inference.bedrock.api-key-secret", "bedrock");
+        return p;
+    }
+
+    @BeforeEach
+    void world() {
+        String owner = ownerToken();
+        org = createOrg(owner, "bedrock-mask-" + System.nanoTime());
+        project = createProject(owner, org, "agents");
+        String policy = http.post("/v1/projects/" + project + "/policies", owner, Map.of("name", "models",
+                "managedInference", Map.of("enabled", true, "provider", "bedrock"), "piiMasking",
+                Map.of("types", List.of("EMAIL", "PHONE", "CREDIT_CARD"), "unmaskResponses", true))).text("id");
+        Http.Response t = http.post("/v1/orgs/" + org + "/api-tokens", owner, Map.of("name", "agent"));
+        http.put("/v1/projects/" + project + "/members/api-tokens/" + t.text("id"), owner, Map.of("role", "MEMBER"));
+        http.post("/v1/projects/" + project + "/policy-bindings", owner,
+                Map.of("policyId", policy, "apiTokenId", t.text("id")));
+        token = t.text("token");
+        upstream.received.clear();
+        upstream.echo = true;
+    }
+
+    @AfterAll
+    void stopDouble() {
+        upstream.close();
+    }
+
+    @Test
+    void invokeModelAndConverseWholeAnswersAreRestored() throws IOException {
+        String body = anthropicBody();
+        try (BedrockRuntimeClient client = sync()) {
+            String invoked = client.invokeModel(b -> b.modelId(BedrockSdkTest.MODEL).contentType("application/json")
+                    .body(SdkBytes.fromUtf8String(body))).body().asUtf8String();
+            assertThat(JSON.readTree(invoked).path("content").get(0).path("text").asText()).isEqualTo(PROMPT);
+            String conversed = client.converse(b -> b.modelId(BedrockSdkTest.MODEL).messages(prompt()))
+                    .output().message().content().get(0).text();
+            assertThat(conversed).isEqualTo(PROMPT);
+        }
+        assertThat(upstream.received).hasSize(2);
+        upstream.received.forEach(this::sentMasked);
+    }
+
+    @Test
+    void invokeModelWithResponseStreamIsRestoredAcrossChunksAndMeteredAtItsPrice() throws Exception {
+        StringBuilder text = new StringBuilder();
+        String body = anthropicBody();
+        try (BedrockRuntimeAsyncClient client = async()) {
+            client.invokeModelWithResponseStream(b -> b.modelId(BedrockSdkTest.MODEL).contentType("application/json")
+                    .body(SdkBytes.fromUtf8String(body)), InvokeModelWithResponseStreamResponseHandler
+                    .builder().subscriber(InvokeModelWithResponseStreamResponseHandler.Visitor.builder()
+                            .onChunk(c -> text.append(deltaText(c.bytes().asByteArray()))).build()).build())
+                    .get(60, TimeUnit.SECONDS);
+        }
+        assertThat(text).hasToString(PROMPT);
+        sentMasked(upstream.received.get(0));
+        assertThat(awaitCost()).isEqualTo(BedrockSdkTest.CALL_COST);
+    }
+
+    @Test
+    void converseStreamIsRestoredAcrossDeltasAndMeteredAtItsPrice() throws Exception {
+        StringBuilder text = new StringBuilder();
+        int[] outputTokens = {-1};
+        try (BedrockRuntimeAsyncClient client = async()) {
+            client.converseStream(b -> b.modelId(BedrockSdkTest.MODEL).messages(prompt()),
+                    ConverseStreamResponseHandler.builder().subscriber(ConverseStreamResponseHandler.Visitor.builder()
+                            .onContentBlockDelta(d -> text.append(d.delta().text()))
+                            .onMetadata(m -> outputTokens[0] = m.usage().outputTokens()).build()).build())
+                    .get(60, TimeUnit.SECONDS);
+        }
+        assertThat(text).hasToString(PROMPT);
+        assertThat(outputTokens[0]).isEqualTo((int) BedrockDouble.OUTPUT);
+        sentMasked(upstream.received.get(0));
+        assertThat(awaitCost()).isEqualTo(BedrockSdkTest.CALL_COST);
+    }
+
+    /** The request reached Bedrock with placeholders and none of the values. */
+    private void sentMasked(BedrockDouble.Received got) {
+        String sent = new String(got.body(), StandardCharsets.UTF_8);
+        assertThat(sent).contains("[EMAIL_", "[PHONE_", "[CREDIT_CARD_");
+        LlmMaskingTest.VALUES.forEach(v -> assertThat(sent).doesNotContain(v));
+    }
+
+    /** The text of an Anthropic stream event the SDK handed over, when it is a text delta. */
+    private static String deltaText(byte[] event) {
+        try {
+            JsonNode e = JSON.readTree(event);
+            return e.path("type").asText().equals("content_block_delta") ? e.path("delta").path("text").asText() : "";
+        } catch (IOException e) {
+            throw new java.io.UncheckedIOException(e);
+        }
+    }
+
+    private static String anthropicBody() throws IOException {
+        return "{\"anthropic_version\":\"bedrock-2023-05-31\",\"max_tokens\":1024,\"messages\":[{\"role\":\"user\","
+                + "\"content\":" + JSON.writeValueAsString(PROMPT) + "}]}";
+    }
+
+    private static Message prompt() {
+        return Message.builder().role(ConversationRole.USER).content(ContentBlock.fromText(PROMPT)).build();
+    }
+
+    private BedrockRuntimeClient sync() {
+        return BedrockRuntimeClient.builder().endpointOverride(endpoint()).region(Region.US_EAST_1)
+                .tokenProvider(StaticTokenProvider.create(() -> token)).authSchemeProvider(BedrockSdkTest.bearerFirst())
+                .overrideConfiguration(o -> o.retryStrategy(s -> s.maxAttempts(1))).build();
+    }
+
+    private BedrockRuntimeAsyncClient async() {
+        return BedrockRuntimeAsyncClient.builder().endpointOverride(endpoint()).region(Region.US_EAST_1)
+                .tokenProvider(StaticTokenProvider.create(() -> token)).authSchemeProvider(BedrockSdkTest.bearerFirst())
+                .overrideConfiguration(o -> o.retryStrategy(s -> s.maxAttempts(1))).build();
+    }
+
+    private URI endpoint() {
+        return URI.create(http.base() + "/v1/projects/" + project + "/llm/bedrock/us-east-1");
+    }
+
+    private long awaitCost() {
+        String path = "/v1/orgs/" + org + "/usage-costs?groupBy=";
+        Await.until("a metered call in the ledger", Await.BOUND,
+                () -> http.get(path, ownerToken()).body().path("total").path("calls").asInt() >= 1);
+        return new java.math.BigDecimal(http.get(path, ownerToken()).body().path("total").path("costUsd").asText())
+                .movePointRight(6).longValueExact();
+    }
+}
