@@ -38,7 +38,7 @@ import java.util.concurrent.Future;
  * [streams]} (defaults 10 and 200)
  */
 public final class LlmProxyBench {
-    private static final String TEXT = "Hello from the double";
+    static final String TEXT = "Hello from the double";
     private static final String WHOLE = "{\"id\":\"c1\",\"object\":\"chat.completion\",\"created\":1,\"model\":\"gpt-4o-mini\","
             + "\"choices\":[{\"index\":0,\"message\":{\"role\":\"assistant\",\"content\":\"" + TEXT + "\"},"
             + "\"finish_reason\":\"stop\"}],\"usage\":{\"prompt_tokens\":12,\"completion_tokens\":5,\"total_tokens\":17}}";
@@ -84,16 +84,28 @@ public final class LlmProxyBench {
     private static String project;
 
     private static String setUp(BenchPlatform platform) throws Exception {
-        String org = platform.send("POST", "/v1/orgs", "{\"name\":\"bench\"}").path("id").asText();
-        project = platform.send("POST", "/v1/orgs/" + org + "/projects", "{\"name\":\"llm\"}").path("id").asText();
+        Caller c = caller(platform, "bench", "");
+        project = c.project();
+        return c.token();
+    }
+
+    /** A project's API token bound to a policy enabling the openai backend; {@code policyExtra}: more policy JSON. */
+    record Caller(String project, String token) {
+    }
+
+    static Caller caller(BenchPlatform platform, String name, String policyExtra) throws Exception {
+        String org = platform.send("POST", "/v1/orgs", "{\"name\":\"" + name + "\"}").path("id").asText();
+        String project = platform.send("POST", "/v1/orgs/" + org + "/projects", "{\"name\":\"llm\"}").path("id")
+                .asText();
         String policy = platform.send("POST", "/v1/projects/" + project + "/policies", "{\"name\":\"gpt\","
-                + "\"managedInference\":{\"enabled\":true,\"provider\":\"openai\"}}").path("id").asText();
+                + "\"managedInference\":{\"enabled\":true,\"provider\":\"openai\"}" + policyExtra + "}")
+                .path("id").asText();
         JsonNode token = platform.send("POST", "/v1/orgs/" + org + "/api-tokens", "{\"name\":\"agent\"}");
         String tokenId = token.path("id").asText();
         platform.send("PUT", "/v1/projects/" + project + "/members/api-tokens/" + tokenId, "{\"role\":\"MEMBER\"}");
         platform.send("POST", "/v1/projects/" + project + "/policy-bindings", "{\"policyId\":\"" + policy
                 + "\",\"apiTokenId\":\"" + tokenId + "\"}");
-        return token.path("token").asText();
+        return new Caller(project, token.path("token").asText());
     }
 
     /** {@code callers} threads sending whole-answer calls back to back for {@code seconds}; latencies in ms. */
@@ -131,11 +143,11 @@ public final class LlmProxyBench {
         });
     }
 
-    private interface Call {
+    interface Call {
         double once() throws Exception;
     }
 
-    private static List<Double> run(int threads, int seconds, Call call) throws Exception {
+    static List<Double> run(int threads, int seconds, Call call) throws Exception {
         ExecutorService pool = Executors.newFixedThreadPool(threads);
         long end = System.nanoTime() + Duration.ofSeconds(seconds).toNanos();
         List<Future<List<Double>>> futures = new ArrayList<>();
@@ -166,14 +178,14 @@ public final class LlmProxyBench {
         return b.build();
     }
 
-    private static void check(boolean ok, String what) {
+    static void check(boolean ok, String what) {
         if (!ok) {
             throw new IllegalStateException("wrong answer, the benchmark stops: " + what);
         }
     }
 
     /** The provider double: whole answers at once; streams with the first chunk at once, then ten 20 ms apart. */
-    private static HttpServer upstream() throws IOException {
+    static HttpServer upstream() throws IOException {
         HttpServer s = HttpServer.create(new InetSocketAddress("127.0.0.1", 0), 1024);
         s.setExecutor(Executors.newCachedThreadPool());
         s.createContext("/v1/chat/completions", LlmProxyBench::answer);
