@@ -96,8 +96,10 @@ class IngressTest extends OidcPlatformTest {
     }
 
     private void serve(String sandbox, int port) throws Exception {
-        try (ExecProcess p = provisioner.exec(sandbox, new ExecRequest(List.of("sh", "-c", "cat > /workspace/echo.py"
-                + " && (python3 /workspace/echo.py " + port + " > /tmp/echo-" + port + ".log 2>&1 &)"), false, 0, 0))) {
+        // one script file per port: rewriting a shared one could truncate it under a server still starting up
+        String script = "/workspace/echo-" + port + ".py";
+        try (ExecProcess p = provisioner.exec(sandbox, new ExecRequest(List.of("sh", "-c", "cat > " + script
+                + " && (python3 " + script + " " + port + " > /tmp/echo-" + port + ".log 2>&1 &)"), false, 0, 0))) {
             p.stdin().write(ECHO.getBytes(StandardCharsets.UTF_8));
             p.stdin().close();
             assertThat(p.exit().get(30, TimeUnit.SECONDS)).isZero();
