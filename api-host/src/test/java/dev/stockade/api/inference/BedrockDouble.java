@@ -1,5 +1,7 @@
 package dev.stockade.api.inference;
 
+import static dev.stockade.api.inference.EchoText.quoted;
+
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.sun.net.httpserver.HttpExchange;
@@ -103,13 +105,7 @@ final class BedrockDouble implements AutoCloseable {
             return TEXT;
         }
         JsonNode messages = JSON.readTree(body).path("messages");
-        JsonNode content = messages.path(messages.size() - 1).path("content");
-        if (content.isTextual()) {
-            return content.asText();
-        }
-        StringBuilder text = new StringBuilder();
-        content.forEach(part -> text.append(part.path("text").asText()));
-        return text.toString();
+        return EchoText.lastMessage(messages);
     }
 
     /** {@link #TEXT} in its two usual pieces; an echo in pieces of five characters. */
@@ -117,20 +113,10 @@ final class BedrockDouble implements AutoCloseable {
         if (!echo) {
             return List.of("Hello ", "from Bedrock");
         }
-        List<String> pieces = new java.util.ArrayList<>();
-        for (int i = 0; i < text.length(); i += 5) {
-            pieces.add(text.substring(i, Math.min(text.length(), i + 5)));
-        }
-        return pieces.isEmpty() ? List.of("") : pieces;
+        return EchoText.fives(text);
     }
 
-    private static String quoted(String text) {
-        try {
-            return JSON.writeValueAsString(text);
-        } catch (IOException e) {
-            throw new java.io.UncheckedIOException(e);
-        }
-    }
+
 
     private static String anthropicMessage(String text) {
         return "{\"id\":\"msg_bdrk_1\",\"type\":\"message\",\"role\":\"assistant\",\"model\":"

@@ -1,5 +1,7 @@
 package dev.stockade.api.inference;
 
+import static dev.stockade.api.inference.EchoText.quoted;
+
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.sun.net.httpserver.HttpExchange;
@@ -217,13 +219,7 @@ final class ProviderDouble implements AutoCloseable {
             return req.get("input").asText(); // a Responses call with its input as one string
         }
         JsonNode messages = req.has("input") ? req.path("input") : req.path("messages");
-        JsonNode content = messages.path(messages.size() - 1).path("content");
-        if (content.isTextual()) {
-            return content.asText();
-        }
-        StringBuilder text = new StringBuilder();
-        content.forEach(part -> text.append(part.path("text").asText()));
-        return text.toString();
+        return EchoText.lastMessage(messages);
     }
 
     /**
@@ -234,21 +230,9 @@ final class ProviderDouble implements AutoCloseable {
         if (!echo) {
             return List.of("Hello ", "from the double");
         }
-        List<String> pieces = new java.util.ArrayList<>();
-        for (int i = 0; i < text.length(); i += 5) {
-            pieces.add(text.substring(i, Math.min(text.length(), i + 5)));
-        }
-        return pieces.isEmpty() ? List.of("") : pieces;
+        return EchoText.fives(text);
     }
 
-    /** {@code text} as a JSON string, escaped as the providers' servers escape it. */
-    private static String quoted(String text) {
-        try {
-            return JSON.writeValueAsString(text);
-        } catch (IOException e) {
-            throw new java.io.UncheckedIOException(e);
-        }
-    }
 
     /** With {@link Ending#HOLD_OPEN}: signals that the stream is being read, then waits until {@link #close}. */
     private boolean hold(OutputStream out) throws IOException {
