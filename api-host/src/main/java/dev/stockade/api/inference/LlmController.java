@@ -5,7 +5,6 @@ import dev.stockade.api.kernel.access.Action;
 import dev.stockade.api.kernel.access.Authorizer;
 import dev.stockade.api.kernel.access.Caller;
 import dev.stockade.api.kernel.access.Grant;
-import dev.stockade.api.kernel.identity.Identity;
 import dev.stockade.api.kernel.web.ApiProblem;
 import dev.stockade.api.kernel.web.ProblemCode;
 import dev.stockade.api.kernel.web.Problems;
@@ -21,8 +20,6 @@ import io.micronaut.http.annotation.Post;
 import io.micronaut.http.annotation.Produces;
 import io.micronaut.http.server.types.files.StreamedFile;
 import io.swagger.v3.oas.annotations.tags.Tag;
-import java.util.List;
-import java.util.Map;
 
 /**
  * The model-call routes: {@code /v1/projects/{projectId}/llm/<backend>/...}, and {@code /v1/llm/<backend>/...} for a
@@ -54,14 +51,7 @@ record LlmController(LlmProxy proxy, Authorizer authorizer, Problems problems) {
     @Produces({MediaType.APPLICATION_JSON, MediaType.TEXT_EVENT_STREAM, EVENT_STREAM, MediaType.ALL})
     @Access(Action.LLM_CALL_UNSCOPED)
     HttpResponse<?> unscoped(HttpRequest<?> request, String path, @Nullable @Body byte[] body) {
-        Identity caller = Caller.identity(request);
-        List<java.util.UUID> projects = authorizer.projectsOf(caller, 2);
-        if (projects.size() != 1) {
-            throw new ApiProblem(ProblemCode.BAD_REQUEST, projects.isEmpty()
-                    ? "this caller is a member of no project: call /v1/projects/{projectId}/llm/..."
-                    : "this caller has several projects: call /v1/projects/{projectId}/llm/... to name one");
-        }
-        Grant grant = authorizer.authorize(caller, Action.LLM_CALL, Map.of("projectId", projects.get(0).toString()));
+        Grant grant = CallerProject.of(authorizer, Caller.identity(request), Caller.grant(request));
         String raw = request.getUri().getRawPath();
         return call(request, grant, raw.startsWith(UNSCOPED_PREFIX) ? raw.substring(UNSCOPED_PREFIX.length()) : path,
                 body);
@@ -75,11 +65,7 @@ record LlmController(LlmProxy proxy, Authorizer authorizer, Problems problems) {
                     request.getMethodName(), route, request.getUri().getRawQuery(), request.getHeaders().asMap(),
                     body == null ? new byte[0] : body));
         } catch (ApiProblem p) {
-            MutableHttpResponse<?> refused = problems.response(p);
-            if (p.code() == ProblemCode.SPENDING_LIMIT_REACHED) {
-                refused.header("x-should-retry", "false"); // the budget is closed: retrying cannot succeed
-            }
-            return refused;
+            return refusal(problems, p);
         }
         MutableHttpResponse<StreamedFile> out = HttpResponse.<StreamedFile>ok().status(answer.status());
         answer.headers().forEach((name, values) -> values.forEach(v -> out.header(name, v)));
@@ -89,5 +75,17 @@ record LlmController(LlmProxy proxy, Authorizer authorizer, Problems problems) {
         String type = answer.headers().entrySet().stream().filter(e -> e.getKey().equalsIgnoreCase("content-type"))
                 .flatMap(e -> e.getValue().stream()).findFirst().orElse(MediaType.APPLICATION_JSON);
         return out.body(new StreamedFile(answer.body(), MediaType.of(type)));
+    }
+
+    /**
+     * A model call's refusal as problem details; a spending limit reached says {@code x-should-retry: false} (the
+     * budget is closed: the official SDKs would otherwise retry three times). HTTP calls and realtime handshakes.
+     */
+    static MutableHttpResponse<?> refusal(Problems problems, ApiProblem p) {
+        MutableHttpResponse<?> refused = problems.response(p);
+        if (p.code() == ProblemCode.SPENDING_LIMIT_REACHED) {
+            refused.header("x-should-retry", "false");
+        }
+        return refused;
     }
 }

@@ -1,14 +1,12 @@
 package dev.stockade.api.inference;
 
 import dev.stockade.api.kernel.web.ApiProblem;
-import dev.stockade.api.kernel.web.ProblemCode;
 import dev.stockade.api.kernel.web.Problems;
 import io.micronaut.core.annotation.Nullable;
 import io.micronaut.core.order.Ordered;
 import io.micronaut.http.HttpHeaders;
 import io.micronaut.http.HttpRequest;
 import io.micronaut.http.HttpResponse;
-import io.micronaut.http.MutableHttpResponse;
 import io.micronaut.http.annotation.RequestFilter;
 import io.micronaut.http.annotation.ServerFilter;
 import io.micronaut.scheduling.TaskExecutors;
@@ -43,11 +41,7 @@ record RealtimeGate(RealtimeRelay relay, Problems problems) implements Ordered {
             request.setAttribute(ADMITTED, relay.admit(request, raw.substring(at + "/llm/".length())));
             return null;
         } catch (ApiProblem refused) {
-            MutableHttpResponse<?> answer = problems.response(refused);
-            if (refused.code() == ProblemCode.SPENDING_LIMIT_REACHED) {
-                answer.header("x-should-retry", "false"); // the budget is closed: retrying cannot succeed
-            }
-            return answer;
+            return LlmController.refusal(problems, refused);
         }
     }
 }

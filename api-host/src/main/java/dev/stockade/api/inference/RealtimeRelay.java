@@ -93,16 +93,7 @@ final class RealtimeRelay {
      */
     Admitted admit(HttpRequest<?> request, String llmPath) {
         Identity caller = Caller.identity(request);
-        Grant grant = Caller.grant(request);
-        if (grant.projectId() == null) {
-            List<UUID> projects = authorizer.projectsOf(caller, 2);
-            if (projects.size() != 1) {
-                throw new ApiProblem(ProblemCode.BAD_REQUEST, "this caller has " + (projects.isEmpty() ? "no project"
-                        : "several projects") + ": open /v1/projects/{projectId}/llm/... to name one");
-            }
-            grant = authorizer.authorize(caller, dev.stockade.api.kernel.access.Action.LLM_CALL,
-                    Map.of("projectId", projects.get(0).toString()));
-        }
+        Grant grant = CallerProject.of(authorizer, caller, Caller.grant(request));
         LlmRoute route = LlmRoute.parse(llmPath);
         Sandbox sandbox = policies.sandboxOf(caller).orElse(null);
         RealtimeSession.Owner owner = new RealtimeSession.Owner(caller, grant.orgId(), grant.projectId(),

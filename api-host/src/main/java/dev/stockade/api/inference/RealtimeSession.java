@@ -8,6 +8,7 @@ import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.stockade.api.kernel.identity.Identity;
 import dev.stockade.api.kernel.web.ApiProblem;
 import dev.stockade.api.spend.Reservation;
+import dev.stockade.inference.RealtimeUsage;
 import io.micronaut.core.annotation.Nullable;
 import io.micronaut.websocket.CloseReason;
 import io.micronaut.websocket.WebSocketSession;
@@ -109,14 +110,11 @@ final class RealtimeSession implements RealtimeUpstream.Listener {
         if (type.equals("session.created") || type.equals("session.updated") || type.equals("response.created")
                 || type.equals("response.done")) {
             JsonNode event = parse(frame);
-            String named = event.path("session").path("model").asText("");
-            if (!named.isEmpty()) {
-                model = named;
-            }
+            RealtimeUsage.sessionModel(event).ifPresent(named -> model = named);
+            String id = RealtimeUsage.responseId(event).orElse("");
             if (type.equals("response.created")) {
-                started(event.path("response").path("id").asText(""));
+                started(id);
             } else if (type.equals("response.done")) {
-                String id = event.path("response").path("id").asText("");
                 meter.settle(owner, model, running.remove(id), event);
             }
         }
