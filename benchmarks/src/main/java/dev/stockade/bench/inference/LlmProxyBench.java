@@ -64,7 +64,8 @@ public final class LlmProxyBench {
             String token = setUp(platform);
             String proxied = platform.base + "/v1/projects/" + project + "/llm/openai/v1/chat/completions";
             HttpClient client = HttpClient.newBuilder().version(HttpClient.Version.HTTP_1_1)
-                    .executor(Executors.newFixedThreadPool(32)).connectTimeout(Duration.ofSeconds(10)).build();
+                    .executor(Executors.newFixedThreadPool(32, daemon()))
+                    .connectTimeout(Duration.ofSeconds(10)).build();
             for (int callers : List.of(1, streams)) {
                 BenchPlatform.report("whole answer, direct, " + callers + " caller(s)",
                         whole(client, direct, null, callers, seconds));
@@ -233,5 +234,14 @@ public final class LlmProxyBench {
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
         }
+    }
+
+    /** The client's threads: daemons, so the run ends when main does. */
+    private static java.util.concurrent.ThreadFactory daemon() {
+        return r -> {
+            Thread t = new Thread(r, "bench-client");
+            t.setDaemon(true);
+            return t;
+        };
     }
 }

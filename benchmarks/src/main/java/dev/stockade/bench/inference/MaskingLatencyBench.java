@@ -42,7 +42,7 @@ public final class MaskingLatencyBench {
             LlmProxyBench.Caller masked = LlmProxyBench.caller(platform, "masked",
                     ",\"piiMasking\":{\"types\":[\"EMAIL\",\"PHONE\",\"CREDIT_CARD\"],\"unmaskResponses\":false}");
             HttpClient client = HttpClient.newBuilder().version(HttpClient.Version.HTTP_1_1)
-                    .executor(Executors.newFixedThreadPool(4)).connectTimeout(Duration.ofSeconds(10)).build();
+                    .executor(Executors.newFixedThreadPool(4, daemon())).connectTimeout(Duration.ofSeconds(10)).build();
             for (int kb : KB) {
                 String body = body(kb);
                 // warm both paths at this size, then time them in alternating slices
@@ -96,5 +96,14 @@ public final class MaskingLatencyBench {
         List<Double> s = new ArrayList<>(ms);
         Collections.sort(s);
         return s.get(s.size() / 2);
+    }
+
+    /** The client's threads: daemons, so the run ends when main does. */
+    private static java.util.concurrent.ThreadFactory daemon() {
+        return r -> {
+            Thread t = new Thread(r, "bench-client");
+            t.setDaemon(true);
+            return t;
+        };
     }
 }
