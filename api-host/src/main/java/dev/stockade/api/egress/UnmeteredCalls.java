@@ -1,5 +1,6 @@
 package dev.stockade.api.egress;
 
+import dev.stockade.api.spend.TokenBuckets;
 import dev.stockade.api.spend.UsageLedger;
 import dev.stockade.policy.model.Provider;
 import dev.stockade.proxy.AuditEvent;
@@ -74,7 +75,7 @@ class UnmeteredCalls {
     private void write(AuditEvent e, EgressAudit.Owner owner, Provider provider) {
         try {
             ledger.record(new UsageLedger.Usage(owner.orgId(), owner.projectId(), sandboxId(e.sandbox()), provider,
-                    UNKNOWN_MODEL, 0, 0, null, false, e.time()));
+                    UNKNOWN_MODEL, TokenBuckets.NONE, null, false, e.time()));
         } catch (RuntimeException err) {
             LOG.warn("an unmetered provider call of sandbox {} was not written to the ledger: {}", e.sandbox(),
                     err.getMessage());

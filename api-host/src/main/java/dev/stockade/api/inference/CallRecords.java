@@ -7,6 +7,7 @@ import dev.stockade.api.kernel.audit.AuditOutcome;
 import dev.stockade.api.kernel.web.ApiProblem;
 import dev.stockade.api.spend.Reservation;
 import dev.stockade.api.spend.SpendReservations;
+import dev.stockade.api.spend.TokenBuckets;
 import dev.stockade.api.spend.UsageLedger;
 import dev.stockade.inference.BodyMeter;
 import dev.stockade.inference.BodyReading;
@@ -215,8 +216,7 @@ class CallRecords {
 
     private UsageLedger.Usage usage(Context ctx, String model, TokenUsage u, @Nullable Long cost) {
         return new UsageLedger.Usage(ctx.call.orgId(), ctx.call.projectId(), ctx.sandboxId,
-                ctx.call.route().provider(), model,
-                u.totalInputTokens(), u.outputTokens(), cost, true, null);
+                ctx.call.route().provider(), model, TokenBuckets.of(u), cost, true, null);
     }
 
     private Map<String, Object> details(Context ctx) {

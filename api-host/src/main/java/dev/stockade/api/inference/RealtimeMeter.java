@@ -8,6 +8,7 @@ import dev.stockade.api.kernel.audit.AuditOutcome;
 import dev.stockade.api.kernel.web.ApiProblem;
 import dev.stockade.api.spend.Reservation;
 import dev.stockade.api.spend.SpendReservations;
+import dev.stockade.api.spend.TokenBuckets;
 import dev.stockade.api.spend.UsageLedger;
 import dev.stockade.inference.RealtimeUsage;
 import dev.stockade.inference.RequestShape;
@@ -45,8 +46,7 @@ record RealtimeMeter(SpendReservations reservations, UsageLedger ledger, Pricing
         String priced = model == null || model.isBlank() ? "unknown" : model;
         Optional<Long> cost = pricing.costMicros(owner.route().provider(), WireFormat.OPENAI_REALTIME, priced, u);
         UsageLedger.Usage usage = new UsageLedger.Usage(owner.orgId(), owner.projectId(), owner.sandboxId(),
-                owner.route().provider(), priced, u.totalInputTokens(), u.outputTokens(), cost.orElse(null), true,
-                null);
+                owner.route().provider(), priced, TokenBuckets.of(u), cost.orElse(null), true, null);
         if (held != null) {
             reservations.settle(held, usage);
         } else {
@@ -68,7 +68,7 @@ record RealtimeMeter(SpendReservations reservations, UsageLedger ledger, Pricing
     void settleCut(RealtimeSession.Owner owner, @Nullable String model, Reservation held) {
         String priced = model == null || model.isBlank() ? "unknown" : model;
         reservations.settle(held, new UsageLedger.Usage(owner.orgId(), owner.projectId(), owner.sandboxId(),
-                owner.route().provider(), priced, 0, 0, held.heldMicros(), true, null));
+                owner.route().provider(), priced, TokenBuckets.NONE, held.heldMicros(), true, null));
         Map<String, Object> d = details(owner);
         d.put("streamTruncated", true);
         d.put("costMicros", held.heldMicros());

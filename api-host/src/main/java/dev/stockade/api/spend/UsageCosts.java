@@ -18,6 +18,7 @@ import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.UUID;
+import java.util.stream.Collectors;
 
 /**
  * Reads the usage ledger: totals grouped by project, sandbox, provider and model, and time series in hour or day
@@ -28,9 +29,10 @@ import java.util.UUID;
 record UsageCosts(Sql jdbc) {
     public static final int MAX_GROUPS = 1000;
     public static final int MAX_BUCKETS = 1000;
-    private static final String SUMS = "COALESCE(sum(cost_micros), 0), count(*), COALESCE(sum(input_tokens), 0),"
-            + " COALESCE(sum(output_tokens), 0), count(*) FILTER (WHERE cost_micros IS NULL),"
-            + " count(*) FILTER (WHERE NOT metered)";
+    /** Cost, calls, each bucket of {@link TokenBuckets#COLUMNS}, unpriced calls, unmetered calls: {@link Totals}. */
+    private static final String SUMS = "COALESCE(sum(cost_micros), 0), count(*), "
+            + TokenBuckets.COLUMNS.stream().map(c -> "COALESCE(sum(" + c + "), 0), ").collect(Collectors.joining())
+            + "count(*) FILTER (WHERE cost_micros IS NULL), count(*) FILTER (WHERE NOT metered)";
 
     /** What usage can be grouped by, and its ledger column. */
     public enum Dimension {
@@ -47,10 +49,35 @@ record UsageCosts(Sql jdbc) {
         }
     }
 
-    /** The sums of a set of calls. */
+    /**
+     * The sums of a set of calls, with each bucket the calls were priced by: {@code inputTokens} and
+     * {@code outputTokens} count every token of their side and the other token counts are parts of them. Calls
+     * recorded before the ledger kept the parts add 0 to each part.
+     *
+     * @param costUsd              every priced call's cost, metered or not
+     * @param calls                every call, priced or not, metered or not
+     * @param inputTokens          every input token, cached or not
+     * @param outputTokens         every output token, reasoning and audio included
+     * @param cacheReadTokens      the part of the input read from the prompt cache
+     * @param cacheWriteTokens     the part of the input written to the prompt cache, all lifetimes
+     * @param cacheWrite1hTokens   the part of {@code cacheWriteTokens} written for one hour
+     * @param reasoningTokens      the part of the output spent on reasoning
+     * @param inputAudioTokens     the part of the uncached input that is audio
+     * @param cacheReadAudioTokens the part of {@code cacheReadTokens} that is audio
+     * @param outputAudioTokens    the part of the output that is audio
+     * @param inputImageTokens     the part of the uncached input that is images
+     * @param cacheReadImageTokens the part of {@code cacheReadTokens} that is images
+     * @param webSearches          server-side web searches, billed per request
+     * @param unpricedCalls        calls without a price (they count zero toward limits)
+     * @param unmeteredCalls       direct provider calls that bypassed the proxy
+     */
     @Introspected
-    public record Totals(String costUsd, long calls, long inputTokens, long outputTokens, long unpricedCalls,
-                         long unmeteredCalls) {
+    public record Totals(String costUsd, long calls, long inputTokens, long outputTokens, long cacheReadTokens,
+                         long cacheWriteTokens, long cacheWrite1hTokens, long reasoningTokens, long inputAudioTokens,
+                         long cacheReadAudioTokens, long outputAudioTokens, long inputImageTokens,
+                         long cacheReadImageTokens, long webSearches, long unpricedCalls, long unmeteredCalls) {
+        /** No call at all: an empty bucket. */
+        static final Totals NONE = new Totals(Money.usd(0), 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0);
     }
 
     /** One group: the dimensions it was grouped by (null where not grouped by) and its sums. */
@@ -137,13 +164,19 @@ record UsageCosts(Sql jdbc) {
                 rs -> found.put(rs.getObject(1, LocalDateTime.class).toInstant(ZoneOffset.UTC), totals(rs, 2)));
         List<Bucket> buckets = new ArrayList<>();
         for (Instant b = first; b.isBefore(q.to()); b = b.plus(1, unit)) {
-            buckets.add(new Bucket(b, found.getOrDefault(b, new Totals(Money.usd(0), 0, 0, 0, 0, 0))));
+            buckets.add(new Bucket(b, found.getOrDefault(b, Totals.NONE)));
         }
         return new Series(q.from(), q.to(), interval, buckets);
     }
 
+    /** The {@link #SUMS} from column {@code at} on. */
     private static Totals totals(ResultSet rs, int at) throws SQLException {
-        return new Totals(Money.usd(rs.getLong(at)), rs.getLong(at + 1), rs.getLong(at + 2), rs.getLong(at + 3),
-                rs.getLong(at + 4), rs.getLong(at + 5));
+        // INVARIANT: Totals lists calls, then the buckets in the order of TokenBuckets.COLUMNS, then the two counts
+        long[] n = new long[TokenBuckets.COLUMNS.size() + 3];
+        for (int i = 0; i < n.length; i++) {
+            n[i] = rs.getLong(at + 1 + i);
+        }
+        return new Totals(Money.usd(rs.getLong(at)), n[0], n[1], n[2], n[3], n[4], n[5], n[6], n[7], n[8], n[9], n[10],
+                n[11], n[12], n[13], n[14]);
     }
 }

@@ -25,23 +25,33 @@ public class UsageLedger {
      * One call as the proxy saw it.
      *
      * @param sandboxId  null for a caller that is not a sandbox (an API token through the project's route)
+     * @param tokens     its priced buckets; {@link TokenBuckets#NONE} when unknown or unmetered
      * @param costMicros null when the service has no price, or a litellm call reported no cost: it counts zero
      * @param metered    false for a direct provider call that bypassed the proxy: flagged, never counted toward limits
      * @param occurredAt null: now
      */
     public record Usage(UUID orgId, UUID projectId, @Nullable UUID sandboxId, Provider provider, String model,
-                        long inputTokens, long outputTokens, @Nullable Long costMicros, boolean metered,
+                        TokenBuckets tokens, @Nullable Long costMicros, boolean metered,
                         @Nullable Instant occurredAt) {
         public Usage {
             Objects.requireNonNull(orgId, "orgId");
             Objects.requireNonNull(projectId, "projectId");
             Objects.requireNonNull(provider, "provider");
+            Objects.requireNonNull(tokens, "tokens");
             if (model == null || model.isBlank() || model.length() > 200) {
                 throw new IllegalArgumentException("model must be 1 to 200 characters");
             }
-            if (inputTokens < 0 || outputTokens < 0 || costMicros != null && costMicros < 0) {
-                throw new IllegalArgumentException("tokens and cost must not be negative");
+            if (costMicros != null && costMicros < 0) {
+                throw new IllegalArgumentException("cost must not be negative");
             }
+        }
+
+        /** A call with plain input and output tokens, no breakdown. */
+        public Usage(UUID orgId, UUID projectId, @Nullable UUID sandboxId, Provider provider, String model,
+                     long inputTokens, long outputTokens, @Nullable Long costMicros, boolean metered,
+                     @Nullable Instant occurredAt) {
+            this(orgId, projectId, sandboxId, provider, model, TokenBuckets.of(inputTokens, outputTokens), costMicros,
+                    metered, occurredAt);
         }
 
         /** The micro-USD this call counts toward limits. */
@@ -49,6 +59,11 @@ public class UsageLedger {
             return metered && costMicros != null ? costMicros : 0;
         }
     }
+
+    private static final String INSERT = "INSERT INTO usage_ledger (org_id, project_id, sandbox_id, provider, model, "
+            + String.join(", ", TokenBuckets.COLUMNS) + ", cost_micros, metered, occurred_at)"
+            + " SELECT org_id, id, ?::uuid, ?, ?, " + "?, ".repeat(TokenBuckets.COLUMNS.size())
+            + "?::bigint, ?, ? FROM projects WHERE id = ? AND org_id = ? RETURNING id";
 
     private final Sql jdbc;
     private final Clock clock;
@@ -65,12 +80,10 @@ public class UsageLedger {
     @Transactional
     public long record(Usage u) {
         Instant at = u.occurredAt() == null ? clock.instant() : u.occurredAt();
-        List<Long> id = jdbc.query("INSERT INTO usage_ledger (org_id, project_id, sandbox_id, provider, model,"
-                + " input_tokens, output_tokens, cost_micros, metered, occurred_at)"
-                + " SELECT org_id, id, ?::uuid, ?, ?, ?, ?, ?::bigint, ?, ? FROM projects WHERE id = ? AND org_id = ?"
-                + " RETURNING id", Arrays.asList(u.sandboxId(), u.provider().wire(), u.model(), u.inputTokens(),
-                u.outputTokens(), u.costMicros(), u.metered(), at, u.projectId(), u.orgId()),
-                rs -> rs.getLong(1));
+        List<Object> args = new ArrayList<>(Arrays.asList(u.sandboxId(), u.provider().wire(), u.model()));
+        args.addAll(u.tokens().values());
+        args.addAll(Arrays.asList(u.costMicros(), u.metered(), at, u.projectId(), u.orgId()));
+        List<Long> id = jdbc.query(INSERT, args, rs -> rs.getLong(1));
         if (id.isEmpty()) {
             throw new IllegalArgumentException("project " + u.projectId() + " is not a project of " + u.orgId());
         }

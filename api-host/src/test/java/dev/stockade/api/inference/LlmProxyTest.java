@@ -38,6 +38,11 @@ class LlmProxyTest extends PlatformTest {
     /** Published list prices (USD per million tokens), not read from the platform's table. */
     private static final long HAIKU_COST = ProviderDouble.INPUT * 1 + ProviderDouble.OUTPUT * 5;      // $1 / $5
     private static final long MINI_COST = (ProviderDouble.INPUT * 15 + ProviderDouble.OUTPUT * 60) / 100; // $0.15/$0.60
+    /**
+     * Haiku 4.5's published prices for the cache and searches (USD per million tokens: cache read $0.10, five-minute
+     * write $1.25, one-hour write $2; $10 per thousand web searches) for 2,000 read, 300 + 100 written and 2 searches.
+     */
+    private static final long CACHED_HAIKU_COST = HAIKU_COST + 2_000 / 10 + 300 * 125 / 100 + 100 * 2 + 2 * 10_000;
     private static final String AZURE_KEY = "azure-deployment-key-7f3a";
     private static final String OPENAI_KEY = "openai-deployment-key-91c2";
 
@@ -88,6 +93,10 @@ class LlmProxyTest extends PlatformTest {
         token = t.text("token");
         upstream.received.clear();
         upstream.ending = ProviderDouble.Ending.COMPLETE;
+        upstream.cacheRead = 0;
+        upstream.cacheWrite = 0;
+        upstream.cacheWrite1h = 0;
+        upstream.webSearches = 0;
     }
 
     @AfterAll
@@ -110,6 +119,34 @@ class LlmProxyTest extends PlatformTest {
         JsonNode entry = awaitAudit("success").get(0);
         assertThat(entry.path("details").path("costMicros").asLong()).isEqualTo(HAIKU_COST);
         assertThat(entry.path("details").path("keySource").asText()).isEqualTo("deployment");
+    }
+
+    @Test
+    void cacheReadsWritesAndSearchesAreEachStoredAndReadBackWholeAndStreamed() {
+        upstream.cacheRead = 2_000;
+        upstream.cacheWrite = 400;
+        upstream.cacheWrite1h = 100;
+        upstream.webSearches = 2;
+        anthropic().messages().create(haiku().build());
+        JsonNode usage = awaitUsage(1);
+        assertThat(usage.path("costUsd").asText()).isEqualTo(usd(CACHED_HAIKU_COST));
+        assertThat(usage.path("inputTokens").asLong()).isEqualTo(ProviderDouble.INPUT + 2_000 + 400);
+        assertThat(usage.path("outputTokens").asLong()).isEqualTo(ProviderDouble.OUTPUT);
+        assertThat(usage.path("cacheReadTokens").asLong()).isEqualTo(2_000);
+        assertThat(usage.path("cacheWriteTokens").asLong()).isEqualTo(400);
+        assertThat(usage.path("cacheWrite1hTokens").asLong()).isEqualTo(100);
+        assertThat(usage.path("webSearches").asLong()).isEqualTo(2);
+        assertThat(usage.path("inputAudioTokens").asLong()).isZero();
+
+        try (StreamResponse<RawMessageStreamEvent> s = anthropic().messages().createStreaming(haiku().build())) {
+            s.stream().forEach(e -> { });
+        }
+        JsonNode both = awaitUsage(2);
+        assertThat(both.path("costUsd").asText()).isEqualTo(usd(2 * CACHED_HAIKU_COST));
+        assertThat(both.path("cacheReadTokens").asLong()).isEqualTo(4_000);
+        assertThat(both.path("cacheWriteTokens").asLong()).isEqualTo(800);
+        assertThat(both.path("cacheWrite1hTokens").asLong()).isEqualTo(200);
+        assertThat(both.path("webSearches").asLong()).isEqualTo(4);
     }
 
     @Test

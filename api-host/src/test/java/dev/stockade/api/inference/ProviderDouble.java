@@ -43,6 +43,14 @@ final class ProviderDouble implements AutoCloseable {
 
     final List<Received> received = new CopyOnWriteArrayList<>();
     volatile Ending ending = Ending.COMPLETE;
+    /**
+     * What the next Anthropic answers report beside their input and output, as the API does: prompt-cache reads and
+     * writes ({@code cache_creation} splits the writes by lifetime) and server-side web searches.
+     */
+    volatile long cacheRead;
+    volatile long cacheWrite;
+    volatile long cacheWrite1h;
+    volatile long webSearches;
     /** Answer with the last message's text instead of the fixed greeting. */
     volatile boolean echo;
     /** Counted down when a held stream has sent its first events (the caller is reading it). */
@@ -97,8 +105,16 @@ final class ProviderDouble implements AutoCloseable {
         return "{\"id\":\"msg_1\",\"type\":\"message\",\"role\":\"assistant\",\"model\":\"" + req.path("model").asText()
                 + "\",\"content\":[{\"type\":\"text\",\"text\":" + quoted(answer(req)) + "}],"
                 + "\"stop_reason\":\"end_turn\","
-                + "\"stop_sequence\":null,\"usage\":{\"input_tokens\":" + INPUT + ",\"output_tokens\":" + OUTPUT
-                + ",\"cache_creation_input_tokens\":0,\"cache_read_input_tokens\":0}}";
+                + "\"stop_sequence\":null,\"usage\":" + anthropicUsage(OUTPUT, true) + "}";
+    }
+
+    /** Anthropic's usage object: the input with the cache counts, and the searches where the answer ends. */
+    private String anthropicUsage(long output, boolean last) {
+        return "{\"input_tokens\":" + INPUT + ",\"output_tokens\":" + output + ",\"cache_creation_input_tokens\":"
+                + cacheWrite + ",\"cache_read_input_tokens\":" + cacheRead + ",\"cache_creation\":"
+                + "{\"ephemeral_5m_input_tokens\":" + (cacheWrite - cacheWrite1h) + ",\"ephemeral_1h_input_tokens\":"
+                + cacheWrite1h + "}" + (last ? ",\"server_tool_use\":{\"web_search_requests\":" + webSearches + "}"
+                : "") + "}";
     }
 
     private void anthropicStream(HttpExchange ex, JsonNode req) throws IOException {
@@ -107,8 +123,7 @@ final class ProviderDouble implements AutoCloseable {
         OutputStream out = ex.getResponseBody();
         event(out, "message_start", "{\"type\":\"message_start\",\"message\":{\"id\":\"msg_1\",\"type\":\"message\","
                 + "\"role\":\"assistant\",\"model\":\"" + req.path("model").asText() + "\",\"content\":[],"
-                + "\"stop_reason\":null,\"stop_sequence\":null,\"usage\":{\"input_tokens\":" + INPUT
-                + ",\"output_tokens\":1}}}");
+                + "\"stop_reason\":null,\"stop_sequence\":null,\"usage\":" + anthropicUsage(1, false) + "}}");
         event(out, "content_block_start", "{\"type\":\"content_block_start\",\"index\":0,"
                 + "\"content_block\":{\"type\":\"text\",\"text\":\"\"}}");
         List<String> pieces = pieces(answer(req));
@@ -123,7 +138,8 @@ final class ProviderDouble implements AutoCloseable {
         }
         event(out, "content_block_stop", "{\"type\":\"content_block_stop\",\"index\":0}");
         event(out, "message_delta", "{\"type\":\"message_delta\",\"delta\":{\"stop_reason\":\"end_turn\","
-                + "\"stop_sequence\":null},\"usage\":{\"output_tokens\":" + OUTPUT + "}}");
+                + "\"stop_sequence\":null},\"usage\":{\"output_tokens\":" + OUTPUT
+                + ",\"server_tool_use\":{\"web_search_requests\":" + webSearches + "}}}");
         event(out, "message_stop", "{\"type\":\"message_stop\"}");
     }
 

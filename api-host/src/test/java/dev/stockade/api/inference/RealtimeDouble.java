@@ -31,6 +31,8 @@ final class RealtimeDouble extends WebSocketServer {
 
     final List<Handshake> handshakes = new CopyOnWriteArrayList<>();
     final List<JsonNode> received = new CopyOnWriteArrayList<>();
+    /** The usage the next responses report ({@link #USAGE} unless a test sets another). */
+    volatile String usage = USAGE;
     /** When true, a response starts and never finishes (a session cut mid-response). */
     volatile boolean holdResponses;
     private final AtomicInteger responses = new AtomicInteger();
@@ -81,7 +83,7 @@ final class RealtimeDouble extends WebSocketServer {
                     + "\",\"delta\":\"Hello from the double\"}");
             if (!holdResponses) {
                 conn.send("{\"type\":\"response.done\",\"response\":{\"id\":\"" + id
-                        + "\",\"status\":\"completed\",\"usage\":" + USAGE + "}}");
+                        + "\",\"status\":\"completed\",\"usage\":" + usage + "}}");
             }
         }
     }

@@ -73,6 +73,7 @@ class RealtimeVoiceTest extends PlatformTest {
         backend.received.clear();
         backend.handshakes.clear();
         backend.holdResponses = false;
+        backend.usage = RealtimeDouble.USAGE;
     }
 
     @AfterAll
@@ -100,10 +101,40 @@ class RealtimeVoiceTest extends PlatformTest {
         assertThat(usage.path("costUsd").asText()).isEqualTo(InferenceFixtures.usd(2 * RESPONSE_COST));
         assertThat(usage.path("inputTokens").asLong()).isEqualTo(2 * 1_200);
         assertThat(usage.path("outputTokens").asLong()).isEqualTo(2 * 500);
+        assertThat(usage.path("inputAudioTokens").asLong()).isEqualTo(2 * 1_000);
+        assertThat(usage.path("outputAudioTokens").asLong()).isEqualTo(2 * 400);
+        assertThat(usage.path("cacheReadAudioTokens").asLong()).isZero();
+        assertThat(usage.path("inputImageTokens").asLong()).isZero();
         JsonNode entry = InferenceFixtures.awaitAudit(http, ownerToken(), org, "success").get(0);
         assertThat(entry.path("action").asText()).isEqualTo("realtime-response");
         assertThat(entry.path("details").path("costMicros").asLong()).isEqualTo(RESPONSE_COST);
         assertThat(entry.path("details").path("piiMaskingSkipped").asBoolean()).isTrue();
+        c.close();
+    }
+
+    @Test
+    void cachedAudioAndImagesAreStoredInTheirOwnBuckets() throws Exception {
+        // OpenAI's shape: input_tokens and each modality include the cached tokens, whose own split is in
+        // cached_tokens_details. Uncached: 150 text, 800 audio, 50 images; cached: 50 text, 200 audio, 50 images.
+        backend.usage = "{\"total_tokens\":1800,\"input_tokens\":1300,\"output_tokens\":500,"
+                + "\"input_token_details\":{\"cached_tokens\":300,\"text_tokens\":200,\"audio_tokens\":1000,"
+                + "\"image_tokens\":100,\"cached_tokens_details\":{\"text_tokens\":50,\"audio_tokens\":200,"
+                + "\"image_tokens\":50}},\"output_token_details\":{\"text_tokens\":100,\"audio_tokens\":400}}";
+        Client c = connect("/v1/projects/" + project + "/llm/openai/v1/realtime?model=gpt-realtime");
+        c.next("session.created");
+        c.send("{\"type\":\"response.create\"}");
+        c.next("response.done");
+        JsonNode usage = InferenceFixtures.awaitUsage(http, ownerToken(), org, 1);
+        assertThat(usage.path("inputTokens").asLong()).isEqualTo(1_300);
+        assertThat(usage.path("cacheReadTokens").asLong()).isEqualTo(300);
+        assertThat(usage.path("inputAudioTokens").asLong()).isEqualTo(800);
+        assertThat(usage.path("cacheReadAudioTokens").asLong()).isEqualTo(200);
+        assertThat(usage.path("inputImageTokens").asLong()).isEqualTo(50);
+        assertThat(usage.path("cacheReadImageTokens").asLong()).isEqualTo(50);
+        assertThat(usage.path("outputAudioTokens").asLong()).isEqualTo(400);
+        // published prices: text 4, audio 32, images 5 in; cached text and audio 0.40, images 0.50; out 16 and 64
+        long cost = 150 * 4 + 800 * 32 + 50 * 5 + (50 * 40 + 200 * 40 + 50 * 50) / 100 + 100 * 16 + 400 * 64;
+        assertThat(usage.path("costUsd").asText()).isEqualTo(InferenceFixtures.usd(cost));
         c.close();
     }
 

@@ -139,4 +139,34 @@ class SpendToolsTest extends OidcPlatformTest {
         assertThat(status.path("items")).hasSize(2);
         assertThat(status.path("items").get(0).path("spentUsd").asText()).isEqualTo("3.400000");
     }
+
+    @Test
+    void aSandboxSeesEachBucketItWasChargedForAndUsageToolsShowThemToo() throws Exception {
+        // a realtime response of sandbox b: audio in and out, part of the input read from the cache
+        ledger.record(new UsageLedger.Usage(java.util.UUID.fromString(org), java.util.UUID.fromString(project),
+                java.util.UUID.fromString(b), dev.stockade.policy.model.Provider.OPENAI, "gpt-realtime",
+                new TokenBuckets(1_300, 500, 300, 0, 0, 0, 800, 200, 400, 50, 50, 0), 53_775L, true, null));
+        JsonNode usage = result(SpendWorld.sandboxToken(sandboxes, box, project, b), "get_own_spend", Map.of())
+                .path("structuredContent").path("usage");
+        assertThat(usage.path("calls").asLong()).isEqualTo(2);
+        assertThat(usage.path("inputTokens").asLong()).isEqualTo(1_000 + 1_300); // the plain call's 1,000 too
+        assertThat(usage.path("cacheReadTokens").asLong()).isEqualTo(300);
+        assertThat(usage.path("inputAudioTokens").asLong()).isEqualTo(800);
+        assertThat(usage.path("cacheReadAudioTokens").asLong()).isEqualTo(200);
+        assertThat(usage.path("outputAudioTokens").asLong()).isEqualTo(400);
+        assertThat(usage.path("inputImageTokens").asLong()).isEqualTo(50);
+        assertThat(usage.path("cacheReadImageTokens").asLong()).isEqualTo(50);
+        assertThat(usage.path("cacheWriteTokens").asLong()).isZero();
+
+        JsonNode bySandbox = result(ownerToken(), "get_usage_costs", Map.of("orgId", org, "groupBy", "sandbox",
+                "sandboxId", b)).path("structuredContent").path("groups").get(0).path("usage");
+        assertThat(bySandbox.path("inputAudioTokens").asLong()).isEqualTo(800);
+        JsonNode series = result(ownerToken(), "get_usage_timeseries", Map.of("orgId", org, "sandboxId", b))
+                .path("structuredContent").path("buckets");
+        long audioOut = 0;
+        for (JsonNode bucket : series) {
+            audioOut += bucket.path("usage").path("outputAudioTokens").asLong();
+        }
+        assertThat(audioOut).isEqualTo(400);
+    }
 }

@@ -25,9 +25,11 @@ public final class SpendCommand extends Group {
     static final List<Output.Column> GROUP = List.of(Output.Column.of("PROJECT", "projectId"),
             Output.Column.of("SANDBOX", "sandboxId"), Output.Column.of("PROVIDER", "provider"),
             Output.Column.of("MODEL", "model"), usage("COST_USD", "costUsd"), usage("CALLS", "calls"),
-            usage("INPUT", "inputTokens"), usage("OUTPUT", "outputTokens"));
+            usage("INPUT", "inputTokens"), usage("CACHE_READ", "cacheReadTokens"),
+            usage("CACHE_WRITE", "cacheWriteTokens"), usage("OUTPUT", "outputTokens"));
     static final List<Output.Column> BUCKET = List.of(Output.Column.time("START", "start"),
             usage("COST_USD", "costUsd"), usage("CALLS", "calls"), usage("INPUT", "inputTokens"),
+            usage("CACHE_READ", "cacheReadTokens"), usage("CACHE_WRITE", "cacheWriteTokens"),
             usage("OUTPUT", "outputTokens"));
     static final List<Output.Column> LIMIT = List.of(Output.Column.of("SCOPE", "scope"),
             Output.Column.of("PROJECT", "projectId"), Output.Column.of("SANDBOX", "sandboxId"),
@@ -98,6 +100,7 @@ public final class SpendCommand extends Group {
                     + total.path("unpricedCalls").asText() + " without a price, " + total.path("unmeteredCalls")
                     .asText() + " unmetered) from " + report.path("from").asText() + " to "
                     + report.path("to").asText());
+            breakdown(total).forEach(out::done);
             if (report.path("truncated").asBoolean()) {
                 out.note("more groups than shown: narrow the range or the filters");
             }
@@ -163,6 +166,26 @@ public final class SpendCommand extends Group {
 
     private static String limits(String org) {
         return "/v1/orgs/" + seg(org) + "/spending-limits";
+    }
+
+    /**
+     * Every bucket of a usage the calls were priced by, for people: each part under the side it is part of, so that
+     * the cost can be traced to what was used (the tables show only the cache columns).
+     */
+    static List<String> breakdown(JsonNode usage) {
+        return List.of("  input tokens " + count(usage, "inputTokens") + ": cache read " + count(usage,
+                        "cacheReadTokens") + ", cache write " + count(usage, "cacheWriteTokens") + " ("
+                        + count(usage, "cacheWrite1hTokens") + " for one hour), audio " + count(usage,
+                        "inputAudioTokens") + ", cached audio " + count(usage, "cacheReadAudioTokens") + ", images "
+                        + count(usage, "inputImageTokens") + ", cached images " + count(usage, "cacheReadImageTokens"),
+                "  output tokens " + count(usage, "outputTokens") + ": reasoning " + count(usage, "reasoningTokens")
+                        + ", audio " + count(usage, "outputAudioTokens"),
+                "  web searches " + count(usage, "webSearches"));
+    }
+
+    /** A count as the platform sent it; {@code -} when an older platform did not send it. */
+    private static String count(JsonNode usage, String field) {
+        return Output.text(usage.path(field));
     }
 
     private static Output.Column usage(String header, String field) {

@@ -53,9 +53,16 @@ class SpendCliTest extends SignedInCliTest {
         assertThat(report.path("groupBy").toString()).isEqualTo("[\"project\",\"model\"]");
         Cli.Run table = cli.run("spend", "usage", "--org", org);
         assertThat(table.status()).as(table.toString()).isZero();
-        assertThat(table.out()).contains("(none)", "total 0.000000 USD, 0 calls");
+        assertThat(table.out()).contains("(none)", "total 0.000000 USD, 0 calls",
+                "  input tokens 0: cache read 0, cache write 0 (0 for one hour), audio 0, cached audio 0, images 0,"
+                        + " cached images 0", "  output tokens 0: reasoning 0, audio 0", "  web searches 0");
         JsonNode series = ok("spend", "timeseries", "--org", org, "--interval", "hour", "--since", "3h");
         assertThat(series.path("buckets").size()).isBetween(3, 4);
+        assertThat(series.path("buckets").get(0).path("usage").path("cacheReadTokens").isNumber()).isTrue();
+        Cli.Run hours = cli.run("spend", "timeseries", "--org", org, "--interval", "hour", "--since", "3h");
+        assertThat(hours.status()).as(hours.toString()).isZero();
+        assertThat(hours.out().lines().findFirst().orElseThrow().split(" +")).containsExactly("START", "COST_USD",
+                "CALLS", "INPUT", "CACHE_READ", "CACHE_WRITE", "OUTPUT");
         Cli.Run tooMany = cli.run("spend", "timeseries", "--org", org, "--interval", "hour", "--since", "60d");
         assertThat(tooMany.status()).isEqualTo(Exit.REFUSED);
         assertThat(tooMany.err()).contains("(invalid_parameter, HTTP 400)");
