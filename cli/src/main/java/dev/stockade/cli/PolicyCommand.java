@@ -7,8 +7,9 @@ import picocli.CommandLine.Spec;
 
 /** {@code stockade policy ...}: everything done with policy documents. */
 @Command(name = "policy", mixinStandardHelpOptions = true,
-        description = "Lint, describe, test, evaluate and resolve policies.",
-        subcommands = {LintCommand.class, DescribeCommand.class, TestCommand.class, EvalCommand.class, EffectiveCommand.class})
+        description = "Lint, format, describe, test, evaluate and resolve policies.",
+        subcommands = {LintCommand.class, FmtCommand.class, DescribeCommand.class, TestCommand.class, EvalCommand.class,
+                EffectiveCommand.class})
 final class PolicyCommand implements Callable<Integer> {
     @Spec
     CommandSpec spec;

@@ -4,6 +4,7 @@ import dev.stockade.policy.model.TerminalText;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.stockade.cli.testing.CaseResult;
+import dev.stockade.cli.testing.CoverageReport;
 import dev.stockade.cli.testing.FormatError;
 import dev.stockade.cli.testing.PolicyTestRunner;
 import dev.stockade.cli.testing.TestReport;
@@ -21,7 +22,8 @@ import picocli.CommandLine.Spec;
 @Command(name = "test", mixinStandardHelpOptions = true,
         description = {"Run policy test files: decision cases, validation, updates, effective policies, describe rows.",
                 "Folders are searched recursively for .yaml/.yml test files.",
-                "Exit status: 0 all passed, 1 a case failed, 2 a file could not be read or is malformed."})
+                "Exit status: 0 all passed, 1 a case failed (or coverage below --coverage-min), 2 a file could not be read"
+                        + " or is malformed."})
 final class TestCommand implements Callable<Integer> {
     private static final ObjectMapper JSON = new ObjectMapper();
 
@@ -37,11 +39,24 @@ final class TestCommand implements Callable<Integer> {
     @Option(names = {"-v", "--verbose"}, description = "Also list passed and skipped cases.")
     boolean verbose;
 
+    @Option(names = "--coverage", description = "Report which entries, rules and GraphQL fences of the tested policies"
+            + " the decision cases reached, per policy file.")
+    boolean coverage;
+
+    @Option(names = "--coverage-min", paramLabel = "PERCENT", description = "Fail (exit 1) when coverage is below"
+            + " PERCENT (0 to 100); implies --coverage.")
+    Double coverageMin;
+
     @Override
     public Integer call() {
-        TestReport report = new PolicyTestRunner().run(paths);
         PrintWriter out = spec.commandLine().getOut();
         PrintWriter err = spec.commandLine().getErr();
+        if (coverageMin != null && !(coverageMin >= 0 && coverageMin <= 100)) {
+            err.println("stockade: --coverage-min must be a percentage from 0 to 100");
+            return 2;
+        }
+        PolicyTestRunner runner = new PolicyTestRunner();
+        TestReport report = runner.run(paths);
         for (FormatError error : report.formatErrors()) {
             err.println("error: " + TerminalText.escape(error.render()));
         }
@@ -52,15 +67,40 @@ final class TestCommand implements Callable<Integer> {
                 out.println(TerminalText.escape(line(result)));
             }
         }
+        CoverageReport covered = coverage || coverageMin != null ? runner.coverage() : null;
+        boolean below = covered != null && coverageMin != null && below(covered, coverageMin, err);
         if (format == OutputFormat.json) {
-            out.println(JSON.createObjectNode().put("passed", report.passed()).put("failed", report.failed())
-                    .put("skipped", report.skipped()).put("malformed", report.formatErrors().size()));
+            ObjectNode summary = JSON.createObjectNode().put("passed", report.passed()).put("failed", report.failed())
+                    .put("skipped", report.skipped()).put("malformed", report.formatErrors().size());
+            if (covered != null) {
+                summary.set("coverage", JSON.valueToTree(covered));
+            }
+            out.println(summary);
         } else {
+            if (covered != null) {
+                CoverageText.print(out, covered);
+            }
             out.println(report.summary());
         }
         out.flush();
         err.flush();
-        return report.exitCode();
+        return report.exitCode() == 0 && below ? 1 : report.exitCode();
+    }
+
+    /**
+     * Whether coverage is under {@code min} percent, compared exactly (not on the rounded figure); says so on
+     * standard error. No item at all is below any minimum: a gate that measured nothing must not pass.
+     */
+    private static boolean below(CoverageReport covered, double min, PrintWriter err) {
+        if (covered.total() == 0) {
+            err.println("coverage: no decision case resolved a policy entry; nothing was measured, below --coverage-min");
+            return true;
+        }
+        boolean below = 100.0 * covered.covered() / covered.total() < min;
+        if (below) {
+            err.println("coverage " + covered.percent() + "% is below --coverage-min " + min + "%");
+        }
+        return below;
     }
 
     static String line(CaseResult r) {

@@ -19,6 +19,15 @@ import java.util.stream.Stream;
  * conformance suite. Files are checked against the format before any case runs.
  */
 public final class PolicyTestRunner {
+    private final CoverageRecorder coverage = new CoverageRecorder();
+
+    /**
+     * What the decision cases of every {@link #run} of this runner reached so far ({@code policy test --coverage}):
+     * entries, rules and GraphQL fences of the policies they resolved.
+     */
+    public CoverageReport coverage() {
+        return coverage.report();
+    }
 
     /** Runs every suite of every file below {@code paths}; never throws for user mistakes. */
     public TestReport run(List<Path> paths) {
@@ -80,7 +89,7 @@ public final class PolicyTestRunner {
         }
     }
 
-    private static void runFile(Path file, List<CaseResult> results, List<FormatError> errors) {
+    private void runFile(Path file, List<CaseResult> results, List<FormatError> errors) {
         String display = file.toString();
         SourceFiles.Loaded loaded = SourceFiles.read(file);
         if (loaded instanceof SourceFiles.Unreadable u) {
@@ -98,7 +107,7 @@ public final class PolicyTestRunner {
                 errors.addAll(shapeErrors);
                 continue;
             }
-            new SuiteRun(file, doc, errors).run(results);
+            new SuiteRun(file, doc, errors, coverage).run(results);
         }
     }
 

@@ -13,6 +13,7 @@ import dev.stockade.policy.compiler.Resolver;
 import dev.stockade.policy.eval.CompileOptions;
 import dev.stockade.policy.eval.Decision;
 import dev.stockade.policy.eval.DecisionProgram;
+import dev.stockade.policy.eval.EffectiveEntry;
 import dev.stockade.policy.eval.EgressRequest;
 import dev.stockade.policy.model.ParsedDocument;
 import dev.stockade.policy.model.Policy;
@@ -40,13 +41,16 @@ final class SuiteRun {
     private final List<FormatError> errors;
     private final Map<List<JsonNode>, Resolution> resolutions = new HashMap<>();
     private final Map<List<JsonNode>, DecisionProgram> programs = new HashMap<>();
+    private final Map<List<JsonNode>, List<CoverageRecorder.Loaded>> reached = new HashMap<>();
+    private final CoverageRecorder coverage;
 
-    SuiteRun(Path file, ParsedDocument doc, List<FormatError> errors) {
+    SuiteRun(Path file, ParsedDocument doc, List<FormatError> errors, CoverageRecorder coverage) {
         this.doc = doc;
         this.suite = doc.root();
         this.suiteName = suite.path("name").asText();
         this.sources = new PolicySources(file, doc);
         this.errors = errors;
+        this.coverage = coverage;
     }
 
     void run(List<CaseResult> out) {
@@ -141,7 +145,23 @@ final class SuiteRun {
             throw new FormatProblem(pointer + "/request", e.getMessage());
         }
         Decision decision = program.decide(request);
+        recordCoverage(node, pointer, program, request, decision);
         return Expectations.decision(ctx, node.get("expect"), decision);
+    }
+
+    /** What the case reached, for {@code policy test --coverage}: the entries of its row and what decided. */
+    private void recordCoverage(JsonNode node, String pointer, DecisionProgram program, EgressRequest request,
+            Decision decision) {
+        List<CoverageRecorder.Loaded> loaded = reached.get(inputs(node));
+        if (loaded == null) {
+            loaded = new ArrayList<>(loaded(pick(node, "policies"), where(node, pointer, "policies"), false));
+            loaded.addAll(loaded(pick(node, "ceiling"), where(node, pointer, "ceiling"), true));
+            reached.put(inputs(node), loaded);
+            coverage.declare(loaded);
+        }
+        int row = program.entryIndexOf(request);
+        List<EffectiveEntry> rows = resolution(node, pointer).effective().entries();
+        coverage.reached(loaded, decision, row < 0 || row >= rows.size() ? List.of() : rows.get(row).components());
     }
 
     private CaseResult effective(CaseContext ctx, JsonNode node, String pointer) {
@@ -199,14 +219,25 @@ final class SuiteRun {
     }
 
     private List<Policy> policies(JsonNode list, String pointer) {
-        List<Policy> out = new ArrayList<>();
+        return loaded(list, pointer, false).stream().map(l -> l.read().policy()).toList();
+    }
+
+    /**
+     * The valid policies of {@code list}, each with the identity coverage counts it under: the file for a policy
+     * read by path, the test file and the policy's position for an inline one (one file holds several suites).
+     */
+    private List<CoverageRecorder.Loaded> loaded(JsonNode list, String pointer, boolean ceiling) {
+        List<CoverageRecorder.Loaded> out = new ArrayList<>();
         for (int i = 0; i < list.size(); i++) {
             ReadResult read = sources.load(list.get(i), pointer + "/" + i);
             if (!read.valid()) {
                 throw new FormatProblem(pointer + "/" + i,
                         "policy is invalid: " + Expectations.describe(Expectations.errorsOf(read.problems())));
             }
-            out.add(read.policy());
+            SourcePosition at = doc.sourceMap().nearest(pointer + "/" + i);
+            String source = list.get(i).isTextual() ? read.sourceName()
+                    : doc.sourceName() + "@" + (at == null ? pointer + "/" + i : at.line() + ":" + at.column());
+            out.add(new CoverageRecorder.Loaded(read, source, ceiling));
         }
         return out;
     }

@@ -78,6 +78,15 @@ public final class DecisionProgram {
         return engine.graphqlFenced(request);
     }
 
+    /**
+     * The index in {@link EffectivePolicy#entries()} of the row whose patterns the request's host and port
+     * match, -1 when no row does. A decision names only the entry that decided; tools that must know every
+     * entry a request reached (test coverage) read the row's components through this index. Never throws.
+     */
+    public int entryIndexOf(EgressRequest request) {
+        return engine.rowIndex(request);
+    }
+
     /** Number of effective rows compiled in. */
     public int size() {
         return engine.size();

@@ -170,6 +170,19 @@ public final class Engine {
         }
     }
 
+    /**
+     * The index of the row the request's host and port fall in, -1 when none does (the default decides, the
+     * host is invalid or named on another port only). Never throws: an error reads as -1.
+     */
+    public int rowIndex(EgressRequest request) {
+        try {
+            int found = request == null ? DomainIndex.NONE : index.find(request.host(), request.port());
+            return found < 0 || found == DomainIndex.NONE ? -1 : found;
+        } catch (RuntimeException e) {
+            return -1;
+        }
+    }
+
     private Row rowOf(EgressRequest request) {
         int found = index.find(request.host(), request.port());
         return found < 0 || found == DomainIndex.NONE ? null : rows[found];
