@@ -1,5 +1,6 @@
 package dev.stockade.pii;
 
+import com.fasterxml.jackson.core.io.JsonStringEncoder;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ArrayNode;
@@ -12,7 +13,8 @@ import java.util.Map;
 /**
  * Turns the placeholders one request created back into the values they stand for, in a whole answer or in a
  * stream. A placeholder this request did not create (another request's, or one a model made up) is left as it
- * is. Immutable and thread-safe; the streaming restorers it makes are not.
+ * is. A value goes back in the {@link TextForm} of the text around it: JSON source text gets it JSON-escaped.
+ * Immutable and thread-safe; the streaming restorers it makes are not.
  */
 public final class Restorer {
 
@@ -20,6 +22,8 @@ public final class Restorer {
     public static final Restorer NONE = new Restorer(Map.of());
 
     private static final ObjectMapper JSON = new ObjectMapper();
+    /** The JSON field that holds a tool call's arguments as JSON text inside a string (OpenAI's wire formats). */
+    private static final String ARGUMENTS = "arguments";
 
     private final Map<String, String> originals;
 
@@ -29,6 +33,11 @@ public final class Restorer {
 
     /** {@code text} with this request's placeholders restored. */
     public String restore(String text) {
+        return restore(text, TextForm.PLAIN);
+    }
+
+    /** {@code text}, written in {@code form}, with this request's placeholders restored. */
+    public String restore(String text, TextForm form) {
         if (originals.isEmpty() || text.indexOf('[') < 0) {
             return text;
         }
@@ -37,8 +46,7 @@ public final class Restorer {
         while (i < text.length()) {
             int len = PlaceholderSyntax.match(text, i);
             if (len > 0) {
-                String token = text.substring(i, i + len);
-                out.append(originals.getOrDefault(token, token));
+                out.append(lookup(text.substring(i, i + len), form));
                 i += len;
             } else {
                 out.append(text.charAt(i++));
@@ -49,7 +57,9 @@ public final class Restorer {
 
     /**
      * A non-streamed JSON answer with placeholders restored in every string value (keys untouched), so a
-     * restored value with quotes or backslashes stays valid JSON.
+     * restored value with quotes or backslashes stays valid JSON. An {@code arguments} string that holds a JSON
+     * object or array (a tool call's arguments, as the masker read them) is restored as JSON source text, so it
+     * stays valid JSON too.
      *
      * @throws MaskingException {@code INVALID_BODY} if the answer is not JSON
      */
@@ -70,7 +80,9 @@ public final class Restorer {
             return TextNode.valueOf(restore(node.textValue()));
         }
         if (node instanceof ObjectNode o) {
-            o.properties().forEach(e -> e.setValue(restoreNode(e.getValue())));
+            o.properties().forEach(e -> e.setValue(e.getKey().equals(ARGUMENTS) && holdsJson(e.getValue())
+                    ? TextNode.valueOf(restore(e.getValue().textValue(), TextForm.JSON))
+                    : restoreNode(e.getValue())));
         } else if (node instanceof ArrayNode a) {
             for (int i = 0; i < a.size(); i++) {
                 a.set(i, restoreNode(a.get(i)));
@@ -79,9 +91,26 @@ public final class Restorer {
         return node;
     }
 
+    /** A string whose text is a JSON object or array: the masker masked its string values, not its text. */
+    private static boolean holdsJson(JsonNode value) {
+        if (!value.isTextual() || value.textValue().indexOf('[') < 0) {
+            return false;
+        }
+        try {
+            return JSON.readTree(value.textValue()).isContainerNode();
+        } catch (IOException notJson) {
+            return false;
+        }
+    }
+
     /** A restorer for a text stream (for example the text deltas of server-sent events). */
     public StreamRestorer stream() {
-        return new StreamRestorer(this);
+        return stream(TextForm.PLAIN);
+    }
+
+    /** A restorer for a stream of text written in {@code form} (JSON: the fragments of a tool call's input). */
+    public StreamRestorer stream(TextForm form) {
+        return new StreamRestorer(this, form);
     }
 
     /** A restorer for a UTF-8 byte stream, tolerating chunks that split characters as well as placeholders. */
@@ -93,7 +122,12 @@ public final class Restorer {
         return originals;
     }
 
-    String lookup(String placeholder) {
-        return originals.getOrDefault(placeholder, placeholder);
+    /** The value {@code placeholder} stands for, written in {@code form}; another request's placeholder as it is. */
+    String lookup(String placeholder, TextForm form) {
+        String value = originals.get(placeholder);
+        if (value == null) {
+            return placeholder; // its characters need no escaping in any form
+        }
+        return form == TextForm.JSON ? new String(JsonStringEncoder.getInstance().quoteAsString(value)) : value;
     }
 }

@@ -5,6 +5,7 @@ import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.stockade.inference.WireFormat;
 import dev.stockade.pii.Restorer;
 import dev.stockade.pii.StreamRestorer;
+import dev.stockade.pii.TextForm;
 import io.micronaut.core.annotation.Nullable;
 import java.io.ByteArrayOutputStream;
 import java.nio.ByteBuffer;
@@ -20,17 +21,24 @@ import software.amazon.eventstream.Message;
 /**
  * Restores placeholders in a Bedrock AWS event-stream answer, one frame at a time. InvokeModelWithResponseStream
  * carries Anthropic stream events base64-encoded in its {@code chunk} frames ({@link AnthropicTextRestoration});
- * ConverseStream carries each content block's text in {@code contentBlockDelta} frames, restored here with one
- * {@link StreamRestorer} per block. A changed frame is encoded again with its headers unchanged (the library
- * computes the CRCs); a frame whose text the restorer holds back still goes out with what it released, so the stream
- * never stalls, and the held text goes in an extra delta frame before the block's stop. Other frames pass byte for
- * byte.
+ * ConverseStream carries each content block's text (or reasoning text, or tool input's JSON fragments) in
+ * {@code contentBlockDelta} frames, restored here with one {@link StreamRestorer} per block (the tool input's values
+ * go in JSON-escaped). A changed frame is encoded again with its headers unchanged (the library computes the CRCs); a
+ * frame whose text the restorer holds back still goes out with what it released, so the stream never stalls, and the
+ * held text goes in an extra delta frame before the block's stop. Other frames pass byte for byte.
  */
 final class EventStreamRestoration implements RestoringBody.Stage {
     private static final String EVENT_TYPE = ":event-type";
 
     /** An open Converse block: its restorer, and its last delta frame (the shape of the frame that flushes it). */
     private record ConverseBlock(StreamRestorer restorer, Message lastDelta) {
+    }
+
+    /** Where a Converse delta's model text is: the object and field holding it, and the text's form. */
+    private record TextAt(ObjectNode holder, String field, TextForm form) {
+        String text() {
+            return holder.get(field).asText();
+        }
     }
 
     private final WireFormat format;
@@ -102,7 +110,7 @@ final class EventStreamRestoration implements RestoringBody.Stage {
     }
 
     /**
-     * A ConverseStream frame: a {@code contentBlockDelta}'s text (or reasoning text) goes through its block's
+     * A ConverseStream frame: a {@code contentBlockDelta}'s text (reasoning text, tool input) goes through its block's
      * restorer; a {@code contentBlockStop}, or the {@code messageStop} after the blocks, is preceded by a delta with
      * what the restorer still held.
      */
@@ -129,30 +137,37 @@ final class EventStreamRestoration implements RestoringBody.Stage {
     }
 
     private @Nullable Message converseDelta(int index, Message frame, ObjectNode payload) {
-        ObjectNode holder = textHolder(payload);
-        if (holder == null) {
-            return null; // a tool-use input or a reasoning signature: not restored
+        TextAt at = textAt(payload);
+        if (at == null) {
+            return null; // a reasoning signature or redacted reasoning: not text, left as signed
         }
         ConverseBlock was = blocks.get(index);
-        StreamRestorer stream = was == null ? restorer.stream() : was.restorer();
+        StreamRestorer stream = was == null ? restorer.stream(at.form()) : was.restorer();
         blocks.put(index, new ConverseBlock(stream, frame));
-        String text = holder.get("text").asText();
+        String text = at.text();
         String got = stream.push(text);
         if (got.equals(text)) {
             return null;
         }
-        holder.put("text", got);
+        at.holder().put(at.field(), got);
         return new Message(frame.getHeaders(), json(payload));
     }
 
-    /** The object whose {@code text} is the delta's model text: {@code delta} or {@code delta.reasoningContent}. */
-    private static @Nullable ObjectNode textHolder(ObjectNode payload) {
+    /**
+     * The delta's model text: {@code delta.text}, {@code delta.reasoningContent.text}, or the JSON fragment
+     * {@code delta.toolUse.input}; null for a delta without one.
+     */
+    private static @Nullable TextAt textAt(ObjectNode payload) {
         JsonNode delta = payload.path("delta");
         if (delta.path("text").isTextual()) {
-            return (ObjectNode) delta;
+            return new TextAt((ObjectNode) delta, "text", TextForm.PLAIN);
         }
         JsonNode reasoning = delta.path("reasoningContent");
-        return reasoning.path("text").isTextual() ? (ObjectNode) reasoning : null;
+        if (reasoning.path("text").isTextual()) {
+            return new TextAt((ObjectNode) reasoning, "text", TextForm.PLAIN);
+        }
+        JsonNode toolUse = delta.path("toolUse");
+        return toolUse.path("input").isTextual() ? new TextAt((ObjectNode) toolUse, "input", TextForm.JSON) : null;
     }
 
     private static void flush(@Nullable ConverseBlock open, List<Message> before) {
@@ -161,9 +176,9 @@ final class EventStreamRestoration implements RestoringBody.Stage {
             return;
         }
         ObjectNode payload = EventJson.parse(open.lastDelta().getPayload());
-        ObjectNode holder = payload == null ? null : textHolder(payload);
-        if (holder != null) { // INVARIANT: the last delta was read as JSON with a text when it was pushed
-            holder.put("text", rest);
+        TextAt at = payload == null ? null : textAt(payload);
+        if (at != null) { // INVARIANT: the last delta was read as JSON with a text when it was pushed
+            at.holder().put(at.field(), rest);
             before.add(new Message(open.lastDelta().getHeaders(), json(payload)));
         }
     }

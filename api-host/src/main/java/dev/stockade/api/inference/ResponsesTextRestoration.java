@@ -4,6 +4,7 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.stockade.pii.Restorer;
 import dev.stockade.pii.StreamRestorer;
+import dev.stockade.pii.TextForm;
 import io.micronaut.core.annotation.Nullable;
 import java.util.Iterator;
 import java.util.LinkedHashMap;
@@ -14,7 +15,8 @@ import java.util.Map;
  * The texts of one OpenAI Responses stream restored across its events. Every {@code *.delta} event with a string
  * {@code delta} (output text, refusal, reasoning, reasoning summary, function-call arguments) goes through the
  * {@link StreamRestorer} of its part, the part being named by the event's kind and its {@code item_id},
- * {@code output_index}, {@code content_index} and {@code summary_index}. What a restorer still holds when its part
+ * {@code output_index}, {@code content_index} and {@code summary_index}. Arguments (of a function or an MCP call)
+ * are JSON source text, so their values go in JSON-escaped. What a restorer still holds when its part
  * ends goes in an extra delta of that part sent just before the event that ended it. The events that repeat a whole
  * text ({@code *.done}, {@code response.content_part.done}, {@code response.output_item.done},
  * {@code response.completed}) are restored in every string. Not thread-safe: one per stream.
@@ -59,7 +61,7 @@ final class ResponsesTextRestoration {
         String text = node.get("delta").asText();
         Part part = Part.of(kind, node);
         Open was = open.get(part);
-        StreamRestorer stream = was == null ? restorer.stream() : was.restorer();
+        StreamRestorer stream = was == null ? restorer.stream(form(kind)) : was.restorer();
         open.put(part, new Open(stream, node.deepCopy()));
         String got = stream.push(text);
         if (got.equals(text)) {
@@ -67,6 +69,11 @@ final class ResponsesTextRestoration {
         }
         node.put("delta", got);
         return node;
+    }
+
+    /** {@code response.function_call_arguments} and {@code response.mcp_call_arguments} stream JSON source text. */
+    private static TextForm form(String kind) {
+        return kind.endsWith("_arguments") ? TextForm.JSON : TextForm.PLAIN;
     }
 
     /** Flushes every open part {@code type} ends: its own {@code .done}, its content part, its item, the response. */

@@ -1,25 +1,21 @@
 package dev.stockade.api.inference;
 
-import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.stockade.inference.WireFormat;
 import dev.stockade.pii.Restorer;
-import dev.stockade.pii.StreamRestorer;
-import io.micronaut.core.annotation.Nullable;
 import java.io.ByteArrayOutputStream;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.Arrays;
-import java.util.HashMap;
 import java.util.List;
-import java.util.Map;
 
 /**
  * Restores placeholders in a server-sent event stream, one event at a time. A model writes a placeholder in pieces
  * across events, so the text deltas are decoded from each event's JSON (where escapes are undone) and fed to one
- * {@link StreamRestorer} per content block (Anthropic), choice (Chat Completions) or part (Responses, see
- * {@link ResponsesTextRestoration}); the event goes on re-encoded with what the restorer released, and what it held
- * back goes with a later event or at the block's end. An event larger than {@link #MAX_EVENT} passes as it is.
+ * {@code StreamRestorer} per content block ({@link AnthropicTextRestoration}), choice or tool call
+ * ({@link ChatTextRestoration}) or part ({@link ResponsesTextRestoration}); the event goes on re-encoded with what
+ * the restorer released, and what it held back goes with a later event or at the block's end. An event larger than
+ * {@link #MAX_EVENT} passes as it is.
  */
 final class SseRestoration implements RestoringBody.Stage {
     /** The largest event held for restoration; larger ones pass unrestored (placeholders stay in them). */
@@ -29,8 +25,7 @@ final class SseRestoration implements RestoringBody.Stage {
     private final Restorer restorer;
     private final AnthropicTextRestoration anthropic;
     private final ResponsesTextRestoration responses;
-    /** Open Chat Completions choices by index. */
-    private final Map<Integer, StreamRestorer> choices = new HashMap<>();
+    private final ChatTextRestoration chat;
     private byte[] pending = new byte[1024];
     private int pendingLength;
     /** Scanning resumes here: no event boundary ends before it. */
@@ -43,6 +38,7 @@ final class SseRestoration implements RestoringBody.Stage {
         this.restorer = restorer;
         this.anthropic = new AnthropicTextRestoration(restorer);
         this.responses = new ResponsesTextRestoration(restorer);
+        this.chat = new ChatTextRestoration(restorer);
     }
 
     @Override
@@ -122,7 +118,7 @@ final class SseRestoration implements RestoringBody.Stage {
         List<ObjectNode> before = new ArrayList<>();
         ObjectNode after = switch (format) {
             case ANTHROPIC_MESSAGES, BEDROCK_INVOKE -> anthropic.event(node, before);
-            case OPENAI_CHAT -> chat(node);
+            case OPENAI_CHAT -> chat.chunk(node);
             case OPENAI_RESPONSES -> responses.event(node, before);
             default -> EventJson.restoredStrings(restorer, node);
         };
@@ -138,34 +134,5 @@ final class SseRestoration implements RestoringBody.Stage {
         }
         out.append(String.join("\n", lines));
         return out.toString().getBytes(StandardCharsets.UTF_8);
-    }
-
-    /**
-     * A Chat Completions chunk: each choice's {@code delta.content} goes through that choice's restorer, and the
-     * chunk that finishes a choice carries what the restorer still held. Returns the new chunk, or null.
-     */
-    private @Nullable ObjectNode chat(ObjectNode node) {
-        if (!node.path("choices").isArray()) {
-            return null;
-        }
-        boolean changed = false;
-        for (JsonNode choice : node.get("choices")) {
-            if (!(choice instanceof ObjectNode c)) {
-                continue;
-            }
-            int index = c.path("index").asInt(0);
-            JsonNode delta = c.path("delta");
-            String text = delta.path("content").isTextual() ? delta.get("content").asText() : null;
-            String got = text == null ? null : choices.computeIfAbsent(index, i -> restorer.stream()).push(text);
-            boolean finishing = c.hasNonNull("finish_reason");
-            StreamRestorer ending = finishing ? choices.remove(index) : null;
-            String rest = ending == null ? "" : ending.finish();
-            if ((got != null && !got.equals(text)) || !rest.isEmpty()) {
-                ObjectNode d = delta instanceof ObjectNode o ? o : c.putObject("delta");
-                d.put("content", (got == null ? "" : got) + rest);
-                changed = true;
-            }
-        }
-        return changed ? node : null;
     }
 }

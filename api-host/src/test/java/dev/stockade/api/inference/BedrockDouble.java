@@ -59,6 +59,8 @@ final class BedrockDouble implements AutoCloseable {
      * delta as a model streams tokens, so a placeholder in it is split across frames.
      */
     volatile boolean echo;
+    /** Converse answers with a tool call whose input holds the text, streamed as fragments of the input's JSON. */
+    volatile boolean toolUse;
     private final HttpServer server;
 
     BedrockDouble() throws IOException {
@@ -93,7 +95,7 @@ final class BedrockDouble implements AutoCloseable {
                         "X-Amzn-Bedrock-Invocation-Latency", "321"));
                 case "invoke-with-response-stream" -> frames(ex, invokeFrames(pieces(text)), 3);
                 case "converse" -> json(ex, 200, converse(text), Map.of());
-                case "converse-stream" -> frames(ex, converseFrames(pieces(text)), 2);
+                case "converse-stream" -> frames(ex, converseFrames(text), 2);
                 default -> ex.sendResponseHeaders(404, -1);
             }
         }
@@ -125,10 +127,12 @@ final class BedrockDouble implements AutoCloseable {
                 + ",\"output_tokens\":" + OUTPUT + "}}";
     }
 
-    private static String converse(String text) {
-        return "{\"output\":{\"message\":{\"role\":\"assistant\",\"content\":[{\"text\":" + quoted(text) + "}]}},"
-                + "\"stopReason\":\"end_turn\",\"usage\":{\"inputTokens\":" + INPUT + ",\"outputTokens\":" + OUTPUT
-                + ",\"totalTokens\":" + (INPUT + OUTPUT) + "},\"metrics\":{\"latencyMs\":321}}";
+    private String converse(String text) {
+        String block = toolUse ? "{\"toolUse\":{\"toolUseId\":\"tooluse_1\",\"name\":\"" + ToolAnswers.TOOL
+                + "\",\"input\":" + ToolAnswers.input(text) + "}}" : "{\"text\":" + quoted(text) + "}";
+        return "{\"output\":{\"message\":{\"role\":\"assistant\",\"content\":[" + block + "]}},"
+                + "\"stopReason\":\"" + stopReason() + "\",\"usage\":{\"inputTokens\":" + INPUT + ",\"outputTokens\":"
+                + OUTPUT + ",\"totalTokens\":" + (INPUT + OUTPUT) + "},\"metrics\":{\"latencyMs\":321}}";
     }
 
     /** Anthropic stream events in {@code chunk} frames; the last carries Bedrock's invocation metrics. */
@@ -157,21 +161,35 @@ final class BedrockDouble implements AutoCloseable {
                 + quoted(piece) + "}}";
     }
 
-    private List<byte[]> converseFrames(List<String> pieces) {
-        List<byte[]> out = new java.util.ArrayList<>(List.of(
-                frame("messageStart", "{\"p\":\"abcd\",\"role\":\"assistant\"}"),
-                frame("contentBlockDelta", "{\"contentBlockIndex\":0,\"delta\":{\"text\":" + quoted(pieces.get(0))
-                        + "},\"p\":\"ab\"}")));
+    private List<byte[]> converseFrames(String text) {
+        List<String> pieces = pieces(toolUse ? ToolAnswers.input(text) : text);
+        List<byte[]> out = new java.util.ArrayList<>(List.of(frame("messageStart",
+                "{\"p\":\"abcd\",\"role\":\"assistant\"}")));
+        if (toolUse) {
+            out.add(frame("contentBlockStart", "{\"contentBlockIndex\":0,\"start\":{\"toolUse\":{\"toolUseId\":"
+                    + "\"tooluse_1\",\"name\":\"" + ToolAnswers.TOOL + "\"}},\"p\":\"ab\"}"));
+        }
+        out.add(frame("contentBlockDelta", converseDelta(pieces.get(0), ",\"p\":\"ab\"")));
         if (ending != Ending.CUT_BEFORE_TERMINAL) {
             pieces.subList(1, pieces.size()).forEach(piece -> out.add(frame("contentBlockDelta",
-                    "{\"contentBlockIndex\":0,\"delta\":{\"text\":" + quoted(piece) + "}}")));
+                    converseDelta(piece, ""))));
             out.addAll(List.of(
                     frame("contentBlockStop", "{\"contentBlockIndex\":0,\"p\":\"abc\"}"),
-                    frame("messageStop", "{\"p\":\"abcdef\",\"stopReason\":\"end_turn\"}"),
+                    frame("messageStop", "{\"p\":\"abcdef\",\"stopReason\":\"" + stopReason() + "\"}"),
                     frame("metadata", "{\"metrics\":{\"latencyMs\":321},\"p\":\"ab\",\"usage\":{\"inputTokens\":"
                             + INPUT + ",\"outputTokens\":" + OUTPUT + ",\"totalTokens\":" + (INPUT + OUTPUT) + "}}")));
         }
         return out;
+    }
+
+    private String converseDelta(String piece, String padding) {
+        String delta = toolUse ? "{\"toolUse\":{\"input\":" + quoted(piece) + "}}"
+                : "{\"text\":" + quoted(piece) + "}";
+        return "{\"contentBlockIndex\":0,\"delta\":" + delta + padding + "}";
+    }
+
+    private String stopReason() {
+        return toolUse ? "tool_use" : "end_turn";
     }
 
     private static byte[] frame(String eventType, String json) {

@@ -65,7 +65,8 @@ class BedrockMaskingTest extends PlatformTest {
         project = createProject(owner, org, "agents");
         String policy = http.post("/v1/projects/" + project + "/policies", owner, Map.of("name", "models",
                 "managedInference", Map.of("enabled", true, "provider", "bedrock"), "piiMasking",
-                Map.of("types", List.of("EMAIL", "PHONE", "CREDIT_CARD"), "unmaskResponses", true))).text("id");
+                Map.of("types", List.of("EMAIL", "PHONE", "CREDIT_CARD", "ADDRESS"), "unmaskResponses", true)))
+                .text("id");
         Http.Response t = http.post("/v1/orgs/" + org + "/api-tokens", owner, Map.of("name", "agent"));
         http.put("/v1/projects/" + project + "/members/api-tokens/" + t.text("id"), owner, Map.of("role", "MEMBER"));
         http.post("/v1/projects/" + project + "/policy-bindings", owner,
@@ -73,6 +74,7 @@ class BedrockMaskingTest extends PlatformTest {
         token = t.text("token");
         upstream.received.clear();
         upstream.echo = true;
+        upstream.toolUse = false;
     }
 
     @AfterAll
@@ -128,6 +130,31 @@ class BedrockMaskingTest extends PlatformTest {
         assertThat(awaitCost()).isEqualTo(BedrockSdkTest.CALL_COST);
     }
 
+    @Test
+    void converseToolUseInputIsRestoredAsJsonWholeAndStreamedAndMeteredAtItsPrice() throws Exception {
+        upstream.toolUse = true;
+        String prompt = ToolCallMaskingTest.PROMPT;
+        try (BedrockRuntimeClient client = sync()) {
+            ContentBlock block = client.converse(b -> b.modelId(BedrockSdkTest.MODEL).messages(prompt(prompt)))
+                    .output().message().content().get(0);
+            assertThat(block.toolUse().input().asMap().get("note").asString()).isEqualTo(prompt);
+        }
+        StringBuilder input = new StringBuilder();
+        try (BedrockRuntimeAsyncClient client = async()) {
+            client.converseStream(b -> b.modelId(BedrockSdkTest.MODEL).messages(prompt(prompt)),
+                    ConverseStreamResponseHandler.builder().subscriber(ConverseStreamResponseHandler.Visitor.builder()
+                            .onContentBlockDelta(d -> input.append(d.delta().toolUse().input())).build()).build())
+                    .get(60, TimeUnit.SECONDS);
+        }
+        // the double streamed the input's JSON five characters per frame: the caller's tab must come back escaped
+        assertThat(JSON.readTree(input.toString()).path("note").asText()).isEqualTo(prompt);
+        assertThat(upstream.received).hasSize(2);
+        upstream.received.forEach(got -> assertThat(new String(got.body(), StandardCharsets.UTF_8))
+                .contains("[ADDRESS_").doesNotContain("Baker"));
+        upstream.received.forEach(this::sentMasked);
+        assertThat(awaitCost(2)).isEqualTo(2 * BedrockSdkTest.CALL_COST);
+    }
+
     /** The request reached Bedrock with placeholders and none of the values. */
     private void sentMasked(BedrockDouble.Received got) {
         String sent = new String(got.body(), StandardCharsets.UTF_8);
@@ -151,7 +178,11 @@ class BedrockMaskingTest extends PlatformTest {
     }
 
     private static Message prompt() {
-        return Message.builder().role(ConversationRole.USER).content(ContentBlock.fromText(PROMPT)).build();
+        return prompt(PROMPT);
+    }
+
+    private static Message prompt(String text) {
+        return Message.builder().role(ConversationRole.USER).content(ContentBlock.fromText(text)).build();
     }
 
     private BedrockRuntimeClient sync() {
@@ -171,9 +202,13 @@ class BedrockMaskingTest extends PlatformTest {
     }
 
     private long awaitCost() {
+        return awaitCost(1);
+    }
+
+    private long awaitCost(int calls) {
         String path = "/v1/orgs/" + org + "/usage-costs?groupBy=";
-        Await.until("a metered call in the ledger", Await.BOUND,
-                () -> http.get(path, ownerToken()).body().path("total").path("calls").asInt() >= 1);
+        Await.until("metered calls in the ledger", Await.BOUND,
+                () -> http.get(path, ownerToken()).body().path("total").path("calls").asInt() >= calls);
         return new java.math.BigDecimal(http.get(path, ownerToken()).body().path("total").path("costUsd").asText())
                 .movePointRight(6).longValueExact();
     }

@@ -100,6 +100,48 @@ class EventStreamRestorationTest {
     }
 
     @Test
+    void aConverseToolUseInputSplitAnywhereAssemblesToJsonWithTheOriginalValue() throws IOException {
+        MaskedText masked = ToolInputRestorationTest.MASKER.mask(ToolInputRestorationTest.ORIGINAL);
+        String input = ToolInputRestorationTest.toolInput(masked);
+        for (int split = 1; split < input.length(); split++) {
+            ByteArrayOutputStream wire = new ByteArrayOutputStream();
+            for (String piece : List.of(input.substring(0, split), input.substring(split))) {
+                wire.writeBytes(frame("contentBlockDelta", "{\"contentBlockIndex\":1,\"delta\":{\"toolUse\":"
+                        + "{\"input\":" + JSON.writeValueAsString(piece) + "}}}"));
+            }
+            wire.writeBytes(frame("contentBlockStop", "{\"contentBlockIndex\":1}"));
+            StringBuilder assembled = new StringBuilder();
+            for (Message f : frames(restore(WireFormat.BEDROCK_CONVERSE, masked, wire.toByteArray(), 13))) {
+                assembled.append(JSON.readTree(f.getPayload()).path("delta").path("toolUse").path("input").asText());
+            }
+            assertThat(JSON.readTree(assembled.toString()).path("note").asText()).as("split %d", split)
+                    .isEqualTo(ToolInputRestorationTest.ORIGINAL);
+        }
+    }
+
+    @Test
+    void anInvokeStreamToolInputIsRestoredAsJsonAcrossChunks() throws IOException {
+        MaskedText masked = ToolInputRestorationTest.MASKER.mask(ToolInputRestorationTest.ORIGINAL);
+        String input = ToolInputRestorationTest.toolInput(masked);
+        int cut = input.indexOf("[ADDRESS_") + 6;
+        byte[] sse = ToolInputRestorationTest.anthropicStream("tool_use", "input_json_delta", "partial_json",
+                List.of(input.substring(0, cut), input.substring(cut)));
+        ByteArrayOutputStream wire = new ByteArrayOutputStream();
+        for (JsonNode event : ToolInputRestorationTest.events(sse)) {
+            wire.writeBytes(frame("chunk", "{\"bytes\":\"" + Base64.getEncoder().encodeToString(
+                    JSON.writeValueAsBytes(event)) + "\"}"));
+        }
+        StringBuilder assembled = new StringBuilder();
+        for (Message f : frames(restore(WireFormat.BEDROCK_INVOKE, masked, wire.toByteArray(), 7))) {
+            String bytes = JSON.readTree(f.getPayload()).path("bytes").asText();
+            assembled.append(JSON.readTree(Base64.getDecoder().decode(bytes)).path("delta").path("partial_json")
+                    .asText(""));
+        }
+        assertThat(JSON.readTree(assembled.toString()).path("note").asText())
+                .isEqualTo(ToolInputRestorationTest.ORIGINAL);
+    }
+
+    @Test
     void framesWithoutTextAndExceptionFramesPassByteForByte() throws IOException {
         MaskedText masked = MASKER.mask(ORIGINAL);
         Map<String, HeaderValue> exception = new LinkedHashMap<>();

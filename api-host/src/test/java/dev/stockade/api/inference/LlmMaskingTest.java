@@ -2,15 +2,11 @@ package dev.stockade.api.inference;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import com.anthropic.client.AnthropicClient;
-import com.anthropic.client.okhttp.AnthropicOkHttpClient;
 import com.anthropic.core.http.StreamResponse;
 import com.anthropic.models.messages.Message;
 import com.anthropic.models.messages.MessageCreateParams;
 import com.anthropic.models.messages.RawMessageStreamEvent;
 import com.fasterxml.jackson.databind.JsonNode;
-import com.openai.client.OpenAIClient;
-import com.openai.client.okhttp.OpenAIOkHttpClient;
 import com.openai.models.chat.completions.ChatCompletion;
 import com.openai.models.chat.completions.ChatCompletionChunk;
 import com.openai.models.chat.completions.ChatCompletionCreateParams;
@@ -44,9 +40,9 @@ class LlmMaskingTest extends MaskingPlatformTest {
     static final List<String> VALUES = List.of(EMAIL, "867-5309", "8675309", "4539 1488 0343 6467",
             "4539148803436467");
     /** Published list price of claude-haiku-4-5 for the double's usage ($1 / $5 per million tokens). */
-    private static final long HAIKU_COST = ProviderDouble.INPUT + ProviderDouble.OUTPUT * 5;
+    static final long HAIKU_COST = ProviderDouble.INPUT + ProviderDouble.OUTPUT * 5;
     /** Published list price of gpt-4o-mini for the double's usage ($0.15 / $0.60 per million tokens). */
-    private static final long MINI_COST = (ProviderDouble.INPUT * 15 + ProviderDouble.OUTPUT * 60) / 100;
+    static final long MINI_COST = (ProviderDouble.INPUT * 15 + ProviderDouble.OUTPUT * 60) / 100;
     private static final List<MaskingType> TYPES = List.of(MaskingType.EMAIL, MaskingType.PHONE,
             MaskingType.CREDIT_CARD);
 
@@ -175,15 +171,6 @@ class LlmMaskingTest extends MaskingPlatformTest {
 
     private static List<String> names() {
         return TYPES.stream().map(MaskingType::wire).toList();
-    }
-
-    private AnthropicClient anthropic() {
-        return AnthropicOkHttpClient.builder().baseUrl(route("azure/anthropic")).apiKey(token)
-                .maxRetries(0).build();
-    }
-
-    private OpenAIClient openai() {
-        return OpenAIOkHttpClient.builder().baseUrl(route("openai")).apiKey(token).maxRetries(0).build();
     }
 
     static MessageCreateParams.Builder haiku(String text) {

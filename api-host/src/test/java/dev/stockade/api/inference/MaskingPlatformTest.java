@@ -1,6 +1,10 @@
 package dev.stockade.api.inference;
 
+import com.anthropic.client.AnthropicClient;
+import com.anthropic.client.okhttp.AnthropicOkHttpClient;
 import com.fasterxml.jackson.databind.JsonNode;
+import com.openai.client.OpenAIClient;
+import com.openai.client.okhttp.OpenAIOkHttpClient;
 import dev.stockade.api.support.Http;
 import dev.stockade.api.support.PlatformTest;
 import java.util.HashMap;
@@ -51,6 +55,7 @@ abstract class MaskingPlatformTest extends PlatformTest {
     void resetDouble() {
         upstream.received.clear();
         upstream.echo = true;
+        upstream.reply = ToolAnswers.Reply.TEXT;
     }
 
     @AfterAll
@@ -75,6 +80,16 @@ abstract class MaskingPlatformTest extends PlatformTest {
 
     String route(String backend) {
         return http.base() + "/v1/projects/" + project + "/llm/" + backend;
+    }
+
+    /** The official Anthropic SDK on the Azure Foundry route, with the agent's token. */
+    AnthropicClient anthropic() {
+        return AnthropicOkHttpClient.builder().baseUrl(route("azure/anthropic")).apiKey(token).maxRetries(0).build();
+    }
+
+    /** The official OpenAI SDK on the OpenAI route, with the agent's token. */
+    OpenAIClient openai() {
+        return OpenAIOkHttpClient.builder().baseUrl(route("openai")).apiKey(token).maxRetries(0).build();
     }
 
     /** A Chat Completions call with {@code text} as its one user message, through the plain HTTP client. */

@@ -53,6 +53,8 @@ final class ProviderDouble implements AutoCloseable {
     volatile long webSearches;
     /** Answer with the last message's text instead of the fixed greeting. */
     volatile boolean echo;
+    /** Whether the answer's text comes as text, inside a tool call's input, or as thinking (Anthropic, Chat). */
+    volatile ToolAnswers.Reply reply = ToolAnswers.Reply.TEXT;
     /** Counted down when a held stream has sent its first events (the caller is reading it). */
     volatile CountDownLatch streaming = new CountDownLatch(1);
     private final CountDownLatch release = new CountDownLatch(1);
@@ -103,8 +105,8 @@ final class ProviderDouble implements AutoCloseable {
 
     private String anthropicMessage(JsonNode req) {
         return "{\"id\":\"msg_1\",\"type\":\"message\",\"role\":\"assistant\",\"model\":\"" + req.path("model").asText()
-                + "\",\"content\":[{\"type\":\"text\",\"text\":" + quoted(answer(req)) + "}],"
-                + "\"stop_reason\":\"end_turn\","
+                + "\",\"content\":" + ToolAnswers.anthropicContent(reply, answer(req)) + ","
+                + "\"stop_reason\":\"" + (reply == ToolAnswers.Reply.TOOL_USE ? "tool_use" : "end_turn") + "\","
                 + "\"stop_sequence\":null,\"usage\":" + anthropicUsage(OUTPUT, true) + "}";
     }
 
@@ -125,16 +127,17 @@ final class ProviderDouble implements AutoCloseable {
                 + "\"role\":\"assistant\",\"model\":\"" + req.path("model").asText() + "\",\"content\":[],"
                 + "\"stop_reason\":null,\"stop_sequence\":null,\"usage\":" + anthropicUsage(1, false) + "}}");
         event(out, "content_block_start", "{\"type\":\"content_block_start\",\"index\":0,"
-                + "\"content_block\":{\"type\":\"text\",\"text\":\"\"}}");
-        List<String> pieces = pieces(answer(req));
-        event(out, "content_block_delta", "{\"type\":\"content_block_delta\",\"index\":0,"
-                + "\"delta\":{\"type\":\"text_delta\",\"text\":" + quoted(pieces.get(0)) + "}}");
+                + "\"content_block\":" + ToolAnswers.anthropicStart(reply) + "}");
+        List<String> pieces = pieces(ToolAnswers.streamed(reply, answer(req)));
+        event(out, "content_block_delta", ToolAnswers.anthropicDelta(reply, pieces.get(0)));
         if (hold(out) || ending == Ending.CUT_BEFORE_TERMINAL) {
             return; // a clean end of the body without message_stop
         }
         for (String piece : pieces.subList(1, pieces.size())) {
-            event(out, "content_block_delta", "{\"type\":\"content_block_delta\",\"index\":0,"
-                    + "\"delta\":{\"type\":\"text_delta\",\"text\":" + quoted(piece) + "}}");
+            event(out, "content_block_delta", ToolAnswers.anthropicDelta(reply, piece));
+        }
+        if (reply == ToolAnswers.Reply.THINKING) {
+            event(out, "content_block_delta", ToolAnswers.signatureDelta());
         }
         event(out, "content_block_stop", "{\"type\":\"content_block_stop\",\"index\":0}");
         event(out, "message_delta", "{\"type\":\"message_delta\",\"delta\":{\"stop_reason\":\"end_turn\","
@@ -145,10 +148,9 @@ final class ProviderDouble implements AutoCloseable {
 
     private String chatCompletion(JsonNode req) {
         return "{\"id\":\"c1\",\"object\":\"chat.completion\",\"created\":1,\"model\":\"" + req.path("model").asText()
-                + "\",\"choices\":[{\"index\":0,\"message\":{\"role\":\"assistant\",\"content\":" + quoted(answer(req))
-                + "},"
-                + "\"finish_reason\":\"stop\"}],\"usage\":{\"prompt_tokens\":" + INPUT + ",\"completion_tokens\":" + OUTPUT
-                + ",\"total_tokens\":" + (INPUT + OUTPUT) + "}}";
+                + "\",\"choices\":[{\"index\":0,\"message\":" + ToolAnswers.chatMessage(reply, answer(req)) + ","
+                + "\"finish_reason\":\"" + ToolAnswers.chatFinish(reply) + "\"}],\"usage\":{\"prompt_tokens\":" + INPUT
+                + ",\"completion_tokens\":" + OUTPUT + ",\"total_tokens\":" + (INPUT + OUTPUT) + "}}";
     }
 
     private void chatStream(HttpExchange ex, JsonNode req) throws IOException {
@@ -156,15 +158,15 @@ final class ProviderDouble implements AutoCloseable {
         ex.sendResponseHeaders(200, 0);
         OutputStream out = ex.getResponseBody();
         String model = req.path("model").asText();
-        List<String> pieces = pieces(answer(req));
-        data(out, chunk(model, "{\"role\":\"assistant\",\"content\":" + quoted(pieces.get(0)) + "}", null));
+        List<String> pieces = pieces(ToolAnswers.streamed(reply, answer(req)));
+        data(out, chunk(model, ToolAnswers.chatDelta(reply, pieces.get(0), true), null));
         if (hold(out) || ending == Ending.CUT_BEFORE_TERMINAL) {
             return;
         }
         for (String piece : pieces.subList(1, pieces.size())) {
-            data(out, chunk(model, "{\"content\":" + quoted(piece) + "}", null));
+            data(out, chunk(model, ToolAnswers.chatDelta(reply, piece, false), null));
         }
-        data(out, chunk(model, "{}", "\"stop\""));
+        data(out, chunk(model, "{}", "\"" + ToolAnswers.chatFinish(reply) + "\""));
         if (req.path("stream_options").path("include_usage").asBoolean(false)) {
             data(out, "{\"id\":\"c1\",\"object\":\"chat.completion.chunk\",\"created\":1,\"model\":\"" + model
                     + "\",\"choices\":[],\"usage\":{\"prompt_tokens\":" + INPUT + ",\"completion_tokens\":" + OUTPUT

@@ -1,0 +1,122 @@
+package dev.stockade.api.inference;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import com.anthropic.core.http.StreamResponse;
+import com.anthropic.helpers.MessageAccumulator;
+import com.anthropic.models.messages.ContentBlock;
+import com.anthropic.models.messages.Message;
+import com.anthropic.models.messages.RawMessageStreamEvent;
+import com.anthropic.models.messages.ThinkingBlock;
+import com.anthropic.models.messages.ToolUseBlock;
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import com.openai.helpers.ChatCompletionAccumulator;
+import com.openai.models.chat.completions.ChatCompletion;
+import com.openai.models.chat.completions.ChatCompletionMessageToolCall;
+import io.micronaut.test.extensions.junit5.annotation.MicronautTest;
+import java.io.IOException;
+import java.util.List;
+import java.util.Map;
+import org.junit.jupiter.api.Test;
+
+/**
+ * Tool calls and thinking through the {@code /llm} routes, with the official SDKs as clients and their own
+ * accumulators assembling the answer. The provider double echoes the masked prompt inside a tool call's input (JSON
+ * source text, streamed five characters per delta, so every placeholder is split) or as thinking. The caller's
+ * street line holds a tab, which the restored JSON must carry escaped: the SDKs' accumulators parse the assembled
+ * input and would fail on a raw one. The backend never sees a value, and streams are still metered at their price.
+ */
+@MicronautTest(transactional = false)
+class ToolCallMaskingTest extends MaskingPlatformTest {
+    private static final ObjectMapper JSON = new ObjectMapper();
+    /** The shared prompt plus a street line whose tab is a control character inside JSON. */
+    static final String PROMPT = LlmMaskingTest.PROMPT + " Ship it to 221\tBaker Street.";
+
+    @Test
+    void anAnthropicToolInputStreamedInPiecesAssemblesToTheCallersValues() throws IOException {
+        grantWithAddresses();
+        upstream.reply = ToolAnswers.Reply.TOOL_USE;
+        MessageAccumulator accumulator = MessageAccumulator.create();
+        try (StreamResponse<RawMessageStreamEvent> s = anthropic().messages()
+                .createStreaming(LlmMaskingTest.haiku(PROMPT).build())) {
+            s.stream().forEach(accumulator::accumulate);
+        }
+        ToolUseBlock call = accumulator.message().content().get(0).toolUse().orElseThrow();
+        assertThat(call.name()).isEqualTo(ToolAnswers.TOOL);
+        assertThat(call._input().convert(JsonNode.class).path("note").asText()).isEqualTo(PROMPT);
+        sentMasked();
+        assertThat(awaitUsage(1).path("costUsd").asText()).isEqualTo(usd(LlmMaskingTest.HAIKU_COST));
+    }
+
+    @Test
+    void anAnthropicThinkingStreamIsRestoredAndKeepsItsSignature() {
+        grantWithAddresses();
+        upstream.reply = ToolAnswers.Reply.THINKING;
+        MessageAccumulator accumulator = MessageAccumulator.create();
+        try (StreamResponse<RawMessageStreamEvent> s = anthropic().messages()
+                .createStreaming(LlmMaskingTest.haiku(PROMPT).build())) {
+            s.stream().forEach(accumulator::accumulate);
+        }
+        ThinkingBlock thinking = accumulator.message().content().get(0).thinking().orElseThrow();
+        assertThat(thinking.thinking()).isEqualTo(PROMPT);
+        assertThat(thinking.signature()).isEqualTo(ToolAnswers.SIGNATURE);
+        sentMasked();
+    }
+
+    @Test
+    void wholeAnthropicAnswersRestoreToolInputAndThinking() {
+        grantWithAddresses();
+        upstream.reply = ToolAnswers.Reply.TOOL_USE;
+        Message tool = anthropic().messages().create(LlmMaskingTest.haiku(PROMPT).build());
+        ToolUseBlock call = tool.content().get(0).toolUse().orElseThrow();
+        assertThat(call._input().convert(JsonNode.class).path("note").asText()).isEqualTo(PROMPT);
+        upstream.reply = ToolAnswers.Reply.THINKING;
+        List<ContentBlock> content = anthropic().messages().create(LlmMaskingTest.haiku(PROMPT).build()).content();
+        assertThat(content.get(0).thinking().orElseThrow().thinking()).isEqualTo(PROMPT);
+    }
+
+    @Test
+    void chatToolCallArgumentsStreamedInPiecesAssembleToTheCallersValues() throws IOException {
+        grantWithAddresses();
+        upstream.reply = ToolAnswers.Reply.TOOL_USE;
+        ChatCompletionAccumulator accumulator = ChatCompletionAccumulator.create();
+        try (var s = openai().chat().completions().createStreaming(LlmMaskingTest.chat(PROMPT))) {
+            s.stream().forEach(accumulator::accumulate);
+        }
+        ChatCompletion whole = accumulator.chatCompletion();
+        assertThat(whole.choices().get(0).finishReason().asString()).isEqualTo("tool_calls");
+        assertThat(note(whole.choices().get(0).message().toolCalls().orElseThrow())).isEqualTo(PROMPT);
+        sentMasked();
+        assertThat(awaitUsage(1).path("costUsd").asText()).isEqualTo(usd(LlmMaskingTest.MINI_COST));
+    }
+
+    @Test
+    void aWholeChatAnswersArgumentsStayJsonWithTheCallersValues() throws IOException {
+        grantWithAddresses();
+        upstream.reply = ToolAnswers.Reply.TOOL_USE;
+        ChatCompletion c = openai().chat().completions().create(LlmMaskingTest.chat(PROMPT));
+        assertThat(note(c.choices().get(0).message().toolCalls().orElseThrow())).isEqualTo(PROMPT);
+        sentMasked();
+    }
+
+    /** The {@code note} of the one function call, read from its arguments' JSON. */
+    private static String note(List<ChatCompletionMessageToolCall> calls) throws IOException {
+        assertThat(calls).hasSize(1);
+        String arguments = calls.get(0).function().orElseThrow().function().arguments();
+        return JSON.readTree(arguments).path("note").asText();
+    }
+
+    private void grantWithAddresses() {
+        grant(Map.of("types", List.of("EMAIL", "PHONE", "CREDIT_CARD", "ADDRESS"), "unmaskResponses", true));
+    }
+
+    /** Every request reached the backend with placeholders and none of the values. */
+    private void sentMasked() {
+        assertThat(upstream.received).isNotEmpty();
+        upstream.received.forEach(r -> {
+            assertThat(r.raw()).contains("[EMAIL_", "[ADDRESS_").doesNotContain("Baker");
+            LlmMaskingTest.VALUES.forEach(v -> assertThat(r.raw()).doesNotContain(v));
+        });
+    }
+}
