@@ -20,6 +20,7 @@ import dev.stockade.inference.TokenUsage;
 import dev.stockade.inference.WireFormat;
 import dev.stockade.inference.WireLimits;
 import io.micronaut.core.annotation.Nullable;
+import jakarta.annotation.PreDestroy;
 import jakarta.inject.Singleton;
 import java.io.InputStream;
 import java.time.Clock;
@@ -92,6 +93,7 @@ class CallRecords {
     private final WireLimits limits;
     private final BodyMeter bodies;
     private final Clock clock;
+    private final Settlements settlements = new Settlements();
 
     CallRecords(AuditAppender audit, SpendReservations reservations, Pricing pricing, Backends backends,
                 Clock clock) {
@@ -101,6 +103,12 @@ class CallRecords {
         this.limits = backends.limits();
         this.bodies = new BodyMeter(limits);
         this.clock = clock;
+    }
+
+    /** A normal stop settles the calls that ended before it (beans close before those they depend on). */
+    @PreDestroy
+    void drain() throws InterruptedException {
+        settlements.drain();
     }
 
     Context context(LlmProxy.Call call, @Nullable UUID sandboxId) {
@@ -132,8 +140,8 @@ class CallRecords {
         if (status == 204 || status == 205 || status == 304 || status >= 300) {
             // no usage in a bodiless or failed answer: nothing was spent that the backend reports
             return new LlmProxy.Answer(status, headers, status >= 300 && status != 304
-                    ? ended(body, e -> settle(ctx, held, shape, status, e, upstream)) : closeNow(body, () ->
-                    settle(ctx, held, shape, status, new MeteredBody.Ending(Optional.empty(), Optional.empty(),
+                    ? ended(body, e -> later(ctx, held, shape, status, e, upstream)) : closeNow(body, () ->
+                    later(ctx, held, shape, status, new MeteredBody.Ending(Optional.empty(), Optional.empty(),
                             false, false, false), upstream)));
         }
         WireFormat format = shape.format();
@@ -141,9 +149,9 @@ class CallRecords {
         boolean streamed = type.startsWith("text/event-stream") || type.startsWith("application/vnd.amazon.eventstream");
         MeteredBody metered = streamed
                 ? MeteredBody.streamed(body, format, StreamMeter.start(format, limits),
-                        e -> settle(ctx, held, shape, status, e, upstream))
+                        e -> later(ctx, held, shape, status, e, upstream))
                 : MeteredBody.whole(body, format, bytes -> read(format, bytes, upstream), HOLD_LIMIT,
-                        e -> settle(ctx, held, shape, status, e, upstream));
+                        e -> later(ctx, held, shape, status, e, upstream));
         boolean addedUsage = streamed && format == WireFormat.OPENAI_CHAT && sent.rewritten()
                 && !sent.clientAskedForUsage();
         return new LlmProxy.Answer(status, headers, addedUsage
@@ -169,6 +177,12 @@ class CallRecords {
         }
         then.run();
         return null;
+    }
+
+    /** Settles the call off the caller's path ({@link Settlements}). */
+    private void later(Context ctx, Reservation held, RequestShape shape, int status, MeteredBody.Ending e,
+                       ResponseHeaders headers) {
+        settlements.settle(() -> settle(ctx, held, shape, status, e, headers));
     }
 
     /** Settles the reservation with what the answer showed, then records the call. */

@@ -89,8 +89,11 @@ public class LlmProxy {
             Admitted admitted = admit(call, ctx);
             return dial(call, ctx, admitted);
         } catch (ApiProblem refused) {
-            records.refused(ctx, refused);
-            throw refused;
+            // a halt answers before any other refusal; on the way in it is read only by the reservation
+            ApiProblem answer = refused.code() != ProblemCode.HALTED && halt.get(call.orgId()).halted()
+                    ? halted() : refused;
+            records.refused(ctx, answer);
+            throw answer;
         }
     }
 
@@ -113,8 +116,13 @@ public class LlmProxy {
      */
     Entitlement entitle(Identity caller, UUID orgId, UUID projectId, LlmRoute route) {
         if (halt.get(orgId).halted()) {
-            throw new ApiProblem(ProblemCode.HALTED, "the organization is halted: model calls are stopped");
+            throw halted();
         }
+        return entitled(caller, orgId, projectId, route);
+    }
+
+    /** As {@link #entitle}, but the halt is left to the reservation, which reads it in the statement that holds. */
+    private Entitlement entitled(Identity caller, UUID orgId, UUID projectId, LlmRoute route) {
         Resolution resolved = policies.resolve(caller, orgId, projectId)
                 .filter(r -> r.managedInference() != null && r.managedInference().isEnabled())
                 .orElseThrow(() -> notAvailable("managed inference is not enabled by the caller's policies"));
@@ -132,7 +140,7 @@ public class LlmProxy {
 
     private Admitted admit(Call call, CallRecords.Context ctx) {
         LlmRoute route = call.route();
-        Entitlement entitled = entitle(call.caller(), call.orgId(), call.projectId(), route);
+        Entitlement entitled = entitled(call.caller(), call.orgId(), call.projectId(), route);
         WireRoute wire = WireRoute.of(route.tail()).filter(w -> speaks(route, w.format()))
                 .filter(w -> call.method().equals("POST")).orElseThrow(() -> notAvailable("`" + call.method() + " "
                         + route.prefix() + "/" + dev.stockade.api.kernel.web.Text.clip(route.tail())
@@ -150,12 +158,8 @@ public class LlmProxy {
         RequestMasking.Outcome out = pii == null || multipart ? new RequestMasking.Outcome(body, null)
                 : masking.mask(pii, shape.format(), body, ctx);
         long max = pricing.maxCostMicros(route.provider(), shape);
-        Reservation.Result held = reservations.reserve(call.orgId(), call.projectId(), ctx.sandboxId(), max);
-        if (held instanceof Reservation.Refused refused) {
-            throw refused.problem();
-        }
-        return new Admitted(wire, shape, key, out.body(), out.restorer(),
-                ((Reservation.Reserved) held).reservation());
+        Reservation held = reservations.reserve(call.orgId(), call.projectId(), ctx.sandboxId(), max).require();
+        return new Admitted(wire, shape, key, out.body(), out.restorer(), held);
     }
 
     private RequestShape read(WireRoute wire, byte[] body) {
@@ -224,6 +228,10 @@ public class LlmProxy {
             }
         }
         return "the backend `" + route.prefix() + "` did not answer (" + e.getClass().getSimpleName() + ")";
+    }
+
+    private static ApiProblem halted() {
+        return new ApiProblem(ProblemCode.HALTED, "the organization is halted: model calls are stopped");
     }
 
     private static ApiProblem notAvailable(String detail) {

@@ -84,7 +84,7 @@ final class RealtimeSession implements RealtimeUpstream.Listener {
         }
         if ("response.create".equals(typeOf(frame))) {
             Reservation.Result held = meter.reserve(owner, model, maxOutputTokens(frame));
-            if (held instanceof Reservation.Refused refused) {
+            if (held instanceof Reservation.NotHeld refused) {
                 refuse(refused.problem());
                 return; // never reaches the backend: nothing is spent
             }
@@ -159,7 +159,7 @@ final class RealtimeSession implements RealtimeUpstream.Listener {
         Reservation held = requested.poll();
         if (held == null) {
             Reservation.Result r = meter.reserve(owner, model, OptionalLong.empty());
-            if (r instanceof Reservation.Refused refused) {
+            if (r instanceof Reservation.NotHeld refused) {
                 running.put(id, null);
                 upstream.send("{\"type\":\"response.cancel\",\"response_id\":" + quote(id) + "}");
                 refuse(refused.problem());

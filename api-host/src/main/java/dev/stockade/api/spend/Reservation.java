@@ -27,10 +27,36 @@ public record Reservation(UUID id, UUID orgId, UUID projectId, @Nullable UUID sa
         Objects.requireNonNull(expiresAt, "expiresAt");
     }
 
-    /** What {@link SpendReservations#reserve} answers: the call's hold, or the limits it does not fit. */
-    public sealed interface Result permits Reserved, Refused {
-        /** The reservation, or the 429 {@code spending_limit_reached} the {@code /llm/*} routes answer. */
+    /** What {@link SpendReservations#reserve} answers: the call's hold, or why nothing is held. */
+    public sealed interface Result permits Reserved, NotHeld {
+        /** The reservation, or the refusal the {@code /llm/*} routes answer. */
         Reservation require();
+    }
+
+    /** Nothing is held, and the call must not be forwarded. */
+    public sealed interface NotHeld extends Result permits Refused, Halted {
+        /** The refusal the {@code /llm/*} routes answer. */
+        ApiProblem problem();
+
+        @Override
+        default Reservation require() {
+            throw problem();
+        }
+    }
+
+    /**
+     * The organization is halted: nothing is held. The reservation reads the halt in the same statement that holds
+     * the budget, so a call admitted after a halt committed is refused without a read of its own.
+     */
+    public record Halted(UUID orgId) implements NotHeld {
+        public Halted {
+            Objects.requireNonNull(orgId, "orgId");
+        }
+
+        @Override
+        public ApiProblem problem() {
+            return new ApiProblem(ProblemCode.HALTED, "the organization is halted: model calls are stopped");
+        }
     }
 
     /** The call fits every limit that applies (or none applies); its budget is held. */
@@ -51,7 +77,7 @@ public record Reservation(UUID id, UUID orgId, UUID projectId, @Nullable UUID sa
      * @param reached every limit the call's largest possible cost does not fit, organization first
      * @param detail  the 429's detail, naming each limit reached and when its period ends
      */
-    public record Refused(List<HeldLimit> reached, String detail) implements Result {
+    public record Refused(List<HeldLimit> reached, String detail) implements NotHeld {
         public Refused {
             reached = List.copyOf(reached);
             if (reached.isEmpty()) {
@@ -68,13 +94,9 @@ public record Reservation(UUID id, UUID orgId, UUID projectId, @Nullable UUID sa
         }
 
         /** The 429 the {@code /llm/*} routes answer. */
+        @Override
         public ApiProblem problem() {
             return new ApiProblem(ProblemCode.SPENDING_LIMIT_REACHED, detail);
-        }
-
-        @Override
-        public Reservation require() {
-            throw problem();
         }
     }
 }

@@ -38,6 +38,22 @@ public class SpendReservations {
             + " AND (l.scope, l.target_id) IN (('org', ?::uuid), ('project', ?::uuid), ('sandbox', ?::uuid))";
     // INVARIANT: limit rows are locked in one fixed order (org, project, sandbox), so reservations never deadlock
     private static final String LOCK = "SELECT l.scope" + APPLICABLE + ORDER + " FOR UPDATE OF l";
+    /**
+     * The hold: made only for a project of the organization, a sandbox of the project and an organization that is not
+     * halted; the checks ride on the insert so that an admitted call costs no extra round trip.
+     */
+    private static final String HOLD = "INSERT INTO spend_reservations (id, org_id, project_id, sandbox_id,"
+            + " held_micros, reserved_at, expires_at) SELECT ?, p.org_id, p.id, ?::uuid, ?, ?, ? FROM projects p"
+            + " JOIN organizations o ON o.id = p.org_id AND NOT o.halted WHERE p.id = ? AND p.org_id = ?"
+            + " AND (?::uuid IS NULL OR EXISTS (SELECT 1 FROM sandboxes s WHERE s.id = ?::uuid AND s.project_id = p.id))";
+    private static final String HELD_ROW = "held";
+    /**
+     * Locks the applicable limit rows and, when there are none, makes the hold: the scope of each locked limit, or
+     * one {@code held} row (none: nothing was held, see {@link #held}).
+     */
+    private static final String LOCK_OR_HOLD = "WITH locked AS (" + LOCK + "), held AS (" + HOLD
+            + " AND NOT EXISTS (SELECT 1 FROM locked) RETURNING id)"
+            + " SELECT '" + HELD_ROW + "' FROM held UNION ALL SELECT scope FROM locked";
     private static final String HELD = "(SELECT COALESCE(sum(held_micros), 0) FROM spend_reservations WHERE ";
     private static final String STANDING = "WITH held AS (SELECT " + HELD + "org_id = ? AND expires_at > ?) AS org, "
             + HELD + "project_id = ? AND expires_at > ?) AS project, "
@@ -68,7 +84,7 @@ public class SpendReservations {
      * and, when {@code sandboxId} is not null, the sandbox's own cap), as the core's {@link ReservationFit#judge}
      * rules over their spend and live holds. A call that fits is held even under no limit or at cost zero, so that
      * settling is uniform. A hold is made only for a project of the organization and a sandbox of the project
-     * (otherwise an error, nothing held).
+     * (otherwise an error, nothing held), and never for a halted organization ({@link Reservation.Halted}).
      */
     @Transactional
     public Reservation.Result reserve(UUID orgId, UUID projectId, @Nullable UUID sandboxId, long maxCostMicros) {
@@ -80,18 +96,31 @@ public class SpendReservations {
         }
         Instant now = clock.instant();
         Reservation r = new Reservation(UUID.randomUUID(), orgId, projectId, sandboxId, maxCostMicros, now.plus(ttl));
-        // an unpriced call fits whatever the limits hold: their rows are neither locked nor read
-        List<HeldLimit> limits = ReservationFit.dependsOnLimits(maxCostMicros)
-                ? locked(Arrays.asList(orgId, orgId, projectId, sandboxId), now) : List.of();
+        if (!ReservationFit.dependsOnLimits(maxCostMicros)) {
+            // an unpriced call fits whatever the limits hold: their rows are neither locked nor read
+            return held(r, jdbc.update(HOLD, holdArgs(r, now)) > 0);
+        }
+        List<Object> ids = Arrays.asList(orgId, orgId, projectId, sandboxId);
+        List<Object> args = new ArrayList<>(ids);
+        args.addAll(holdArgs(r, now));
+        // one round trip when no limit applies: the limit rows are locked, and the hold made only if there are none
+        List<String> locked = jdbc.query(LOCK_OR_HOLD, args, rs -> rs.getString(1));
+        if (locked.isEmpty() || locked.contains(HELD_ROW)) {
+            return held(r, !locked.isEmpty());
+        }
+        // only the locked limits are judged: one created since the lock is judged by reservations after it
+        List<HeldLimit> limits = standing(ids, now).stream().filter(l -> locked.contains(l.limit().scope())).toList();
         ReservationFit fit = ReservationFit.judge(new ReservationRequest(maxCostMicros,
                 limits.stream().map(HeldLimit::spend).toList()));
         if (!fit.fits()) {
+            if (halted(orgId)) { // a halt answers before a budget does
+                return new Reservation.Halted(orgId);
+            }
             List<HeldSpend> refused = fit.refused().stream().map(ReservationFit.Shortfall::limit).toList();
             return Reservation.Refused.of(limits.stream().filter(l -> refused.contains(l.spend())).toList(),
                     maxCostMicros);
         }
-        hold(r, now);
-        return new Reservation.Reserved(r);
+        return held(r, jdbc.update(HOLD, holdArgs(r, now)) > 0);
     }
 
     /**
@@ -165,14 +194,6 @@ public class SpendReservations {
         return new Holds(sums);
     }
 
-    /** Locks the applicable limit rows, then reads their spend and live holds. */
-    private List<HeldLimit> locked(List<Object> ids, Instant now) {
-        List<String> locked = jdbc.query(LOCK, ids, rs -> rs.getString(1));
-        // only the locked limits are judged: one created since the lock is judged by reservations after it
-        return locked.isEmpty() ? List.of()
-                : standing(ids, now).stream().filter(l -> locked.contains(l.limit().scope())).toList();
-    }
-
     /**
      * The applicable limits with their counted spend and live holds. A statement of its own, run after the limit
      * rows are locked: under READ COMMITTED its snapshot then holds every reservation committed before the lock was
@@ -185,20 +206,30 @@ public class SpendReservations {
         return jdbc.query(STANDING, args, rs -> new HeldLimit(SpendingLimits.state(rs, now), rs.getLong(10)));
     }
 
+    private static List<Object> holdArgs(Reservation r, Instant now) {
+        return Arrays.asList(r.id(), r.sandboxId(), r.heldMicros(), now, r.expiresAt(), r.projectId(), r.orgId(),
+                r.sandboxId(), r.sandboxId());
+    }
+
     /**
-     * Inserts the hold; a project of another organization, or a sandbox of another project, reserves nothing. The
-     * check rides on the insert so that an admitted call costs no extra round trip while it holds the limit rows.
+     * The answer once the hold's insert ran: reserved, or halted (the insert holds nothing for a halted organization),
+     * or an error for a project of another organization or a sandbox of another project.
      */
-    private void hold(Reservation r, Instant now) {
-        int n = jdbc.update("INSERT INTO spend_reservations (id, org_id, project_id, sandbox_id, held_micros,"
-                + " reserved_at, expires_at) SELECT ?, p.org_id, p.id, ?::uuid, ?, ?, ? FROM projects p"
-                + " WHERE p.id = ? AND p.org_id = ? AND (?::uuid IS NULL OR EXISTS (SELECT 1 FROM sandboxes s"
-                + " WHERE s.id = ?::uuid AND s.project_id = p.id))", Arrays.asList(r.id(), r.sandboxId(),
-                r.heldMicros(), now, r.expiresAt(), r.projectId(), r.orgId(), r.sandboxId(), r.sandboxId()));
-        if (n == 0) {
-            throw new IllegalArgumentException(r.sandboxId() == null ? "project " + r.projectId()
-                    + " is not a project of " + r.orgId() : "sandbox " + r.sandboxId() + " is not a sandbox of"
-                    + " project " + r.projectId() + " of " + r.orgId());
+    private Reservation.Result held(Reservation r, boolean inserted) {
+        if (inserted) {
+            return new Reservation.Reserved(r);
         }
+        if (halted(r.orgId())) {
+            return new Reservation.Halted(r.orgId());
+        }
+        throw new IllegalArgumentException(r.sandboxId() == null ? "project " + r.projectId() + " is not a project"
+                + " of " + r.orgId() : "sandbox " + r.sandboxId() + " is not a sandbox of project " + r.projectId()
+                + " of " + r.orgId());
+    }
+
+    /** Whether the organization is halted; read only on a path that refuses anyway. */
+    private boolean halted(UUID orgId) {
+        return jdbc.query("SELECT halted FROM organizations WHERE id = ?", List.of(orgId), rs -> rs.getBoolean(1))
+                .contains(true);
     }
 }

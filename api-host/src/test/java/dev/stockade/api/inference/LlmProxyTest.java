@@ -262,6 +262,11 @@ class LlmProxyTest extends PlatformTest {
         Http.Response next = http.post("/v1/projects/" + project + "/llm/azure/anthropic/v1/messages", token,
                 Map.of("model", "claude-haiku-4-5", "max_tokens", 10, "messages", List.of()));
         assertThat(problem(next, 403)).isEqualTo("halted");
+        // a halt answers before every other refusal: a backend the policy does not enable, a body that is not a call
+        assertThat(problem(http.post("/v1/projects/" + project + "/llm/openrouter/openai/v1/chat/completions", token,
+                Map.of("model", "x", "messages", List.of())), 403)).isEqualTo("halted");
+        assertThat(problem(http.post("/v1/projects/" + project + "/llm/azure/anthropic/v1/messages", token,
+                Map.of("messages", "not a list")), 403)).isEqualTo("halted");
         http.delete("/v1/orgs/" + org + "/halt", ownerToken());
     }
 

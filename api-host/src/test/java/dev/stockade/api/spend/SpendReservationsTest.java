@@ -223,4 +223,25 @@ class SpendReservationsTest extends SpendPlatformTest {
                 .hasMessageContaining("sandbox " + other + " is not a sandbox of project " + project);
         assertThat(held(SpendScope.ORGANIZATION, org)).isZero();
     }
+
+    @Test
+    void aHaltedOrganizationHoldsNothingAndItsHaltAnswersBeforeItsBudget() {
+        String org = world.org();
+        String project = world.project(org, "p");
+        assertThat(http.post("/v1/orgs/" + org + "/halt", ownerToken(), null).status()).isEqualTo(200);
+        for (String usd : new String[] {"0.4", "0"}) { // priced (the limits are locked first) and unpriced
+            Reservation.Result r = reserve(org, project, null, usd);
+            assertThat(r).isEqualTo(new Reservation.Halted(id(org)));
+            assertThatThrownBy(r::require).isInstanceOfSatisfying(ApiProblem.class,
+                    p -> assertThat(p.code().status().getCode()).isEqualTo(403));
+        }
+        world.limit(org, "/org", "1", null, ownerToken());
+        assertThat(reserve(org, project, null, "2")).as("over the limit too: the halt is the answer")
+                .isInstanceOf(Reservation.Halted.class);
+        assertThat(held(SpendScope.ORGANIZATION, org)).isZero();
+
+        http.delete("/v1/orgs/" + org + "/halt", ownerToken());
+        held(reserve(org, project, null, "0.4"));
+        assertThat(held(SpendScope.ORGANIZATION, org)).isEqualTo(SpendWorld.micros("0.4"));
+    }
 }
