@@ -7,8 +7,10 @@ import dev.stockade.policy.compiler.ReservationRequest;
 import dev.stockade.policy.compiler.SpendPeriod;
 import dev.stockade.policy.compiler.SpendScope;
 import io.micronaut.core.annotation.Nullable;
+import io.micronaut.transaction.TransactionOperations;
 import jakarta.inject.Singleton;
 import jakarta.transaction.Transactional;
+import java.sql.Connection;
 import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
@@ -48,12 +50,13 @@ public class SpendReservations {
             + " AND (?::uuid IS NULL OR EXISTS (SELECT 1 FROM sandboxes s WHERE s.id = ?::uuid AND s.project_id = p.id))";
     private static final String HELD_ROW = "held";
     /**
-     * Locks the applicable limit rows and, when there are none, makes the hold: the scope of each locked limit, or
-     * one {@code held} row (none: nothing was held, see {@link #held}).
+     * The hold when no limit applies: one {@code held} row; else a row per applicable limit, and nothing held (no
+     * row at all: nothing was held, see {@link #held}). Read without a lock: a limit created after this statement
+     * began is judged by the reservations after it, as one created after the lock would be.
      */
-    private static final String LOCK_OR_HOLD = "WITH locked AS (" + LOCK + "), held AS (" + HOLD
-            + " AND NOT EXISTS (SELECT 1 FROM locked) RETURNING id)"
-            + " SELECT '" + HELD_ROW + "' FROM held UNION ALL SELECT scope FROM locked";
+    private static final String HOLD_UNLESS_LIMITED = "WITH applicable AS (SELECT l.scope" + APPLICABLE + "), held AS ("
+            + HOLD + " AND NOT EXISTS (SELECT 1 FROM applicable) RETURNING id)"
+            + " SELECT '" + HELD_ROW + "' FROM held UNION ALL SELECT scope FROM applicable";
     private static final String HELD = "(SELECT COALESCE(sum(held_micros), 0) FROM spend_reservations WHERE ";
     private static final String STANDING = "WITH held AS (SELECT " + HELD + "org_id = ? AND expires_at > ?) AS org, "
             + HELD + "project_id = ? AND expires_at > ?) AS project, "
@@ -68,12 +71,15 @@ public class SpendReservations {
             + " ('sandbox', ?::uuid))" + ORDER;
 
     private final Sql jdbc;
+    private final TransactionOperations<Connection> transactions;
     private final UsageLedger ledger;
     private final Clock clock;
     private final Duration ttl;
 
-    public SpendReservations(Sql jdbc, UsageLedger ledger, Clock clock, ReservationSettings settings) {
+    public SpendReservations(Sql jdbc, TransactionOperations<Connection> transactions, UsageLedger ledger, Clock clock,
+                             ReservationSettings settings) {
         this.jdbc = jdbc;
+        this.transactions = transactions;
         this.ledger = ledger;
         this.clock = clock;
         this.ttl = settings.reservationTtl();
@@ -86,7 +92,6 @@ public class SpendReservations {
      * settling is uniform. A hold is made only for a project of the organization and a sandbox of the project
      * (otherwise an error, nothing held), and never for a halted organization ({@link Reservation.Halted}).
      */
-    @Transactional
     public Reservation.Result reserve(UUID orgId, UUID projectId, @Nullable UUID sandboxId, long maxCostMicros) {
         Objects.requireNonNull(orgId, "orgId");
         Objects.requireNonNull(projectId, "projectId");
@@ -103,22 +108,32 @@ public class SpendReservations {
         List<Object> ids = Arrays.asList(orgId, orgId, projectId, sandboxId);
         List<Object> args = new ArrayList<>(ids);
         args.addAll(holdArgs(r, now));
-        // one round trip when no limit applies: the limit rows are locked, and the hold made only if there are none
-        List<String> locked = jdbc.query(LOCK_OR_HOLD, args, rs -> rs.getString(1));
-        if (locked.isEmpty() || locked.contains(HELD_ROW)) {
-            return held(r, !locked.isEmpty());
+        // one statement, committed on its own, when no limit applies: the hold is made unless a limit exists
+        List<String> limited = jdbc.query(HOLD_UNLESS_LIMITED, args, rs -> rs.getString(1));
+        if (limited.isEmpty() || limited.contains(HELD_ROW)) {
+            return held(r, !limited.isEmpty());
         }
+        return transactions.executeWrite(status -> judged(r, ids, now));
+    }
+
+    /**
+     * Locks the limits that apply, judges the call against their spend and live holds, and holds its budget if it
+     * fits: one transaction, whose row locks serialize the reservations under one limit until it commits.
+     */
+    private Reservation.Result judged(Reservation r, List<Object> ids, Instant now) {
+        List<String> locked = jdbc.query(LOCK, ids, rs -> rs.getString(1));
         // only the locked limits are judged: one created since the lock is judged by reservations after it
-        List<HeldLimit> limits = standing(ids, now).stream().filter(l -> locked.contains(l.limit().scope())).toList();
-        ReservationFit fit = ReservationFit.judge(new ReservationRequest(maxCostMicros,
+        List<HeldLimit> limits = locked.isEmpty() ? List.of()
+                : standing(ids, now).stream().filter(l -> locked.contains(l.limit().scope())).toList();
+        ReservationFit fit = ReservationFit.judge(new ReservationRequest(r.heldMicros(),
                 limits.stream().map(HeldLimit::spend).toList()));
         if (!fit.fits()) {
-            if (halted(orgId)) { // a halt answers before a budget does
-                return new Reservation.Halted(orgId);
+            if (halted(r.orgId())) { // a halt answers before a budget does
+                return new Reservation.Halted(r.orgId());
             }
             List<HeldSpend> refused = fit.refused().stream().map(ReservationFit.Shortfall::limit).toList();
             return Reservation.Refused.of(limits.stream().filter(l -> refused.contains(l.spend())).toList(),
-                    maxCostMicros);
+                    r.heldMicros());
         }
         return held(r, jdbc.update(HOLD, holdArgs(r, now)) > 0);
     }
