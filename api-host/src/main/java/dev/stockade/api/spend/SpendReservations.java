@@ -21,6 +21,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.Objects;
 import java.util.UUID;
+import java.util.concurrent.ConcurrentHashMap;
 
 /**
  * Admission without overshoot: reserve a call's largest possible cost before forwarding it, settle to its metered
@@ -34,6 +35,8 @@ import java.util.UUID;
 public class SpendReservations {
     /** How long after it expired a hold is purged: until then a late settlement still finds it. */
     static final Duration PURGE_AFTER = Duration.ofDays(1);
+    /** How often one replica purges an organization's long-expired holds. */
+    static final Duration PURGE_EVERY = Duration.ofMinutes(1);
 
     private static final String ORDER = " ORDER BY array_position(ARRAY['org', 'project', 'sandbox'], l.scope)";
     private static final String APPLICABLE = " FROM spending_limits l WHERE l.org_id = ?"
@@ -75,11 +78,14 @@ public class SpendReservations {
     private final UsageLedger ledger;
     private final Clock clock;
     private final Duration ttl;
+    /** When this replica next purges each organization's long-expired holds (one entry per organization). */
+    private final Map<UUID, Instant> nextPurge = new ConcurrentHashMap<>();
 
     public SpendReservations(Sql jdbc, TransactionOperations<Connection> transactions, UsageLedger ledger, Clock clock,
                              ReservationSettings settings) {
         this.jdbc = jdbc;
         this.transactions = transactions;
+
         this.ledger = ledger;
         this.clock = clock;
         this.ttl = settings.reservationTtl();
@@ -159,9 +165,14 @@ public class SpendReservations {
             throw new IllegalStateException("reservation " + r.id() + " is not held: it was settled or released"
                     + " already, or expired more than " + PURGE_AFTER.toHours() + " hours ago");
         }
-        // off the request path: holds that expired long ago go with the organization's settlements
-        jdbc.update("DELETE FROM spend_reservations WHERE org_id = ? AND expires_at < ?",
-                List.of(r.orgId(), clock.instant().minus(PURGE_AFTER)));
+        // off the request path: holds that expired long ago go with the organization's settlements, at most once
+        // per PURGE_EVERY and replica (a statement per settlement would be work for nothing)
+        Instant now = clock.instant();
+        if (!nextPurge.getOrDefault(r.orgId(), Instant.MIN).isAfter(now)) {
+            nextPurge.put(r.orgId(), now.plus(PURGE_EVERY));
+            jdbc.update("DELETE FROM spend_reservations WHERE org_id = ? AND expires_at < ?",
+                    List.of(r.orgId(), now.minus(PURGE_AFTER)));
+        }
         return ledger.record(usage);
     }
 
