@@ -39,8 +39,8 @@ final class LintCommand implements Callable<Integer> {
 
     @Option(names = "--format", defaultValue = "text",
             description = "text (default), json (problems, and RFC 9457 problem details per invalid file),"
-                    + " or sarif (SARIF 2.1.0 for code scanning).")
-    OutputFormat format;
+                    + " sarif (SARIF 2.1.0 for code scanning) or github (GitHub Actions annotations).")
+    LintFormat format;
 
     @Option(names = "--strict", description = "Warnings fail the lint too.")
     boolean strict;
@@ -65,6 +65,7 @@ final class LintCommand implements Callable<Integer> {
             case text -> printText(out, reads, byFile);
             case json -> out.println(json(byFile));
             case sarif -> out.println(ProblemRenderer.sarif(byFile).toPrettyString());
+            case github -> out.print(GithubAnnotations.render(byFile));
         }
         out.flush();
         err.flush();

@@ -21,6 +21,7 @@ import dev.stockade.cli.rest.ConnectorsCommand;
 import dev.stockade.cli.rest.McpCommand;
 import dev.stockade.cli.rest.ProxyTokensCommand;
 import dev.stockade.cli.rest.TokensCommand;
+import java.util.List;
 import java.util.Map;
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
@@ -37,9 +38,11 @@ import picocli.CommandLine.Command;
                 SandboxTokensCommand.class, InvitationsCommand.class, HaltCommand.class, AuditCommand.class,
                 PoliciesCommand.class, BindingsCommand.class, CredentialsCommand.class, SandboxCommand.class,
                 InstallationCommand.class, ClusterCommand.class, ProxyTokensCommand.class, McpCommand.class,
-                ConnectorsCommand.class, SpendCommand.class, InferenceCommand.class,
+                ConnectorsCommand.class, SpendCommand.class, InferenceCommand.class, SchemaCommand.class,
+                CompletionCommand.class,
                 CommandLine.HelpCommand.class})
 public final class Stockade {
+    private static final Map<String, List<String>> EXAMPLES = UsageExamples.load();
     private final Map<String, String> env;
     private final java.io.InputStream in;
 
@@ -98,10 +101,9 @@ public final class Stockade {
      */
     public static int run(java.io.InputStream in, java.io.PrintWriter out, java.io.PrintWriter err,
                           Map<String, String> env, String... args) {
-        CommandLine cli = new CommandLine(new Stockade(env, in));
+        CommandLine cli = commandLine(env, in);
         cli.setOut(out);
         cli.setErr(err);
-        cli.setCaseInsensitiveEnumValuesAllowed(true);
         cli.setExecutionExceptionHandler((e, commandLine, parseResult) -> {
             commandLine.getErr().println("stockade: " + TerminalText.escape(clipArguments(String.valueOf(e.getMessage()), args)));
             return 2;
@@ -122,6 +124,14 @@ public final class Stockade {
             err.flush();
             return 2;
         }
+    }
+
+    /** The command tree as every run sees it: enum values in any case, each command's examples in its help. */
+    static CommandLine commandLine(Map<String, String> env, java.io.InputStream in) {
+        CommandLine cli = new CommandLine(new Stockade(env, in));
+        cli.setCaseInsensitiveEnumValuesAllowed(true);
+        UsageExamples.attach(cli, EXAMPLES);
+        return cli;
     }
 
     /** The version from the jar's manifest, or {@code dev} when run from classes. */

@@ -2,6 +2,8 @@ package dev.stockade.cli.testing;
 
 import dev.stockade.policy.text.Quoted;
 import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.node.JsonNodeFactory;
+import com.fasterxml.jackson.databind.node.ObjectNode;
 import java.util.Map;
 import java.util.Set;
 import java.util.function.BiConsumer;
@@ -14,6 +16,12 @@ sealed interface Shape {
 
     /** Reports every mismatch of {@code node} at {@code pointer} to {@code problems}. */
     void check(JsonNode node, String pointer, BiConsumer<String, String> problems);
+
+    /**
+     * This shape as a JSON Schema (draft-07) fragment: the published schema of test files is generated from the
+     * same declaration the runner checks, so the two cannot drift apart. A policy refers to {@code #/definitions/policy}.
+     */
+    ObjectNode schema();
 
     /** An object with known keys; any other key is an error. */
     record Obj(String what, Map<String, Shape> keys, Set<String> required) implements Shape {
@@ -39,6 +47,18 @@ sealed interface Shape {
                 }
             });
         }
+
+        @Override
+        public ObjectNode schema() {
+            ObjectNode out = NODES.objectNode().put("description", what).put("type", "object")
+                    .put("additionalProperties", false);
+            if (!required.isEmpty()) {
+                new java.util.TreeSet<>(required).forEach(out.putArray("required")::add);
+            }
+            ObjectNode properties = out.putObject("properties");
+            new java.util.TreeMap<>(keys).forEach((key, shape) -> properties.set(key, shape.schema()));
+            return out;
+        }
     }
 
     /** A sequence whose every element has the same shape. */
@@ -53,6 +73,13 @@ sealed interface Shape {
                 element.check(node.get(i), pointer + "/" + i, problems);
             }
         }
+
+        @Override
+        public ObjectNode schema() {
+            ObjectNode out = NODES.objectNode().put("description", what).put("type", "array");
+            out.set("items", element.schema());
+            return out;
+        }
     }
 
     /** A scalar or structure of one JSON kind; {@code nullable} admits an explicit null. */
@@ -66,13 +93,24 @@ sealed interface Shape {
                 problems.accept(pointer, what + " must be " + kind.description);
             }
         }
+
+        @Override
+        public ObjectNode schema() {
+            ObjectNode kindSchema = kind.schema();
+            if (!nullable) {
+                return kindSchema.put("description", what);
+            }
+            ObjectNode out = NODES.objectNode().put("description", what);
+            out.putArray("anyOf").add(NODES.objectNode().put("type", "null")).add(kindSchema);
+            return out;
+        }
     }
 
     /** JSON kinds a leaf may require. */
     enum Kind {
         STRING("a string"), BOOLEAN("true or false"), OBJECT("a mapping"), ANY("a value"),
         STRING_MAP("a mapping of strings to strings"), POLICY("a policy mapping or a path string"),
-        STRING_LIST("a list of strings");
+        POLICY_UNDER_TEST("a policy mapping or a path string"), STRING_LIST("a list of strings");
 
         private final String description;
 
@@ -86,10 +124,31 @@ sealed interface Shape {
                 case BOOLEAN -> node.isBoolean();
                 case OBJECT -> node.isObject();
                 case ANY -> true;
-                case POLICY -> node.isObject() || node.isTextual();
+                case POLICY, POLICY_UNDER_TEST -> node.isObject() || node.isTextual();
                 case STRING_MAP -> node.isObject() && allScalars(node);
                 case STRING_LIST -> node.isArray() && allText(node);
             };
+        }
+
+        /**
+         * The schema of this kind. A policy that cases resolve must be valid (the runner refuses the file otherwise),
+         * so it is the policy schema; a policy under test (validate, update) may be broken on purpose: any mapping.
+         */
+        ObjectNode schema() {
+            ObjectNode out = NODES.objectNode();
+            switch (this) {
+                case STRING -> out.put("type", "string");
+                case BOOLEAN -> out.put("type", "boolean");
+                case OBJECT -> out.put("type", "object");
+                case ANY -> { }
+                case STRING_MAP -> out.put("type", "object").putObject("additionalProperties").putArray("type")
+                        .add("string").add("number").add("boolean");
+                case POLICY -> out.putArray("anyOf").add(NODES.objectNode().put("type", "string"))
+                        .add(NODES.objectNode().put("$ref", "#/definitions/policy"));
+                case POLICY_UNDER_TEST -> out.putArray("type").add("object").add("string");
+                case STRING_LIST -> out.put("type", "array").putObject("items").put("type", "string");
+            }
+            return out;
         }
 
         private static boolean allScalars(JsonNode node) {
@@ -110,6 +169,9 @@ sealed interface Shape {
             return true;
         }
     }
+
+    /** Builds the schema fragments. */
+    JsonNodeFactory NODES = JsonNodeFactory.instance;
 
     static String escape(String key) {
         return key.replace("~", "~0").replace("/", "~1");
@@ -220,7 +282,7 @@ sealed interface Shape {
                 "name", "request", "expect");
         Shape validateCase = obj("validate case", Map.of(
                 "name", leaf("name", Kind.STRING),
-                "policy", policy,
+                "policy", leaf("a policy under test", Kind.POLICY_UNDER_TEST),
                 "expect", obj("validate expect", Map.of(
                         "valid", leaf("valid", Kind.BOOLEAN),
                         "errors", leaf("errors", Kind.STRING_LIST),
@@ -229,7 +291,7 @@ sealed interface Shape {
         Shape updateCase = obj("update case", Map.of(
                 "name", leaf("name", Kind.STRING),
                 "mode", leaf("mode", Kind.STRING),
-                "stored", new Leaf("stored", Kind.POLICY, true),
+                "stored", new Leaf("stored", Kind.POLICY_UNDER_TEST, true),
                 "body", new Leaf("body", Kind.ANY, false),
                 "expect", obj("update expect", Map.of(
                         "result", new Leaf("result", Kind.OBJECT, true),
