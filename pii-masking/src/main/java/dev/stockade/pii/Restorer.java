@@ -7,8 +7,13 @@ import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import com.fasterxml.jackson.databind.node.TextNode;
 import dev.stockade.pii.internal.PlaceholderSyntax;
+import dev.stockade.pii.internal.SignedReasoning;
 import java.io.IOException;
+import java.util.Collections;
+import java.util.EnumSet;
+import java.util.IdentityHashMap;
 import java.util.Map;
+import java.util.Set;
 
 /**
  * Turns the placeholders one request created back into the values they stand for, in a whole answer or in a
@@ -56,36 +61,69 @@ public final class Restorer {
     }
 
     /**
-     * A non-streamed JSON answer with placeholders restored in every string value (keys untouched), so a
-     * restored value with quotes or backslashes stays valid JSON. An {@code arguments} string that holds a JSON
-     * object or array (a tool call's arguments, as the masker read them) is restored as JSON source text, so it
-     * stays valid JSON too.
+     * A non-streamed JSON answer in {@code format} with placeholders restored in every string value (keys
+     * untouched), so a restored value with quotes or backslashes stays valid JSON. An {@code arguments} string that
+     * holds a JSON object or array (a tool call's arguments, as the masker read them) is restored as JSON source
+     * text, so it stays valid JSON too. Signed reasoning ({@link SignedReasoning}) is left as the backend wrote it,
+     * placeholders included: a client sends it back, and it must hold neither a broken signature nor the values.
      *
      * @throws MaskingException {@code INVALID_BODY} if the answer is not JSON
      */
+    public byte[] restoreJson(byte[] body, WireFormat format) throws MaskingException {
+        return restoreJson(body, EnumSet.of(format));
+    }
+
+    /**
+     * A whole JSON answer restored as {@link #restoreJson(byte[], WireFormat)} does, leaving the signed reasoning of
+     * every wire format as it is (their places never overlap).
+     *
+     * @deprecated kept only so that hosts built against the API before the format was asked still compile; name the
+     *     answer's format instead
+     * @throws MaskingException {@code INVALID_BODY} if the answer is not JSON
+     */
+    @Deprecated(forRemoval = true)
     public byte[] restoreJson(byte[] body) throws MaskingException {
+        return restoreJson(body, EnumSet.allOf(WireFormat.class));
+    }
+
+    private byte[] restoreJson(byte[] body, Set<WireFormat> formats) throws MaskingException {
         if (originals.isEmpty()) {
             return body;
         }
+        JsonNode root;
         try {
-            JsonNode root = JSON.readTree(body);
-            return JSON.writeValueAsBytes(restoreNode(root));
+            root = JSON.readTree(body);
         } catch (IOException e) {
+            root = null;
+        }
+        if (root == null || root.isMissingNode()) {
             throw new MaskingException(MaskingException.Kind.INVALID_BODY, "answer body is not valid JSON");
+        }
+        Set<JsonNode> signed = Collections.newSetFromMap(new IdentityHashMap<>());
+        for (WireFormat format : formats) {
+            signed.addAll(SignedReasoning.inAnswer(root, format));
+        }
+        try {
+            return JSON.writeValueAsBytes(restoreNode(root, signed));
+        } catch (IOException e) {
+            throw new MaskingException(MaskingException.Kind.INTERNAL, "a restored answer could not be written", e);
         }
     }
 
-    private JsonNode restoreNode(JsonNode node) {
+    private JsonNode restoreNode(JsonNode node, Set<JsonNode> signed) {
+        if (signed.contains(node)) {
+            return node;
+        }
         if (node.isTextual()) {
             return TextNode.valueOf(restore(node.textValue()));
         }
         if (node instanceof ObjectNode o) {
             o.properties().forEach(e -> e.setValue(e.getKey().equals(ARGUMENTS) && holdsJson(e.getValue())
                     ? TextNode.valueOf(restore(e.getValue().textValue(), TextForm.JSON))
-                    : restoreNode(e.getValue())));
+                    : restoreNode(e.getValue(), signed)));
         } else if (node instanceof ArrayNode a) {
             for (int i = 0; i < a.size(); i++) {
-                a.set(i, restoreNode(a.get(i)));
+                a.set(i, restoreNode(a.get(i), signed));
             }
         }
         return node;

@@ -70,7 +70,7 @@ class JsonSourceRestorationTest {
     void aWholeAnswersArgumentsStringHoldingJsonIsRestoredAsJsonSource() throws Exception {
         Map<String, Object> answer = Map.of("choices", List.of(Map.of("message", Map.of("content", "see " + PERSON,
                 "tool_calls", List.of(Map.of("function", Map.of("name", "send", "arguments", SOURCE)))))));
-        JsonNode out = JSON.readTree(TABLE.restoreJson(JSON.writeValueAsBytes(answer)));
+        JsonNode out = JSON.readTree(TABLE.restoreJson(JSON.writeValueAsBytes(answer), WireFormat.OPENAI_CHAT));
         JsonNode message = out.path("choices").get(0).path("message");
         assertThat(message.path("content").asText()).isEqualTo("see " + AWKWARD);
         JsonNode input = JSON.readTree(message.path("tool_calls").get(0).path("function").path("arguments").asText());
@@ -81,9 +81,10 @@ class JsonSourceRestorationTest {
     @Test
     void anArgumentsStringThatIsNotJsonIsRestoredAsText() throws Exception {
         byte[] answer = JSON.writeValueAsBytes(Map.of("arguments", "call " + PERSON + " {"));
-        JsonNode out = JSON.readTree(TABLE.restoreJson(answer));
+        JsonNode out = JSON.readTree(TABLE.restoreJson(answer, WireFormat.OPENAI_RESPONSES));
         assertThat(out.path("arguments").asText()).isEqualTo("call " + AWKWARD + " {");
         byte[] object = ("{\"arguments\": {\"to\": \"" + PERSON + "\"}}").getBytes(StandardCharsets.UTF_8);
-        assertThat(JSON.readTree(TABLE.restoreJson(object)).path("arguments").path("to").asText()).isEqualTo(AWKWARD);
+        assertThat(JSON.readTree(TABLE.restoreJson(object, WireFormat.OPENAI_RESPONSES)).path("arguments").path("to")
+                .asText()).isEqualTo(AWKWARD);
     }
 }

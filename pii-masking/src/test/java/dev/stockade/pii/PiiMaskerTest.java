@@ -99,7 +99,7 @@ class PiiMaskerTest {
         MaskedBody m = ALL.mask(("{\"model\":\"m\",\"messages\":[{\"role\":\"user\",\"content\":"
                 + "\"I'm Sean O'Neil, mail sean.o@example.ie\"}]}").getBytes(), WireFormat.OPENAI_CHAT);
         String answer = "{\"choices\":[{\"message\":{\"content\":\"Noted: " + placeholders(new String(m.body())).get(0) + "\"}}]}";
-        String restored = new String(m.restorer().restoreJson(answer.getBytes()));
+        String restored = new String(m.restorer().restoreJson(answer.getBytes(), WireFormat.OPENAI_CHAT));
         assertThat(restored).isEqualTo("{\"choices\":[{\"message\":{\"content\":\"Noted: Sean O'Neil\"}}]}");
     }
 }

@@ -49,6 +49,17 @@ class WireFormatMaskingTest {
     }
 
     @Test
+    void signedConverseReasoningIsLeftIntactAndTheTextBesideItIsMasked() throws Exception {
+        String body = "{'messages':[{'role':'assistant','content':[{'reasoningContent':{'reasoningText':{'text':'"
+                + MAIL + "','signature':'sig'}}},{'text':'to " + MAIL + "'}]}]}";
+        MaskedBody m = PiiMaskerTest.ALL.mask(body.replace('\'', '"').getBytes(StandardCharsets.UTF_8),
+                WireFormat.BEDROCK_CONVERSE);
+        JsonNode n = JSON.readTree(m.body());
+        assertThat(n.at("/messages/0/content/0/reasoningContent/reasoningText/text").asText()).isEqualTo(MAIL);
+        assertThat(n.at("/messages/0/content/1/text").asText()).startsWith("to [EMAIL_");
+    }
+
+    @Test
     void openAiChatWithToolArgumentsAsJsonText() throws Exception {
         JsonNode n = mask(WireFormat.OPENAI_CHAT, "{'model':'gpt-x','temperature':0.2,'messages':["
                 + "{'role':'system','content':'owner " + MAIL + "'},"
@@ -70,8 +81,13 @@ class WireFormatMaskingTest {
         JsonNode n = mask(WireFormat.OPENAI_RESPONSES, "{'model':'gpt-x','instructions':'reply to " + MAIL + "',"
                 + "'input':[{'role':'user','content':[{'type':'input_text','text':'I am " + MAIL + "'}]},"
                 + "{'type':'function_call','call_id':'c1','name':'f','arguments':'{\\'q\\':\\'" + MAIL + "\\'}'},"
-                + "{'type':'function_call_output','call_id':'c1','output':'mailed " + MAIL + "'}]}");
+                + "{'type':'function_call_output','call_id':'c1','output':'mailed " + MAIL + "'},"
+                + "{'type':'reasoning','id':'rs_1','encrypted_content':'gAAAAB','summary':[{'type':'summary_text',"
+                + "'text':'the user is " + MAIL + "'}]}]}");
         assertThat(n.path("instructions").asText()).startsWith("reply to [EMAIL_");
+        assertThat(n.at("/input/3/summary/0/text").asText()).as("a summary is signed by nothing: masked")
+                .startsWith("the user is [EMAIL_");
+        assertThat(n.at("/input/3/encrypted_content").asText()).isEqualTo("gAAAAB");
         assertThat(n.at("/input/0/content/0/text").asText()).startsWith("I am [EMAIL_");
         assertThat(n.at("/input/1/arguments").asText()).contains("[EMAIL_");
         assertThat(n.at("/input/2/output").asText()).startsWith("mailed [EMAIL_");

@@ -11,17 +11,21 @@ import java.util.Map;
 
 /**
  * The model text of one Anthropic Messages stream restored across its events. A model writes a placeholder in pieces,
- * so each content block's deltas (text, thinking, or the tool input's JSON fragments) go through the block's own
- * {@link StreamRestorer}, and what it still holds when the block's text ends (at the thinking's signature, a text
- * delta of another kind, or the {@code content_block_stop}) goes in an extra {@code content_block_delta} of the
- * block's kind before that event. Server-sent events and Bedrock's InvokeModelWithResponseStream chunks carry the
- * same events, so both use it. Not thread-safe: one per stream.
+ * so each content block's deltas (text, or the tool input's JSON fragments) go through the block's own
+ * {@link StreamRestorer}, and what it still holds when the block's text ends (at a text delta of another kind, or the
+ * {@code content_block_stop}) goes in an extra {@code content_block_delta} of the block's kind before that event.
+ * Thinking is signed, so its {@code thinking_delta}s pass as the backend sent them, placeholders included: a client
+ * sends the block back, and its signature must hold and its text must not carry the caller's values (the masker
+ * leaves signed blocks alone). Server-sent events and Bedrock's InvokeModelWithResponseStream chunks carry the same
+ * events, so both use it. Not thread-safe: one per stream.
  */
 final class AnthropicTextRestoration {
-    /** The deltas that carry model text: their {@code delta.type}, the field holding the text, its form. */
+    /**
+     * The deltas whose model text is restored: their {@code delta.type}, the field holding the text, its form.
+     * {@code thinking_delta} is not one: signed text passes unrestored.
+     */
     enum DeltaKind {
         TEXT("text_delta", "text", TextForm.PLAIN),
-        THINKING("thinking_delta", "thinking", TextForm.PLAIN),
         /** Raw fragments of the tool input's JSON: a value goes in JSON-escaped. */
         INPUT_JSON("input_json_delta", "partial_json", TextForm.JSON);
 
@@ -71,15 +75,13 @@ final class AnthropicTextRestoration {
         if (!type.equals("content_block_delta") || !(node.get("delta") instanceof ObjectNode delta)) {
             return null;
         }
-        String deltaType = delta.path("type").asText();
-        DeltaKind kind = DeltaKind.of(deltaType);
-        Open was = open.get(index);
-        // the block's text has ended when its signature or text of another kind follows; a citation does not end it
-        if (was != null && (kind == null ? deltaType.equals("signature_delta") : kind != was.kind())) {
-            flush(index, before);
-        }
+        DeltaKind kind = DeltaKind.of(delta.path("type").asText());
         if (kind == null || !delta.path(kind.field).isTextual()) {
-            return null;
+            return null; // thinking, a signature, a citation: passed as sent, and none ends the block's text
+        }
+        Open was = open.get(index);
+        if (was != null && kind != was.kind()) {
+            flush(index, before); // the block's text has ended: text of another kind follows
         }
         StreamRestorer stream = open.computeIfAbsent(index, i -> new Open(kind, restorer.stream(kind.form)))
                 .restorer();

@@ -5,6 +5,7 @@ import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.stockade.pii.MaskingException;
 import dev.stockade.pii.Restorer;
+import dev.stockade.pii.WireFormat;
 import io.micronaut.core.annotation.Nullable;
 import java.io.IOException;
 
@@ -48,13 +49,14 @@ final class EventJson {
     }
 
     /**
-     * {@code node} with placeholders restored where they lie whole inside one string value, or null when it has
-     * none: an event that repeats a whole text (a {@code .done} event, the final response) needs no stream state.
+     * {@code node}, an event of {@code format}, with placeholders restored where they lie whole inside one string
+     * value, or null when it has none: an event that repeats a whole text (a {@code .done} event, the final response)
+     * needs no stream state.
      */
-    static @Nullable ObjectNode restoredStrings(Restorer restorer, ObjectNode node) {
+    static @Nullable ObjectNode restoredStrings(Restorer restorer, ObjectNode node, WireFormat format) {
         try {
             byte[] in = JSON.writeValueAsBytes(node);
-            JsonNode out = JSON.readTree(restorer.restoreJson(in));
+            JsonNode out = JSON.readTree(restorer.restoreJson(in, format));
             return out.equals(node) || !(out instanceof ObjectNode o) ? null : o;
         } catch (MaskingException | IOException notJson) {
             return null;

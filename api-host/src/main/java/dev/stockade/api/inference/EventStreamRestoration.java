@@ -21,11 +21,12 @@ import software.amazon.eventstream.Message;
 /**
  * Restores placeholders in a Bedrock AWS event-stream answer, one frame at a time. InvokeModelWithResponseStream
  * carries Anthropic stream events base64-encoded in its {@code chunk} frames ({@link AnthropicTextRestoration});
- * ConverseStream carries each content block's text (or reasoning text, or tool input's JSON fragments) in
- * {@code contentBlockDelta} frames, restored here with one {@link StreamRestorer} per block (the tool input's values
- * go in JSON-escaped). A changed frame is encoded again with its headers unchanged (the library computes the CRCs); a
- * frame whose text the restorer holds back still goes out with what it released, so the stream never stalls, and the
- * held text goes in an extra delta frame before the block's stop. Other frames pass byte for byte.
+ * ConverseStream carries each content block's text (or tool input's JSON fragments) in {@code contentBlockDelta}
+ * frames, restored here with one {@link StreamRestorer} per block (the tool input's values go in JSON-escaped).
+ * Reasoning is signed, so its frames pass as the backend wrote them, placeholders included. A changed frame is
+ * encoded again with its headers unchanged (the library computes the CRCs); a frame whose text the restorer holds
+ * back still goes out with what it released, so the stream never stalls, and the held text goes in an extra delta
+ * frame before the block's stop. Other frames pass byte for byte.
  */
 final class EventStreamRestoration implements RestoringBody.Stage {
     private static final String EVENT_TYPE = ":event-type";
@@ -110,9 +111,9 @@ final class EventStreamRestoration implements RestoringBody.Stage {
     }
 
     /**
-     * A ConverseStream frame: a {@code contentBlockDelta}'s text (reasoning text, tool input) goes through its block's
-     * restorer; a {@code contentBlockStop}, or the {@code messageStop} after the blocks, is preceded by a delta with
-     * what the restorer still held.
+     * A ConverseStream frame: a {@code contentBlockDelta}'s text (or tool input) goes through its block's restorer;
+     * a {@code contentBlockStop}, or the {@code messageStop} after the blocks, is preceded by a delta with what the
+     * restorer still held.
      */
     private @Nullable Message converse(String type, Message frame, List<Message> before) {
         ObjectNode payload = EventJson.parse(frame.getPayload());
@@ -139,7 +140,7 @@ final class EventStreamRestoration implements RestoringBody.Stage {
     private @Nullable Message converseDelta(int index, Message frame, ObjectNode payload) {
         TextAt at = textAt(payload);
         if (at == null) {
-            return null; // a reasoning signature or redacted reasoning: not text, left as signed
+            return null; // reasoning (its text, signature or redacted content) is signed: it passes as sent
         }
         ConverseBlock was = blocks.get(index);
         StreamRestorer stream = was == null ? restorer.stream(at.form()) : was.restorer();
@@ -154,17 +155,13 @@ final class EventStreamRestoration implements RestoringBody.Stage {
     }
 
     /**
-     * The delta's model text: {@code delta.text}, {@code delta.reasoningContent.text}, or the JSON fragment
-     * {@code delta.toolUse.input}; null for a delta without one.
+     * The delta's model text to restore: {@code delta.text} or the JSON fragment {@code delta.toolUse.input}; null for
+     * a delta without one, and for {@code delta.reasoningContent}, whose text is signed.
      */
     private static @Nullable TextAt textAt(ObjectNode payload) {
         JsonNode delta = payload.path("delta");
         if (delta.path("text").isTextual()) {
             return new TextAt((ObjectNode) delta, "text", TextForm.PLAIN);
-        }
-        JsonNode reasoning = delta.path("reasoningContent");
-        if (reasoning.path("text").isTextual()) {
-            return new TextAt((ObjectNode) reasoning, "text", TextForm.PLAIN);
         }
         JsonNode toolUse = delta.path("toolUse");
         return toolUse.path("input").isTextual() ? new TextAt((ObjectNode) toolUse, "input", TextForm.JSON) : null;

@@ -5,6 +5,7 @@ import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.stockade.pii.Restorer;
 import dev.stockade.pii.StreamRestorer;
 import dev.stockade.pii.TextForm;
+import dev.stockade.pii.WireFormat;
 import io.micronaut.core.annotation.Nullable;
 import java.util.Iterator;
 import java.util.LinkedHashMap;
@@ -54,7 +55,7 @@ final class ResponsesTextRestoration {
             return delta(type.substring(0, type.length() - DELTA.length()), node);
         }
         close(type, node, before);
-        return EventJson.restoredStrings(restorer, node);
+        return EventJson.restoredStrings(restorer, node, WireFormat.OPENAI_RESPONSES);
     }
 
     private @Nullable ObjectNode delta(String kind, ObjectNode node) {

@@ -59,7 +59,8 @@ final class RestoringBody extends BlockStream {
         } else if (type.startsWith("application/vnd.amazon.eventstream")) {
             stage = new EventStreamRestoration(format, restorer);
         } else {
-            stage = new WholeJson(restorer);
+            // INVARIANT: a restorer exists only for a masked call, whose format RequestMasking.format mapped
+            stage = new WholeJson(restorer, RequestMasking.format(format));
         }
         return new LlmProxy.Answer(answer.status(), answer.headers(), new RestoringBody(answer.body(), stage));
     }
@@ -120,14 +121,17 @@ final class RestoringBody extends BlockStream {
         inner.close();
     }
 
-    /** A whole JSON answer: held until its end, then restored in every string value. */
+    /** A whole JSON answer: held until its end, then restored in every string value but signed reasoning's. */
     static final class WholeJson implements Stage {
         private final Restorer restorer;
+        /** The answer's wire format, which names its signed reasoning. */
+        private final dev.stockade.pii.WireFormat format;
         private final ByteArrayOutputStream held = new ByteArrayOutputStream();
         private boolean passing;
 
-        WholeJson(Restorer restorer) {
+        WholeJson(Restorer restorer, dev.stockade.pii.WireFormat format) {
             this.restorer = restorer;
+            this.format = format;
         }
 
         @Override
@@ -153,7 +157,7 @@ final class RestoringBody extends BlockStream {
                 return all;
             }
             try {
-                return restorer.restoreJson(all);
+                return restorer.restoreJson(all, format);
             } catch (MaskingException notJson) {
                 return all; // not JSON (a plain-text answer): handed on as the backend wrote it
             }

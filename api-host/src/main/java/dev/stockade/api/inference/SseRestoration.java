@@ -120,7 +120,7 @@ final class SseRestoration implements RestoringBody.Stage {
             case ANTHROPIC_MESSAGES, BEDROCK_INVOKE -> anthropic.event(node, before);
             case OPENAI_CHAT -> chat.chunk(node);
             case OPENAI_RESPONSES -> responses.event(node, before);
-            default -> EventJson.restoredStrings(restorer, node);
+            default -> EventJson.restoredStrings(restorer, node, RequestMasking.format(format));
         };
         if (after == null && before.isEmpty()) {
             return event;

@@ -61,6 +61,11 @@ final class BedrockDouble implements AutoCloseable {
     volatile boolean echo;
     /** Converse answers with a tool call whose input holds the text, streamed as fragments of the input's JSON. */
     volatile boolean toolUse;
+    /**
+     * Converse answers with a tool-use turn that reasons first: signed reasoning, text and a tool call, each holding
+     * the text; streamed, each block in pieces of five characters, the reasoning's signature in a delta of its own.
+     */
+    volatile boolean reasoning;
     private final HttpServer server;
 
     BedrockDouble() throws IOException {
@@ -95,7 +100,7 @@ final class BedrockDouble implements AutoCloseable {
                         "X-Amzn-Bedrock-Invocation-Latency", "321"));
                 case "invoke-with-response-stream" -> frames(ex, invokeFrames(pieces(text)), 3);
                 case "converse" -> json(ex, 200, converse(text), Map.of());
-                case "converse-stream" -> frames(ex, converseFrames(text), 2);
+                case "converse-stream" -> frames(ex, reasoning ? reasoningFrames(text) : converseFrames(text), 2);
                 default -> ex.sendResponseHeaders(404, -1);
             }
         }
@@ -128,8 +133,13 @@ final class BedrockDouble implements AutoCloseable {
     }
 
     private String converse(String text) {
-        String block = toolUse ? "{\"toolUse\":{\"toolUseId\":\"tooluse_1\",\"name\":\"" + ToolAnswers.TOOL
-                + "\",\"input\":" + ToolAnswers.input(text) + "}}" : "{\"text\":" + quoted(text) + "}";
+        String call = "{\"toolUse\":{\"toolUseId\":\"tooluse_1\",\"name\":\"" + ToolAnswers.TOOL + "\",\"input\":"
+                + ToolAnswers.input(text) + "}}";
+        String block = toolUse ? call : "{\"text\":" + quoted(text) + "}";
+        if (reasoning) {
+            block = "{\"reasoningContent\":{\"reasoningText\":{\"text\":" + quoted(text) + ",\"signature\":\""
+                    + ToolAnswers.SIGNATURE + "\"}}},{\"text\":" + quoted(text) + "}," + call;
+        }
         return "{\"output\":{\"message\":{\"role\":\"assistant\",\"content\":[" + block + "]}},"
                 + "\"stopReason\":\"" + stopReason() + "\",\"usage\":{\"inputTokens\":" + INPUT + ",\"outputTokens\":"
                 + OUTPUT + ",\"totalTokens\":" + (INPUT + OUTPUT) + "},\"metrics\":{\"latencyMs\":321}}";
@@ -182,6 +192,29 @@ final class BedrockDouble implements AutoCloseable {
         return out;
     }
 
+    /** The frames of a reasoning turn: the signed reasoning (block 0), the text (1), the tool call (2). */
+    private List<byte[]> reasoningFrames(String text) {
+        List<byte[]> out = new java.util.ArrayList<>(List.of(frame("messageStart", "{\"role\":\"assistant\"}")));
+        pieces(text).forEach(p -> out.add(delta(0, "{\"reasoningContent\":{\"text\":" + quoted(p) + "}}")));
+        out.add(delta(0, "{\"reasoningContent\":{\"signature\":\"" + ToolAnswers.SIGNATURE + "\"}}"));
+        out.add(frame("contentBlockStop", "{\"contentBlockIndex\":0}"));
+        pieces(text).forEach(p -> out.add(delta(1, "{\"text\":" + quoted(p) + "}")));
+        out.add(frame("contentBlockStop", "{\"contentBlockIndex\":1}"));
+        out.add(frame("contentBlockStart", "{\"contentBlockIndex\":2,\"start\":{\"toolUse\":{\"toolUseId\":"
+                + "\"tooluse_1\",\"name\":\"" + ToolAnswers.TOOL + "\"}}}"));
+        pieces(ToolAnswers.input(text)).forEach(p -> out.add(delta(2, "{\"toolUse\":{\"input\":" + quoted(p)
+                + "}}")));
+        out.addAll(List.of(frame("contentBlockStop", "{\"contentBlockIndex\":2}"),
+                frame("messageStop", "{\"stopReason\":\"tool_use\"}"),
+                frame("metadata", "{\"metrics\":{\"latencyMs\":321},\"usage\":{\"inputTokens\":" + INPUT
+                        + ",\"outputTokens\":" + OUTPUT + ",\"totalTokens\":" + (INPUT + OUTPUT) + "}}")));
+        return out;
+    }
+
+    private static byte[] delta(int index, String delta) {
+        return frame("contentBlockDelta", "{\"contentBlockIndex\":" + index + ",\"delta\":" + delta + "}");
+    }
+
     private String converseDelta(String piece, String padding) {
         String delta = toolUse ? "{\"toolUse\":{\"input\":" + quoted(piece) + "}}"
                 : "{\"text\":" + quoted(piece) + "}";
@@ -189,7 +222,7 @@ final class BedrockDouble implements AutoCloseable {
     }
 
     private String stopReason() {
-        return toolUse ? "tool_use" : "end_turn";
+        return toolUse || reasoning ? "tool_use" : "end_turn";
     }
 
     private static byte[] frame(String eventType, String json) {

@@ -20,6 +20,7 @@ import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import software.amazon.awssdk.auth.token.credentials.StaticTokenProvider;
 import software.amazon.awssdk.core.SdkBytes;
+import software.amazon.awssdk.core.document.Document;
 import software.amazon.awssdk.regions.Region;
 import software.amazon.awssdk.services.bedrockruntime.BedrockRuntimeAsyncClient;
 import software.amazon.awssdk.services.bedrockruntime.BedrockRuntimeClient;
@@ -28,13 +29,19 @@ import software.amazon.awssdk.services.bedrockruntime.model.ConversationRole;
 import software.amazon.awssdk.services.bedrockruntime.model.ConverseStreamResponseHandler;
 import software.amazon.awssdk.services.bedrockruntime.model.InvokeModelWithResponseStreamResponseHandler;
 import software.amazon.awssdk.services.bedrockruntime.model.Message;
+import software.amazon.awssdk.services.bedrockruntime.model.ReasoningContentBlock;
+import software.amazon.awssdk.services.bedrockruntime.model.ReasoningContentBlockDelta;
+import software.amazon.awssdk.services.bedrockruntime.model.ReasoningTextBlock;
+import software.amazon.awssdk.services.bedrockruntime.model.ToolResultContentBlock;
+import software.amazon.awssdk.services.bedrockruntime.model.ToolUseBlock;
 
 /**
  * PII masking on the Bedrock route, with the AWS SDK for Java as the client and the Bedrock double echoing the text it
  * was sent, five characters per delta frame, so every placeholder is split across frames: InvokeModel and Converse
  * answers come back restored whole, InvokeModelWithResponseStream and ConverseStream come back restored through
  * re-encoded event-stream frames the SDK accepts, the double never sees a masked value, and each stream is metered
- * at the published list price.
+ * at the published list price. Converse reasoning is signed: it comes back with its placeholders, and sent back in a
+ * tool-use loop it reaches Bedrock exactly as Bedrock wrote it.
  */
 @MicronautTest(transactional = false)
 class BedrockMaskingTest extends PlatformTest {
@@ -75,6 +82,7 @@ class BedrockMaskingTest extends PlatformTest {
         upstream.received.clear();
         upstream.echo = true;
         upstream.toolUse = false;
+        upstream.reasoning = false;
     }
 
     @AfterAll
@@ -153,6 +161,85 @@ class BedrockMaskingTest extends PlatformTest {
                 .contains("[ADDRESS_").doesNotContain("Baker"));
         upstream.received.forEach(this::sentMasked);
         assertThat(awaitCost(2)).isEqualTo(2 * BedrockSdkTest.CALL_COST);
+    }
+
+    @Test
+    void aWholeConverseReasoningKeepsItsPlaceholdersAndGoesBackAsBedrockSentIt() throws IOException {
+        upstream.reasoning = true;
+        try (BedrockRuntimeClient client = sync()) {
+            Message answer = client.converse(b -> b.modelId(BedrockSdkTest.MODEL).messages(prompt())).output()
+                    .message();
+            String thought = sentText(upstream.received.get(0));
+            ReasoningTextBlock reasoning = answer.content().get(0).reasoningContent().reasoningText();
+            assertThat(reasoning.text()).isEqualTo(thought);
+            assertThat(reasoning.signature()).isEqualTo(ToolAnswers.SIGNATURE);
+            assertThat(answer.content().get(1).text()).isEqualTo(PROMPT);
+            ToolUseBlock call = answer.content().get(2).toolUse();
+            assertThat(call.input().asMap().get("note").asString()).isEqualTo(PROMPT);
+            client.converse(b -> b.modelId(BedrockSdkTest.MODEL).messages(prompt(), answer,
+                    toolResult(call.toolUseId())));
+            reasoningWentBackAsSent(thought);
+        }
+    }
+
+    @Test
+    void aStreamedConverseReasoningKeepsItsPlaceholdersAndGoesBackAsBedrockSentIt() throws Exception {
+        upstream.reasoning = true;
+        StringBuilder reasoning = new StringBuilder();
+        StringBuilder signature = new StringBuilder();
+        StringBuilder text = new StringBuilder();
+        StringBuilder input = new StringBuilder();
+        try (BedrockRuntimeAsyncClient client = async()) {
+            client.converseStream(b -> b.modelId(BedrockSdkTest.MODEL).messages(prompt()),
+                    ConverseStreamResponseHandler.builder().subscriber(ConverseStreamResponseHandler.Visitor.builder()
+                            .onContentBlockDelta(d -> {
+                                ReasoningContentBlockDelta r = d.delta().reasoningContent();
+                                reasoning.append(r == null || r.text() == null ? "" : r.text());
+                                signature.append(r == null || r.signature() == null ? "" : r.signature());
+                                text.append(d.delta().text() == null ? "" : d.delta().text());
+                                input.append(d.delta().toolUse() == null ? "" : d.delta().toolUse().input());
+                            }).build()).build()).get(60, TimeUnit.SECONDS);
+        }
+        String thought = sentText(upstream.received.get(0));
+        assertThat(reasoning).hasToString(thought);
+        assertThat(signature).hasToString(ToolAnswers.SIGNATURE);
+        assertThat(text).hasToString(PROMPT);
+        String note = JSON.readTree(input.toString()).path("note").asText();
+        assertThat(note).isEqualTo(PROMPT);
+        Message answer = Message.builder().role(ConversationRole.ASSISTANT).content(
+                ContentBlock.fromReasoningContent(ReasoningContentBlock.fromReasoningText(r -> r
+                        .text(reasoning.toString()).signature(signature.toString()))),
+                ContentBlock.fromText(text.toString()),
+                ContentBlock.fromToolUse(t -> t.toolUseId("tooluse_1").name(ToolAnswers.TOOL)
+                        .input(Document.fromMap(Map.of("note", Document.fromString(note)))))).build();
+        try (BedrockRuntimeClient client = sync()) {
+            client.converse(b -> b.modelId(BedrockSdkTest.MODEL).messages(prompt(), answer, toolResult("tooluse_1")));
+        }
+        reasoningWentBackAsSent(thought);
+    }
+
+    /**
+     * The second request, the assistant turn sent back with a tool result, reached Bedrock with the reasoning exactly
+     * as Bedrock wrote it (text and signature) and no value anywhere.
+     */
+    private void reasoningWentBackAsSent(String thought) throws IOException {
+        assertThat(upstream.received).hasSize(2);
+        BedrockDouble.Received next = upstream.received.get(1);
+        JsonNode sentBack = JSON.readTree(next.body()).at("/messages/1/content/0/reasoningContent/reasoningText");
+        assertThat(sentBack.path("text").asText()).isEqualTo(thought);
+        assertThat(new String(next.body(), StandardCharsets.UTF_8)).as("the signature, byte for byte")
+                .contains("\"signature\":\"" + ToolAnswers.SIGNATURE + "\"");
+        upstream.received.forEach(this::sentMasked);
+    }
+
+    /** The text of the last message Bedrock received: what the double echoes. */
+    private static String sentText(BedrockDouble.Received got) throws IOException {
+        return EchoText.lastMessage(JSON.readTree(got.body()).path("messages"));
+    }
+
+    private static Message toolResult(String toolUseId) {
+        return Message.builder().role(ConversationRole.USER).content(ContentBlock.fromToolResult(r -> r
+                .toolUseId(toolUseId).content(ToolResultContentBlock.fromText("sent")))).build();
     }
 
     /** The request reached Bedrock with placeholders and none of the values. */

@@ -14,6 +14,7 @@ import java.io.InputStream;
 import java.nio.ByteBuffer;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.Base64;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -77,26 +78,56 @@ class EventStreamRestorationTest {
     }
 
     @Test
-    void converseReasoningTextIsRestoredAndABlockThatNeverStopsIsFlushedBeforeMessageStop() throws IOException {
+    void converseReasoningPassesAsSentAndATextBlockThatNeverStopsIsFlushedBeforeMessageStop() throws IOException {
         MaskedText masked = MASKER.mask(ORIGINAL);
         String t = masked.text();
         int cut = t.indexOf("[EMAIL_") + 3;
-        ByteArrayOutputStream wire = new ByteArrayOutputStream();
-        for (String piece : List.of(t.substring(0, cut), t.substring(cut), "and [EM")) {
-            wire.writeBytes(frame("contentBlockDelta", "{\"contentBlockIndex\":0,\"delta\":{\"reasoningContent\":"
+        ByteArrayOutputStream signed = new ByteArrayOutputStream();
+        for (String piece : List.of(t.substring(0, cut), t.substring(cut))) {
+            signed.writeBytes(frame("contentBlockDelta", "{\"contentBlockIndex\":0,\"delta\":{\"reasoningContent\":"
                     + "{\"text\":" + JSON.writeValueAsString(piece) + "}}}"));
         }
-        wire.writeBytes(frame("messageStop", "{\"stopReason\":\"end_turn\"}"));
-        List<Message> out = frames(restore(WireFormat.BEDROCK_CONVERSE, masked, wire.toByteArray(), 6));
-        StringBuilder reasoning = new StringBuilder();
-        for (Message f : out.subList(0, out.size() - 1)) {
-            JsonNode delta = JSON.readTree(f.getPayload()).path("delta");
-            reasoning.append(delta.path("reasoningContent").path("text").asText());
+        signed.writeBytes(frame("contentBlockDelta", "{\"contentBlockIndex\":0,\"delta\":{\"reasoningContent\":"
+                + "{\"signature\":\"c2ln\"}}}"));
+        signed.writeBytes(frame("contentBlockStop", "{\"contentBlockIndex\":0}"));
+        ByteArrayOutputStream wire = new ByteArrayOutputStream();
+        wire.writeBytes(signed.toByteArray());
+        for (String piece : List.of(t.substring(0, cut), t.substring(cut), "and [EM")) {
+            wire.writeBytes(frame("contentBlockDelta", "{\"contentBlockIndex\":1,\"delta\":{\"text\":"
+                    + JSON.writeValueAsString(piece) + "}}"));
         }
-        assertThat(reasoning).hasToString(ORIGINAL + "and [EM");
-        assertThat(out).extracting(f -> f.getHeaders().get(":event-type").getString())
+        wire.writeBytes(frame("messageStop", "{\"stopReason\":\"end_turn\"}"));
+        byte[] out = restore(WireFormat.BEDROCK_CONVERSE, masked, wire.toByteArray(), 6);
+        assertThat(Arrays.copyOf(out, signed.size())).as("the signed block, byte for byte")
+                .isEqualTo(signed.toByteArray());
+        List<Message> frames = frames(out);
+        assertThat(converseText(frames)).isEqualTo(ORIGINAL + "and [EM");
+        assertThat(frames.subList(4, frames.size())).extracting(f -> f.getHeaders().get(":event-type").getString())
                 .containsExactly("contentBlockDelta", "contentBlockDelta", "contentBlockDelta", "contentBlockDelta",
                         "messageStop");
+    }
+
+    @Test
+    void anInvokeStreamsThinkingPassesByteForByteWhileItsTextIsRestored() throws IOException {
+        MaskedText masked = MASKER.mask(ORIGINAL);
+        String t = masked.text();
+        int cut = t.indexOf("[EMAIL_") + 5;
+        List<String> pieces = List.of(t.substring(0, cut), t.substring(cut));
+        byte[] thinking = chunks(("event: message_start\ndata: {\"type\":\"message_start\",\"message\":{}}\n\n"
+                + ToolInputRestorationTest.anthropicBlock(0, "thinking", "thinking_delta", "thinking", pieces))
+                .getBytes(StandardCharsets.UTF_8));
+        byte[] text = chunks(ToolInputRestorationTest.anthropicBlock(1, "text", "text_delta", "text", pieces)
+                .getBytes(StandardCharsets.UTF_8));
+        ByteArrayOutputStream wire = new ByteArrayOutputStream();
+        wire.writeBytes(thinking);
+        wire.writeBytes(text);
+        for (int chunk : new int[] {1, 7, 100, wire.size()}) {
+            byte[] out = restore(WireFormat.BEDROCK_INVOKE, masked, wire.toByteArray(), chunk);
+            assertThat(Arrays.copyOf(out, thinking.length)).as("chunk %d: signed, byte for byte", chunk)
+                    .isEqualTo(thinking);
+            assertThat(invokeText(frames(Arrays.copyOfRange(out, thinking.length, out.length))))
+                    .isEqualTo(ORIGINAL);
+        }
     }
 
     @Test
@@ -126,13 +157,8 @@ class EventStreamRestorationTest {
         int cut = input.indexOf("[ADDRESS_") + 6;
         byte[] sse = ToolInputRestorationTest.anthropicStream("tool_use", "input_json_delta", "partial_json",
                 List.of(input.substring(0, cut), input.substring(cut)));
-        ByteArrayOutputStream wire = new ByteArrayOutputStream();
-        for (JsonNode event : ToolInputRestorationTest.events(sse)) {
-            wire.writeBytes(frame("chunk", "{\"bytes\":\"" + Base64.getEncoder().encodeToString(
-                    JSON.writeValueAsBytes(event)) + "\"}"));
-        }
         StringBuilder assembled = new StringBuilder();
-        for (Message f : frames(restore(WireFormat.BEDROCK_INVOKE, masked, wire.toByteArray(), 7))) {
+        for (Message f : frames(restore(WireFormat.BEDROCK_INVOKE, masked, chunks(sse), 7))) {
             String bytes = JSON.readTree(f.getPayload()).path("bytes").asText();
             assembled.append(JSON.readTree(Base64.getDecoder().decode(bytes)).path("delta").path("partial_json")
                     .asText(""));
@@ -177,6 +203,16 @@ class EventStreamRestorationTest {
         try (InputStream restored = RestoringBody.restore(answer, format, masked.restorer()).body()) {
             return restored.readAllBytes();
         }
+    }
+
+    /** The events of an Anthropic server-sent event stream, each in a {@code chunk} frame. */
+    private static byte[] chunks(byte[] sse) throws IOException {
+        ByteArrayOutputStream out = new ByteArrayOutputStream();
+        for (JsonNode event : ToolInputRestorationTest.events(sse)) {
+            out.writeBytes(frame("chunk", "{\"bytes\":\"" + Base64.getEncoder().encodeToString(
+                    JSON.writeValueAsBytes(event)) + "\"}"));
+        }
+        return out.toByteArray();
     }
 
     /** Anthropic stream events in {@code chunk} frames, as InvokeModelWithResponseStream sends them. */

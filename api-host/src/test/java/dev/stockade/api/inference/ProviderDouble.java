@@ -10,6 +10,7 @@ import java.io.IOException;
 import java.io.OutputStream;
 import java.net.InetSocketAddress;
 import java.nio.charset.StandardCharsets;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.CopyOnWriteArrayList;
@@ -106,8 +107,12 @@ final class ProviderDouble implements AutoCloseable {
     private String anthropicMessage(JsonNode req) {
         return "{\"id\":\"msg_1\",\"type\":\"message\",\"role\":\"assistant\",\"model\":\"" + req.path("model").asText()
                 + "\",\"content\":" + ToolAnswers.anthropicContent(reply, answer(req)) + ","
-                + "\"stop_reason\":\"" + (reply == ToolAnswers.Reply.TOOL_USE ? "tool_use" : "end_turn") + "\","
+                + "\"stop_reason\":\"" + stopReason() + "\","
                 + "\"stop_sequence\":null,\"usage\":" + anthropicUsage(OUTPUT, true) + "}";
+    }
+
+    private String stopReason() {
+        return reply == ToolAnswers.Reply.TEXT ? "end_turn" : "tool_use";
     }
 
     /** Anthropic's usage object: the input with the cache counts, and the searches where the answer ends. */
@@ -126,24 +131,40 @@ final class ProviderDouble implements AutoCloseable {
         event(out, "message_start", "{\"type\":\"message_start\",\"message\":{\"id\":\"msg_1\",\"type\":\"message\","
                 + "\"role\":\"assistant\",\"model\":\"" + req.path("model").asText() + "\",\"content\":[],"
                 + "\"stop_reason\":null,\"stop_sequence\":null,\"usage\":" + anthropicUsage(1, false) + "}}");
-        event(out, "content_block_start", "{\"type\":\"content_block_start\",\"index\":0,"
-                + "\"content_block\":" + ToolAnswers.anthropicStart(reply) + "}");
-        List<String> pieces = pieces(ToolAnswers.streamed(reply, answer(req)));
-        event(out, "content_block_delta", ToolAnswers.anthropicDelta(reply, pieces.get(0)));
+        List<SseEvent> blocks = anthropicBlocks(req);
+        event(out, blocks.get(0).name(), blocks.get(0).data());
+        event(out, blocks.get(1).name(), blocks.get(1).data());
         if (hold(out) || ending == Ending.CUT_BEFORE_TERMINAL) {
             return; // a clean end of the body without message_stop
         }
-        for (String piece : pieces.subList(1, pieces.size())) {
-            event(out, "content_block_delta", ToolAnswers.anthropicDelta(reply, piece));
+        for (SseEvent e : blocks.subList(2, blocks.size())) {
+            event(out, e.name(), e.data());
         }
-        if (reply == ToolAnswers.Reply.THINKING) {
-            event(out, "content_block_delta", ToolAnswers.signatureDelta());
-        }
-        event(out, "content_block_stop", "{\"type\":\"content_block_stop\",\"index\":0}");
-        event(out, "message_delta", "{\"type\":\"message_delta\",\"delta\":{\"stop_reason\":\"end_turn\","
+        event(out, "message_delta", "{\"type\":\"message_delta\",\"delta\":{\"stop_reason\":\"" + stopReason() + "\","
                 + "\"stop_sequence\":null},\"usage\":{\"output_tokens\":" + OUTPUT
                 + ",\"server_tool_use\":{\"web_search_requests\":" + webSearches + "}}}");
         event(out, "message_stop", "{\"type\":\"message_stop\"}");
+    }
+
+    /** One server-sent event: its name and its data line. */
+    private record SseEvent(String name, String data) {
+    }
+
+    /** The events of the answer's content blocks: each block's start, its deltas, its stop. */
+    private List<SseEvent> anthropicBlocks(JsonNode req) {
+        List<SseEvent> events = new ArrayList<>();
+        List<ToolAnswers.StreamedBlock> blocks = ToolAnswers.anthropicBlocks(reply, answer(req), this::pieces);
+        for (int i = 0; i < blocks.size(); i++) {
+            events.add(new SseEvent("content_block_start", "{\"type\":\"content_block_start\",\"index\":" + i
+                    + ",\"content_block\":" + blocks.get(i).start() + "}"));
+            for (String delta : blocks.get(i).deltas()) {
+                events.add(new SseEvent("content_block_delta", "{\"type\":\"content_block_delta\",\"index\":" + i
+                        + ",\"delta\":" + delta + "}"));
+            }
+            events.add(new SseEvent("content_block_stop", "{\"type\":\"content_block_stop\",\"index\":" + i
+                    + "}"));
+        }
+        return events;
     }
 
     private String chatCompletion(JsonNode req) {

@@ -101,7 +101,8 @@ class SseRestorationTest {
     void aWholeJsonAnswerIsRestoredInItsStrings() throws IOException {
         MaskedText masked = MASKER.mask(ORIGINAL);
         byte[] body = JSON.writeValueAsBytes(Map.of("content", List.of(Map.of("type", "text", "text", masked.text()))));
-        RestoringBody.WholeJson stage = new RestoringBody.WholeJson(masked.restorer());
+        RestoringBody.WholeJson stage = new RestoringBody.WholeJson(masked.restorer(),
+                dev.stockade.pii.WireFormat.ANTHROPIC_MESSAGES);
         assertThat(stage.push(body)).isEmpty();
         JsonNode restored = JSON.readTree(stage.finish());
         assertThat(restored.path("content").get(0).path("text").asText()).isEqualTo(ORIGINAL);

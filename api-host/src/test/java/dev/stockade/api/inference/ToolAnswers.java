@@ -2,18 +2,23 @@ package dev.stockade.api.inference;
 
 import static dev.stockade.api.inference.EchoText.quoted;
 
+import java.util.ArrayList;
+import java.util.List;
+import java.util.function.Function;
+
 /**
  * The answer shapes a provider double uses when its echo comes back as something other than text: a tool call whose
- * input holds the echoed text (written as models write tool input, JSON source text), or a thinking block. The
- * shapes follow each provider's wire format (Anthropic Messages, Chat Completions); the doubles stream the input's
- * source text and the thinking in pieces of five characters.
+ * input holds the echoed text (written as models write tool input, JSON source text), or a tool-use turn that thinks
+ * first. The shapes follow each provider's wire format (Anthropic Messages, Chat Completions); the doubles stream the
+ * input's source text, the text and the thinking in pieces of five characters.
  */
 final class ToolAnswers {
     /** What a double answers with. */
     enum Reply { TEXT, TOOL_USE, THINKING }
 
     static final String TOOL = "send_note";
-    static final String SIGNATURE = "c2lnbmVk";
+    /** A signature as Anthropic writes one: base64, with the characters JSON and URLs treat specially. */
+    static final String SIGNATURE = "EqQBCkYIBxgCKkDq+/Zb3nVj0kL8sQ==";
 
     private ToolAnswers() {
     }
@@ -23,45 +28,55 @@ final class ToolAnswers {
         return "{\"note\": " + quoted(text) + ", \"copies\": 2}";
     }
 
-    /** The whole Anthropic content array for {@code reply} around {@code text}. */
+    /**
+     * The whole Anthropic content array for {@code reply} around {@code text}. A thinking reply is the turn of a
+     * tool-use loop: signed thinking, then text, then the tool call, each holding the text.
+     */
     static String anthropicContent(Reply reply, String text) {
+        // every shape but text ends the turn in a tool call
+        String toolUse = "{\"type\":\"tool_use\",\"id\":\"toolu_1\",\"name\":\"" + TOOL + "\",\"input\":"
+                + input(text) + "}";
+        String plain = "{\"type\":\"text\",\"text\":" + quoted(text) + "}";
         return switch (reply) {
-            case TOOL_USE -> "[{\"type\":\"tool_use\",\"id\":\"toolu_1\",\"name\":\"" + TOOL + "\",\"input\":"
-                    + input(text) + "}]";
+            case TOOL_USE -> "[" + toolUse + "]";
             case THINKING -> "[{\"type\":\"thinking\",\"thinking\":" + quoted(text) + ",\"signature\":\"" + SIGNATURE
-                    + "\"},{\"type\":\"text\",\"text\":\"done\"}]";
-            case TEXT -> "[{\"type\":\"text\",\"text\":" + quoted(text) + "}]";
+                    + "\"}," + plain + "," + toolUse + "]";
+            case TEXT -> "[" + plain + "]";
         };
     }
 
-    /** The streamed source of block 0: the text itself, or the tool input's JSON. */
+    /** One streamed Anthropic content block: its {@code content_block_start}'s block and its deltas, in order. */
+    record StreamedBlock(String start, List<String> deltas) {
+    }
+
+    /**
+     * The streamed blocks for {@code reply} around {@code text}, as {@link #anthropicContent} has them; each block's
+     * source (the text, or the tool input's JSON) goes in the pieces {@code pieces} cuts it into.
+     */
+    static List<StreamedBlock> anthropicBlocks(Reply reply, String text, Function<String, List<String>> pieces) {
+        StreamedBlock toolUse = new StreamedBlock("{\"type\":\"tool_use\",\"id\":\"toolu_1\",\"name\":\"" + TOOL
+                + "\",\"input\":{}}", deltas("input_json_delta", "partial_json", pieces.apply(input(text))));
+        StreamedBlock plain = new StreamedBlock("{\"type\":\"text\",\"text\":\"\"}",
+                deltas("text_delta", "text", pieces.apply(text)));
+        return switch (reply) {
+            case TOOL_USE -> List.of(toolUse);
+            case THINKING -> {
+                List<String> thinking = new ArrayList<>(deltas("thinking_delta", "thinking", pieces.apply(text)));
+                thinking.add("{\"type\":\"signature_delta\",\"signature\":\"" + SIGNATURE + "\"}");
+                yield List.of(new StreamedBlock("{\"type\":\"thinking\",\"thinking\":\"\",\"signature\":\"\"}",
+                        thinking), plain, toolUse);
+            }
+            case TEXT -> List.of(plain);
+        };
+    }
+
+    private static List<String> deltas(String type, String field, List<String> pieces) {
+        return pieces.stream().map(p -> "{\"type\":\"" + type + "\",\"" + field + "\":" + quoted(p) + "}").toList();
+    }
+
+    /** The streamed source of a Chat Completions answer: the text itself, or the tool call's arguments. */
     static String streamed(Reply reply, String text) {
         return reply == Reply.TOOL_USE ? input(text) : text;
-    }
-
-    /** The {@code content_block} of block 0's {@code content_block_start}. */
-    static String anthropicStart(Reply reply) {
-        return switch (reply) {
-            case TOOL_USE -> "{\"type\":\"tool_use\",\"id\":\"toolu_1\",\"name\":\"" + TOOL + "\",\"input\":{}}";
-            case THINKING -> "{\"type\":\"thinking\",\"thinking\":\"\",\"signature\":\"\"}";
-            case TEXT -> "{\"type\":\"text\",\"text\":\"\"}";
-        };
-    }
-
-    /** A {@code content_block_delta} of block 0 carrying {@code piece}. */
-    static String anthropicDelta(Reply reply, String piece) {
-        String delta = switch (reply) {
-            case TOOL_USE -> "{\"type\":\"input_json_delta\",\"partial_json\":" + quoted(piece) + "}";
-            case THINKING -> "{\"type\":\"thinking_delta\",\"thinking\":" + quoted(piece) + "}";
-            case TEXT -> "{\"type\":\"text_delta\",\"text\":" + quoted(piece) + "}";
-        };
-        return "{\"type\":\"content_block_delta\",\"index\":0,\"delta\":" + delta + "}";
-    }
-
-    /** The thinking block's signature, sent as its last delta. */
-    static String signatureDelta() {
-        return "{\"type\":\"content_block_delta\",\"index\":0,\"delta\":{\"type\":\"signature_delta\","
-                + "\"signature\":\"" + SIGNATURE + "\"}}";
     }
 
     /** A Chat Completions message for {@code reply}: content, or one function call whose arguments hold the text. */

@@ -4,10 +4,11 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import com.anthropic.core.http.StreamResponse;
 import com.anthropic.helpers.MessageAccumulator;
-import com.anthropic.models.messages.ContentBlock;
+import com.anthropic.models.messages.ContentBlockParam;
 import com.anthropic.models.messages.Message;
 import com.anthropic.models.messages.RawMessageStreamEvent;
 import com.anthropic.models.messages.ThinkingBlock;
+import com.anthropic.models.messages.ToolResultBlockParam;
 import com.anthropic.models.messages.ToolUseBlock;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
@@ -23,9 +24,11 @@ import org.junit.jupiter.api.Test;
 /**
  * Tool calls and thinking through the {@code /llm} routes, with the official SDKs as clients and their own
  * accumulators assembling the answer. The provider double echoes the masked prompt inside a tool call's input (JSON
- * source text, streamed five characters per delta, so every placeholder is split) or as thinking. The caller's
- * street line holds a tab, which the restored JSON must carry escaped: the SDKs' accumulators parse the assembled
- * input and would fail on a raw one. The backend never sees a value, and streams are still metered at their price.
+ * source text, streamed five characters per delta, so every placeholder is split), or as signed thinking before text
+ * and a tool call. The caller's street line holds a tab, which the restored JSON must carry escaped: the SDKs'
+ * accumulators parse the assembled input and would fail on a raw one. Signed thinking comes back with its
+ * placeholders and goes back to the backend as it was sent. The backend never sees a value, and streams are still
+ * metered at their price.
  */
 @MicronautTest(transactional = false)
 class ToolCallMaskingTest extends MaskingPlatformTest {
@@ -50,7 +53,7 @@ class ToolCallMaskingTest extends MaskingPlatformTest {
     }
 
     @Test
-    void anAnthropicThinkingStreamIsRestoredAndKeepsItsSignature() {
+    void aStreamedThinkingKeepsItsPlaceholdersAndGoesBackToTheBackendAsItSentIt() {
         grantWithAddresses();
         upstream.reply = ToolAnswers.Reply.THINKING;
         MessageAccumulator accumulator = MessageAccumulator.create();
@@ -58,22 +61,24 @@ class ToolCallMaskingTest extends MaskingPlatformTest {
                 .createStreaming(LlmMaskingTest.haiku(PROMPT).build())) {
             s.stream().forEach(accumulator::accumulate);
         }
-        ThinkingBlock thinking = accumulator.message().content().get(0).thinking().orElseThrow();
-        assertThat(thinking.thinking()).isEqualTo(PROMPT);
-        assertThat(thinking.signature()).isEqualTo(ToolAnswers.SIGNATURE);
-        sentMasked();
+        toolLoopKeepsTheThinkingAsSent(accumulator.message());
     }
 
     @Test
-    void wholeAnthropicAnswersRestoreToolInputAndThinking() {
+    void aWholeThinkingKeepsItsPlaceholdersAndGoesBackToTheBackendAsItSentIt() {
+        grantWithAddresses();
+        upstream.reply = ToolAnswers.Reply.THINKING;
+        toolLoopKeepsTheThinkingAsSent(anthropic().messages().create(LlmMaskingTest.haiku(PROMPT).build()));
+    }
+
+    @Test
+    void aWholeAnthropicToolInputIsRestored() {
         grantWithAddresses();
         upstream.reply = ToolAnswers.Reply.TOOL_USE;
         Message tool = anthropic().messages().create(LlmMaskingTest.haiku(PROMPT).build());
         ToolUseBlock call = tool.content().get(0).toolUse().orElseThrow();
         assertThat(call._input().convert(JsonNode.class).path("note").asText()).isEqualTo(PROMPT);
-        upstream.reply = ToolAnswers.Reply.THINKING;
-        List<ContentBlock> content = anthropic().messages().create(LlmMaskingTest.haiku(PROMPT).build()).content();
-        assertThat(content.get(0).thinking().orElseThrow().thinking()).isEqualTo(PROMPT);
+        sentMasked();
     }
 
     @Test
@@ -98,6 +103,34 @@ class ToolCallMaskingTest extends MaskingPlatformTest {
         ChatCompletion c = openai().chat().completions().create(LlmMaskingTest.chat(PROMPT));
         assertThat(note(c.choices().get(0).message().toolCalls().orElseThrow())).isEqualTo(PROMPT);
         sentMasked();
+    }
+
+    /**
+     * {@code first}, the answer to the prompt, has the double's thinking with its placeholders and the caller's values
+     * in its text and tool input; sent back with a tool result, as a tool-use loop does, the thinking reaches the
+     * double exactly as the double wrote it, signature and placeholders alike, and no value reaches it at all.
+     */
+    private void toolLoopKeepsTheThinkingAsSent(Message first) {
+        String thought = EchoText.lastMessage(upstream.received.get(0).body().path("messages"));
+        assertThat(thought).as("what the double thought: the masked prompt").contains("[EMAIL_", "[ADDRESS_");
+        ThinkingBlock thinking = first.content().get(0).thinking().orElseThrow();
+        assertThat(thinking.thinking()).isEqualTo(thought);
+        assertThat(thinking.signature()).isEqualTo(ToolAnswers.SIGNATURE);
+        assertThat(first.content().get(1).text().orElseThrow().text()).isEqualTo(PROMPT);
+        ToolUseBlock call = first.content().get(2).toolUse().orElseThrow();
+        assertThat(call._input().convert(JsonNode.class).path("note").asText()).isEqualTo(PROMPT);
+
+        anthropic().messages().create(LlmMaskingTest.haiku(PROMPT).addMessage(first)
+                .addUserMessageOfContentBlockParams(List.of(ContentBlockParam.ofToolResult(ToolResultBlockParam
+                        .builder().toolUseId(call.id()).content("sent").build()))).build());
+        sentMasked();
+        ProviderDouble.Received next = upstream.received.get(1);
+        JsonNode sentBack = next.body().at("/messages/1/content/0");
+        assertThat(sentBack.path("type").asText()).isEqualTo("thinking");
+        assertThat(sentBack.path("thinking").asText()).isEqualTo(thought);
+        assertThat(next.raw()).as("the signature, byte for byte").contains("\"signature\":\"" + ToolAnswers.SIGNATURE
+                + "\"");
+        assertThat(next.body().at("/messages/1/content/1/text").asText()).contains("[EMAIL_");
     }
 
     /** The {@code note} of the one function call, read from its arguments' JSON. */

@@ -19,8 +19,8 @@ import org.junit.jupiter.api.Test;
 /**
  * The restoring stage on tool inputs and thinking in server-sent events, with a real masker's placeholders. A tool
  * input streams as fragments of JSON source text, so a restored value goes in JSON-escaped: the caller's address
- * holds a tab, which raw inside a JSON string would make the assembled input unreadable. The expected values are the
- * caller's own, never one the stage produced.
+ * holds a tab, which raw inside a JSON string would make the assembled input unreadable. Signed thinking passes as the
+ * backend sent it, placeholders included. The expected values are the caller's own, never one the stage produced.
  */
 class ToolInputRestorationTest {
     static final ObjectMapper JSON = new ObjectMapper();
@@ -55,20 +55,24 @@ class ToolInputRestorationTest {
     }
 
     @Test
-    void thinkingDeltasAreRestoredAndHeldTextGoesOutBeforeTheSignature() throws IOException {
+    void thinkingDeltasPassAsTheBackendSentThemWhileTheTextAfterThemIsRestored() throws IOException {
         MaskedText masked = MASKER.mask(ORIGINAL);
         String t = masked.text();
         int cut = t.indexOf("[EMAIL_") + 3;
-        byte[] wire = anthropicStream("thinking", "thinking_delta", "thinking",
+        String thinking = anthropicBlock(0, "thinking", "thinking_delta", "thinking",
                 List.of(t.substring(0, cut), t.substring(cut), " and [ADDR"));
-        String out = new String(restore(WireFormat.ANTHROPIC_MESSAGES, masked, wire, 5), StandardCharsets.UTF_8);
-        List<JsonNode> events = events(out.getBytes(StandardCharsets.UTF_8));
-        assertThat(deltas(events, "thinking")).isEqualTo(ORIGINAL + " and [ADDR");
-        assertThat(out.lastIndexOf("\"thinking_delta\"")).as("the held text leaves before the signature")
-                .isLessThan(out.indexOf("\"signature_delta\""));
-        assertThat(events).filteredOn(e -> e.path("delta").path("type").asText().equals("signature_delta"))
-                .singleElement()
-                .satisfies(e -> assertThat(e.path("delta").path("signature").asText()).isEqualTo("c2ln"));
+        String wire = "event: message_start\ndata: {\"type\":\"message_start\",\"message\":{}}\n\n" + thinking
+                + anthropicBlock(1, "text", "text_delta", "text", List.of(t.substring(0, cut), t.substring(cut)))
+                + "event: message_stop\ndata: {\"type\":\"message_stop\"}\n\n";
+        for (int chunk : new int[] {1, 5, 64, wire.length()}) {
+            String out = new String(restore(WireFormat.ANTHROPIC_MESSAGES, masked,
+                    wire.getBytes(StandardCharsets.UTF_8), chunk), StandardCharsets.UTF_8);
+            assertThat(out).as("chunk %d: the signed block, byte for byte", chunk).startsWith(
+                    "event: message_start\ndata: {\"type\":\"message_start\",\"message\":{}}\n\n" + thinking);
+            List<JsonNode> events = events(out.getBytes(StandardCharsets.UTF_8));
+            assertThat(deltas(events, "thinking")).isEqualTo(t + " and [ADDR").doesNotContain("jane.doe");
+            assertThat(deltas(events, "text")).isEqualTo(ORIGINAL);
+        }
     }
 
     @Test
@@ -126,19 +130,25 @@ class ToolInputRestorationTest {
         String chat = "{\"choices\":[{\"index\":0,\"message\":{\"role\":\"assistant\",\"content\":null,\"tool_calls\":"
                 + "[{\"id\":\"call_1\",\"type\":\"function\",\"function\":{\"name\":\"ship\",\"arguments\":"
                 + JSON.writeValueAsString(input) + "}}]},\"finish_reason\":\"tool_calls\"}]}";
-        JsonNode call = whole(masked, chat).path("choices").get(0).path("message").path("tool_calls").get(0);
+        JsonNode call = whole(masked, chat, WireFormat.OPENAI_CHAT).at("/choices/0/message/tool_calls/0");
         assertThat(JSON.readTree(call.path("function").path("arguments").asText()).path("note").asText())
                 .isEqualTo(ORIGINAL);
-        String anthropic = "{\"content\":[{\"type\":\"thinking\",\"thinking\":" + JSON.writeValueAsString(masked.text())
-                + ",\"signature\":\"c2ln\"},{\"type\":\"tool_use\",\"id\":\"t\",\"name\":\"ship\",\"input\":" + input
-                + "}]}";
-        JsonNode content = whole(masked, anthropic).path("content");
-        assertThat(content.get(0).path("thinking").asText()).isEqualTo(ORIGINAL);
-        assertThat(content.get(1).path("input").path("note").asText()).isEqualTo(ORIGINAL);
-        String converse = "{\"output\":{\"message\":{\"content\":[{\"toolUse\":{\"toolUseId\":\"t\",\"name\":\"ship\","
-                + "\"input\":" + input + "}}]}}}";
-        assertThat(whole(masked, converse).path("output").path("message").path("content").get(0).path("toolUse")
-                .path("input").path("note").asText()).isEqualTo(ORIGINAL);
+        String thinking = "{\"type\":\"thinking\",\"thinking\":" + JSON.writeValueAsString(masked.text())
+                + ",\"signature\":\"c2ln\"}";
+        String anthropic = "{\"content\":[" + thinking + ",{\"type\":\"tool_use\",\"id\":\"t\",\"name\":\"ship\","
+                + "\"input\":" + input + "}]}";
+        for (WireFormat format : List.of(WireFormat.ANTHROPIC_MESSAGES, WireFormat.BEDROCK_INVOKE)) {
+            JsonNode content = whole(masked, anthropic, format).path("content");
+            assertThat(content.get(0)).as("%s: signed thinking as sent", format).isEqualTo(JSON.readTree(thinking));
+            assertThat(content.get(1).path("input").path("note").asText()).isEqualTo(ORIGINAL);
+        }
+        String reasoning = "{\"reasoningContent\":{\"reasoningText\":{\"text\":"
+                + JSON.writeValueAsString(masked.text()) + ",\"signature\":\"c2ln\"}}}";
+        String converse = "{\"output\":{\"message\":{\"content\":[" + reasoning + ",{\"toolUse\":{\"toolUseId\":\"t\","
+                + "\"name\":\"ship\",\"input\":" + input + "}}]}}}";
+        JsonNode blocks = whole(masked, converse, WireFormat.BEDROCK_CONVERSE).at("/output/message/content");
+        assertThat(blocks.get(0)).as("signed reasoning as sent").isEqualTo(JSON.readTree(reasoning));
+        assertThat(blocks.get(1).at("/toolUse/input/note").asText()).isEqualTo(ORIGINAL);
     }
 
     @Test
@@ -158,8 +168,8 @@ class ToolInputRestorationTest {
         assertThat(JSON.readTree(done.path("arguments").asText()).path("note").asText()).isEqualTo(ORIGINAL);
     }
 
-    private static JsonNode whole(MaskedText masked, String body) throws IOException {
-        RestoringBody.WholeJson stage = new RestoringBody.WholeJson(masked.restorer());
+    private static JsonNode whole(MaskedText masked, String body, WireFormat format) throws IOException {
+        RestoringBody.WholeJson stage = new RestoringBody.WholeJson(masked.restorer(), RequestMasking.format(format));
         assertThat(stage.push(body.getBytes(StandardCharsets.UTF_8))).isEmpty();
         return JSON.readTree(stage.finish());
     }
@@ -173,32 +183,37 @@ class ToolInputRestorationTest {
     }
 
     /**
-     * An Anthropic stream with one block of {@code blockType} streaming {@code pieces} in deltas of
+     * An Anthropic stream with one block (index 1) of {@code blockType} streaming {@code pieces} in deltas of
      * {@code deltaType}; a thinking block ends with its signature, as Anthropic sends it.
      */
     static byte[] anthropicStream(String blockType, String deltaType, String field, List<String> pieces)
             throws IOException {
-        StringBuilder s = new StringBuilder("event: message_start\n")
-                .append("data: {\"type\":\"message_start\",\"message\":{}}\n\n");
+        return ("event: message_start\ndata: {\"type\":\"message_start\",\"message\":{}}\n\n"
+                + anthropicBlock(1, blockType, deltaType, field, pieces)
+                + "event: message_stop\ndata: {\"type\":\"message_stop\"}\n\n").getBytes(StandardCharsets.UTF_8);
+    }
+
+    /** The events of one content block at {@code index}: its start, its deltas (and signature), its stop. */
+    static String anthropicBlock(int index, String blockType, String deltaType, String field,
+                                         List<String> pieces) throws IOException {
         String block = switch (blockType) {
             case "tool_use" -> "{\"type\":\"tool_use\",\"id\":\"toolu_1\",\"name\":\"ship\",\"input\":{}}";
             case "thinking" -> "{\"type\":\"thinking\",\"thinking\":\"\",\"signature\":\"\"}";
             default -> "{\"type\":\"text\",\"text\":\"\"}";
         };
-        s.append("event: content_block_start\ndata: {\"type\":\"content_block_start\",\"index\":1,")
-                .append("\"content_block\":").append(block).append("}\n\n");
+        String delta = "event: content_block_delta\ndata: {\"type\":\"content_block_delta\",\"index\":" + index
+                + ",\"delta\":";
+        StringBuilder s = new StringBuilder("event: content_block_start\ndata: {\"type\":\"content_block_start\",")
+                .append("\"index\":").append(index).append(",\"content_block\":").append(block).append("}\n\n");
         for (String p : pieces) {
-            s.append("event: content_block_delta\ndata: {\"type\":\"content_block_delta\",\"index\":1,\"delta\":")
-                    .append("{\"type\":\"").append(deltaType).append("\",\"").append(field).append("\":")
+            s.append(delta).append("{\"type\":\"").append(deltaType).append("\",\"").append(field).append("\":")
                     .append(JSON.writeValueAsString(p)).append("}}\n\n");
         }
         if (blockType.equals("thinking")) {
-            s.append("event: content_block_delta\ndata: {\"type\":\"content_block_delta\",\"index\":1,\"delta\":")
-                    .append("{\"type\":\"signature_delta\",\"signature\":\"c2ln\"}}\n\n");
+            s.append(delta).append("{\"type\":\"signature_delta\",\"signature\":\"c2ln\"}}\n\n");
         }
-        s.append("event: content_block_stop\ndata: {\"type\":\"content_block_stop\",\"index\":1}\n\n");
-        s.append("event: message_stop\ndata: {\"type\":\"message_stop\"}\n\n");
-        return s.toString().getBytes(StandardCharsets.UTF_8);
+        return s.append("event: content_block_stop\ndata: {\"type\":\"content_block_stop\",\"index\":")
+                .append(index).append("}\n\n").toString();
     }
 
     /** A Chat Completions stream calling one tool (index 1) with {@code pieces} as its arguments' fragments. */

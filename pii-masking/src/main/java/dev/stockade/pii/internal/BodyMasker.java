@@ -14,7 +14,7 @@ import java.util.Map;
 /**
  * Masks the free text of one inference request body: which JSON strings are text is the wire format's
  * business (message contents, system prompts, tool inputs and results); keys, roles, model names, ids, numbers
- * and signed thinking blocks are left exactly as they were.
+ * and signed reasoning ({@link SignedReasoning}) are left exactly as they were.
  */
 public final class BodyMasker {
 
@@ -55,9 +55,8 @@ public final class BodyMasker {
         }
         for (Item b : items(parent, field, at)) {
             ObjectNode block = b.node();
-            String type = block.path("type").asText("");
-            if (type.equals("thinking") || type.equals("redacted_thinking")) {
-                continue;
+            if (SignedReasoning.anthropicBlock(block)) {
+                continue; // the answer left it masked (Restorer): it comes back with placeholders, as signed
             }
             text(block, "text", b.pointer());
             anyJson(block, "input", b.pointer());
@@ -96,6 +95,11 @@ public final class BodyMasker {
             if (n.path("type").asText("").equals("custom_tool_call")) {
                 text(n, "input", item.pointer());
             }
+            // a reasoning item's summary is plain text beside its encrypted_content, signed by nothing; the answer
+            // restored it, so a client sending the item back would otherwise send the caller's values
+            for (Item part : items(n, "summary", item.pointer())) {
+                text(part.node(), "text", part.pointer());
+            }
         }
     }
 
@@ -110,6 +114,7 @@ public final class BodyMasker {
         }
     }
 
+    // reasoningContent is signed reasoning (SignedReasoning): not visited, so it goes on as the client sent it
     private void converseBlock(ObjectNode block, String at) {
         text(block, "text", at);
         anyJson(block, "json", at);
