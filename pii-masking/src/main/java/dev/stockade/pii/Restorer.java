@@ -73,19 +73,6 @@ public final class Restorer {
         return restoreJson(body, EnumSet.of(format));
     }
 
-    /**
-     * A whole JSON answer restored as {@link #restoreJson(byte[], WireFormat)} does, leaving the signed reasoning of
-     * every wire format as it is (their places never overlap).
-     *
-     * @deprecated kept only so that hosts built against the API before the format was asked still compile; name the
-     *     answer's format instead
-     * @throws MaskingException {@code INVALID_BODY} if the answer is not JSON
-     */
-    @Deprecated(forRemoval = true)
-    public byte[] restoreJson(byte[] body) throws MaskingException {
-        return restoreJson(body, EnumSet.allOf(WireFormat.class));
-    }
-
     private byte[] restoreJson(byte[] body, Set<WireFormat> formats) throws MaskingException {
         if (originals.isEmpty()) {
             return body;

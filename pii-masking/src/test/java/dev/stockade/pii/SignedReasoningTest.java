@@ -107,26 +107,6 @@ class SignedReasoningTest {
         assertThat(new String(next.body(), StandardCharsets.UTF_8)).doesNotContain(MAIL);
     }
 
-    @Test
-    @SuppressWarnings("removal")
-    void theRestorerThatNamesNoFormatLeavesTheSignedReasoningOfEveryFormat() throws Exception {
-        MaskedText masked = MASKER.mask(PROMPT);
-        ObjectNode anthropic = JSON.createObjectNode();
-        ArrayNode content = anthropic.putArray("content");
-        content.addObject().put("type", "thinking").put("thinking", masked.text()).put("signature", SIGNATURE);
-        content.addObject().put("type", "text").put("text", masked.text());
-        JsonNode restored = JSON.readTree(masked.restorer().restoreJson(bytes(anthropic)));
-        assertThat(restored.at("/content/0")).isEqualTo(content.get(0));
-        assertThat(restored.at("/content/1/text").asText()).isEqualTo(PROMPT);
-        ObjectNode converse = JSON.createObjectNode();
-        ArrayNode blocks = converse.putObject("output").putObject("message").putArray("content");
-        blocks.addObject().putObject("reasoningContent").putObject("reasoningText").put("text", masked.text());
-        blocks.addObject().put("text", masked.text());
-        JsonNode out = JSON.readTree(masked.restorer().restoreJson(bytes(converse))).at("/output/message/content");
-        assertThat(out.get(0)).isEqualTo(blocks.get(0));
-        assertThat(out.at("/1/text").asText()).isEqualTo(PROMPT);
-    }
-
     private static ObjectNode anthropicRequest() {
         ObjectNode request = JSON.createObjectNode().put("model", "claude-haiku-4-5").put("max_tokens", 1024);
         request.putArray("messages").addObject().put("role", "user").put("content", PROMPT);
