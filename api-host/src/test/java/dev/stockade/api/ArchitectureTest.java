@@ -39,7 +39,7 @@ class ArchitectureTest {
             Map.entry("credentials", 2), Map.entry("governance", 2), Map.entry("halt", 2),
             Map.entry("sandbox", 3), Map.entry("clusters", 3),
             Map.entry("connectors", 4), Map.entry("spend", 4),
-            Map.entry("inference", 5), Map.entry("egress", 5),
+            Map.entry("inference", 5), Map.entry("egress", 5), Map.entry("impact", 5),
             Map.entry("", 6));
 
     private static final JavaClasses PLATFORM = new ClassFileImporter()

@@ -7,9 +7,10 @@ import picocli.CommandLine.Spec;
 
 /** {@code stockade policy ...}: everything done with policy documents. */
 @Command(name = "policy", mixinStandardHelpOptions = true,
-        description = "Lint, format, describe, test, evaluate and resolve policies.",
+        description = "Lint, format, describe, test, evaluate and resolve policies, and replay recorded traffic under"
+                + " a candidate.",
         subcommands = {LintCommand.class, FmtCommand.class, DescribeCommand.class, TestCommand.class, EvalCommand.class,
-                EffectiveCommand.class})
+                EffectiveCommand.class, ImpactCommand.class})
 final class PolicyCommand implements Callable<Integer> {
     @Spec
     CommandSpec spec;

@@ -35,12 +35,17 @@ final class PolicyFiles {
      * and returns empty, so that the caller exits 2 and nothing is decided on a broken policy.
      */
     static Optional<List<Policy>> readValid(List<Path> files, PrintWriter err) {
-        List<Policy> policies = new ArrayList<>();
+        return readValidResults(files, err).map(results -> results.stream().map(ReadResult::policy).toList());
+    }
+
+    /** As {@link #readValid}, keeping each file's read result (its source map places entries for reports). */
+    static Optional<List<ReadResult>> readValidResults(List<Path> files, PrintWriter err) {
+        List<ReadResult> policies = new ArrayList<>();
         boolean ok = true;
         for (Path file : files == null ? List.<Path>of() : files) {
             Optional<ReadResult> read = read(file, err);
             if (read.isPresent() && read.get().valid()) {
-                policies.add(read.get().policy());
+                policies.add(read.get());
             } else {
                 read.ifPresent(r -> err.print(ProblemRenderer.human(r.problems(), r.sourceName(), r.text())));
                 ok = false;

@@ -43,6 +43,11 @@ final class ResolutionInputs {
     }
 
     private Optional<InstallFacts> installFacts(PrintWriter err) {
+        return installFacts(install, err);
+    }
+
+    /** The facts of an install file ({@code null}: the defaults), or empty after printing its problems. */
+    static Optional<InstallFacts> installFacts(Path install, PrintWriter err) {
         if (install == null) {
             return Optional.of(PolicySources.installOf(com.fasterxml.jackson.databind.node.MissingNode.getInstance()));
         }

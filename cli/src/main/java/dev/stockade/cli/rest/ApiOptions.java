@@ -75,7 +75,14 @@ public final class ApiOptions {
     }
 
     ApiClient client(boolean needToken) {
-        Map<String, String> env = env();
+        return connect(url, token, env(), needToken);
+    }
+
+    /**
+     * The client for a platform URL and token given as flags (either null), else {@code STOCKADE_URL} and
+     * {@code STOCKADE_TOKEN}, else the stored login; a {@link Failure} when none is usable.
+     */
+    static ApiClient connect(String url, String token, Map<String, String> env, boolean needToken) {
         Optional<Credentials> stored = Optional.empty();
         String u = first(url, env.get("STOCKADE_URL"));
         String t = first(token, env.get("STOCKADE_TOKEN"));

@@ -65,6 +65,11 @@ public enum Action {
     CREDENTIALS_READ(Scope.PROJECT, true, PROJECT_MEMBER),
     CREDENTIALS_WRITE(Scope.PROJECT, true, PROJECT_ADMIN),
 
+    /** Replaying the trail under candidate policies (read-only): an org admin over the organization. */
+    POLICY_IMPACT_ORG(Scope.ORG, true, ORG_ADMIN),
+    /** The same over one project's trail: a project admin (and so an org admin). */
+    POLICY_IMPACT_PROJECT(Scope.PROJECT, true, PROJECT_ADMIN),
+
     // sandboxes
     SANDBOX_READ(Scope.PROJECT, true, PROJECT_MEMBER),
     SANDBOX_OPERATE(Scope.PROJECT, true, PROJECT_MEMBER),
