@@ -40,6 +40,56 @@ class WireFormatMaskingTest {
     }
 
     @Test
+    void anthropicCitationsDocumentsAndSearchResultsAreTextAndTheirPointersAreNot() throws Exception {
+        JsonNode n = mask(WireFormat.ANTHROPIC_MESSAGES, "{'model':'claude-x','messages':[{'role':'user','content':["
+                + "{'type':'document','title':'about " + MAIL + "','context':'from " + MAIL + "',"
+                + "'source':{'type':'content','content':[{'type':'text','text':'write " + MAIL + "'}]},"
+                + "'citations':{'enabled':true}},"
+                + "{'type':'search_result','source':'https://kb.example/a','title':'kb " + MAIL + "',"
+                + "'content':[{'type':'text','text':'ask " + MAIL + "'}]}]},"
+                + "{'role':'assistant','content':[{'type':'text','text':'cited','citations':["
+                + "{'type':'content_block_location','cited_text':'write " + MAIL + "','document_index':0,"
+                + "'document_title':'about " + MAIL + "','start_block_index':0,'end_block_index':1},"
+                + "{'type':'page_location','cited_text':'p " + MAIL + "','document_index':1,'document_title':null,"
+                + "'start_page_number':1,'end_page_number':2},"
+                + "{'type':'web_search_result_location','cited_text':'w " + MAIL + "','title':'t " + MAIL + "',"
+                + "'url':'https://w.example/a','encrypted_index':'Eo8BCioIAhgB'},"
+                + "{'type':'search_result_location','cited_text':'s " + MAIL + "','title':'kb " + MAIL + "',"
+                + "'source':'https://kb.example/a','search_result_index':0,'start_block_index':0,"
+                + "'end_block_index':1}]}]}]}");
+        assertThat(n.at("/messages/0/content/0/title").asText()).startsWith("about [EMAIL_");
+        assertThat(n.at("/messages/0/content/0/context").asText()).startsWith("from [EMAIL_");
+        assertThat(n.at("/messages/0/content/0/source/content/0/text").asText()).startsWith("write [EMAIL_");
+        assertThat(n.at("/messages/0/content/1/title").asText()).startsWith("kb [EMAIL_");
+        assertThat(n.at("/messages/0/content/1/content/0/text").asText()).startsWith("ask [EMAIL_");
+        JsonNode c = n.at("/messages/1/content/0/citations");
+        assertThat(c.at("/0/cited_text").asText()).as("the document's placeholder")
+                .isEqualTo(n.at("/messages/0/content/0/source/content/0/text").asText());
+        assertThat(c.at("/0/document_title").asText()).isEqualTo(n.at("/messages/0/content/0/title").asText());
+        assertThat(c.at("/1/cited_text").asText()).startsWith("p [EMAIL_");
+        assertThat(c.at("/1/document_title").isNull()).isTrue();
+        assertThat(c.at("/2/cited_text").asText()).startsWith("w [EMAIL_");
+        assertThat(c.at("/2/title").asText()).startsWith("t [EMAIL_");
+        assertThat(c.at("/3/cited_text").asText()).startsWith("s [EMAIL_");
+        assertThat(c.at("/3/title").asText()).isEqualTo(n.at("/messages/0/content/1/title").asText());
+        assertThat(c.at("/0/end_block_index").asInt()).isEqualTo(1);
+        assertThat(c.at("/2/url").asText()).isEqualTo("https://w.example/a");
+        assertThat(c.at("/3/source").asText()).isEqualTo("https://kb.example/a");
+        assertThat(c.at("/2/encrypted_index").asText()).isEqualTo("Eo8BCioIAhgB");
+    }
+
+    @Test
+    void urlsAndSourcesOfCitationsAreLeftAsPointers() throws Exception {
+        String body = "{'messages':[{'role':'assistant','content':[{'type':'text','text':'x','citations':["
+                + "{'type':'web_search_result_location','cited_text':'w','title':'t','url':'https://w.example/"
+                + MAIL + "','encrypted_index':'E'}]}]}]}";
+        MaskedBody m = PiiMaskerTest.ALL.mask(body.replace('\'', '"').getBytes(StandardCharsets.UTF_8),
+                WireFormat.ANTHROPIC_MESSAGES);
+        assertThat(JSON.readTree(m.body()).at("/messages/0/content/0/citations/0/url").asText())
+                .isEqualTo("https://w.example/" + MAIL);
+    }
+
+    @Test
     void signedThinkingIsLeftIntactSoItsSignatureHolds() throws Exception {
         String body = "{'model':'m','messages':[{'role':'assistant','content':[{'type':'thinking','thinking':'"
                 + MAIL + "','signature':'sig'},{'type':'text','text':'ok'}]}]}";
@@ -115,6 +165,33 @@ class WireFormatMaskingTest {
         assertThat(n.at("/messages/2/content/0/toolResult/content/0/text").asText()).startsWith("ok [EMAIL_");
         assertThat(n.at("/messages/2/content/0/toolResult/content/1/json/who").asText()).startsWith("[EMAIL_");
         assertThat(n.at("/inferenceConfig/maxTokens").asInt()).isEqualTo(512);
+    }
+
+    @Test
+    void converseDocumentsSearchResultsAndCitationsAreText() throws Exception {
+        JsonNode n = mask(WireFormat.BEDROCK_CONVERSE, "{'messages':[{'role':'user','content':["
+                + "{'document':{'format':'txt','name':'roster','context':'from " + MAIL + "','source':{'text':'write "
+                + MAIL + "'}}},"
+                + "{'document':{'format':'txt','name':'chunks','source':{'content':[{'text':'ask " + MAIL + "'}]}}},"
+                + "{'searchResult':{'source':'https://kb.example/a','title':'kb " + MAIL + "','content':[{'text':'see "
+                + MAIL + "'}]}}]},"
+                + "{'role':'assistant','content':[{'citationsContent':{'content':[{'text':'write " + MAIL + "'}],"
+                + "'citations':[{'title':'about " + MAIL + "','source':'https://kb.example/a','sourceContent':[{'text':"
+                + "'write " + MAIL + "'}],'location':{'documentChar':{'documentIndex':0,'start':0,'end':26}}}]}}]}]}");
+        JsonNode user = n.at("/messages/0/content");
+        assertThat(user.at("/0/document/context").asText()).startsWith("from [EMAIL_");
+        assertThat(user.at("/0/document/name").asText()).isEqualTo("roster");
+        assertThat(user.at("/1/document/source/content/0/text").asText()).startsWith("ask [EMAIL_");
+        assertThat(user.at("/2/searchResult/title").asText()).startsWith("kb [EMAIL_");
+        assertThat(user.at("/2/searchResult/content/0/text").asText()).startsWith("see [EMAIL_");
+        JsonNode cited = n.at("/messages/1/content/0/citationsContent");
+        String document = user.at("/0/document/source/text").asText();
+        assertThat(document).startsWith("write [EMAIL_");
+        assertThat(cited.at("/content/0/text").asText()).isEqualTo(document);
+        assertThat(cited.at("/citations/0/sourceContent/0/text").asText()).isEqualTo(document);
+        assertThat(cited.at("/citations/0/title").asText()).startsWith("about [EMAIL_");
+        assertThat(cited.at("/citations/0/source").asText()).isEqualTo("https://kb.example/a");
+        assertThat(cited.at("/citations/0/location/documentChar/end").asInt()).isEqualTo(26);
     }
 
     @Test

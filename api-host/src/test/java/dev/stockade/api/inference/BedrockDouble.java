@@ -66,6 +66,8 @@ final class BedrockDouble implements AutoCloseable {
      * the text; streamed, each block in pieces of five characters, the reasoning's signature in a delta of its own.
      */
     volatile boolean reasoning;
+    /** Converse answers with a cited text: one {@code citationsContent} block quoting the request's document whole. */
+    volatile boolean citations;
     private final HttpServer server;
 
     BedrockDouble() throws IOException {
@@ -99,7 +101,7 @@ final class BedrockDouble implements AutoCloseable {
                         "X-Amzn-Bedrock-Output-Token-Count", String.valueOf(OUTPUT),
                         "X-Amzn-Bedrock-Invocation-Latency", "321"));
                 case "invoke-with-response-stream" -> frames(ex, invokeFrames(pieces(text)), 3);
-                case "converse" -> json(ex, 200, converse(text), Map.of());
+                case "converse" -> json(ex, 200, citations ? cited(body) : converse(text), Map.of());
                 case "converse-stream" -> frames(ex, reasoning ? reasoningFrames(text) : converseFrames(text), 2);
                 default -> ex.sendResponseHeaders(404, -1);
             }
@@ -143,6 +145,30 @@ final class BedrockDouble implements AutoCloseable {
         return "{\"output\":{\"message\":{\"role\":\"assistant\",\"content\":[" + block + "]}},"
                 + "\"stopReason\":\"" + stopReason() + "\",\"usage\":{\"inputTokens\":" + INPUT + ",\"outputTokens\":"
                 + OUTPUT + ",\"totalTokens\":" + (INPUT + OUTPUT) + "},\"metrics\":{\"latencyMs\":321}}";
+    }
+
+    /**
+     * A Converse answer that cites the first document of the request whole, as Converse writes a citation of a text
+     * document: the generated text, and one citation with the document's name as its title, the quoted source text
+     * and a character location over the text Bedrock was sent.
+     */
+    private static String cited(byte[] body) throws IOException {
+        JsonNode document = null;
+        for (JsonNode message : JSON.readTree(body).path("messages")) {
+            for (JsonNode block : message.path("content")) {
+                document = document == null && block.has("document") ? block.get("document") : document;
+            }
+        }
+        if (document == null) {
+            throw new IllegalArgumentException("a cited answer needs a document in the request");
+        }
+        String text = quoted(document.path("source").path("text").asText());
+        return "{\"output\":{\"message\":{\"role\":\"assistant\",\"content\":[{\"citationsContent\":{\"content\":"
+                + "[{\"text\":" + text + "}],\"citations\":[{\"title\":" + quoted(document.path("name").asText())
+                + ",\"sourceContent\":[{\"text\":" + text + "}],\"location\":{\"documentChar\":{\"documentIndex\":0,"
+                + "\"start\":0,\"end\":" + document.path("source").path("text").asText().length() + "}}}]}}]}},"
+                + "\"stopReason\":\"end_turn\",\"usage\":{\"inputTokens\":" + INPUT + ",\"outputTokens\":" + OUTPUT
+                + ",\"totalTokens\":" + (INPUT + OUTPUT) + "},\"metrics\":{\"latencyMs\":321}}";
     }
 
     /** Anthropic stream events in {@code chunk} frames; the last carries Bedrock's invocation metrics. */

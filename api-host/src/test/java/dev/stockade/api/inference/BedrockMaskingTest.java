@@ -24,9 +24,11 @@ import software.amazon.awssdk.core.document.Document;
 import software.amazon.awssdk.regions.Region;
 import software.amazon.awssdk.services.bedrockruntime.BedrockRuntimeAsyncClient;
 import software.amazon.awssdk.services.bedrockruntime.BedrockRuntimeClient;
+import software.amazon.awssdk.services.bedrockruntime.model.CitationsContentBlock;
 import software.amazon.awssdk.services.bedrockruntime.model.ContentBlock;
 import software.amazon.awssdk.services.bedrockruntime.model.ConversationRole;
 import software.amazon.awssdk.services.bedrockruntime.model.ConverseStreamResponseHandler;
+import software.amazon.awssdk.services.bedrockruntime.model.DocumentFormat;
 import software.amazon.awssdk.services.bedrockruntime.model.InvokeModelWithResponseStreamResponseHandler;
 import software.amazon.awssdk.services.bedrockruntime.model.Message;
 import software.amazon.awssdk.services.bedrockruntime.model.ReasoningContentBlock;
@@ -41,7 +43,8 @@ import software.amazon.awssdk.services.bedrockruntime.model.ToolUseBlock;
  * answers come back restored whole, InvokeModelWithResponseStream and ConverseStream come back restored through
  * re-encoded event-stream frames the SDK accepts, the double never sees a masked value, and each stream is metered
  * at the published list price. Converse reasoning is signed: it comes back with its placeholders, and sent back in a
- * tool-use loop it reaches Bedrock exactly as Bedrock wrote it.
+ * tool-use loop it reaches Bedrock exactly as Bedrock wrote it. A citation of the caller's document comes back
+ * restored and goes back masked with the document's placeholders.
  */
 @MicronautTest(transactional = false)
 class BedrockMaskingTest extends PlatformTest {
@@ -83,6 +86,7 @@ class BedrockMaskingTest extends PlatformTest {
         upstream.echo = true;
         upstream.toolUse = false;
         upstream.reasoning = false;
+        upstream.citations = false;
     }
 
     @AfterAll
@@ -216,6 +220,30 @@ class BedrockMaskingTest extends PlatformTest {
             client.converse(b -> b.modelId(BedrockSdkTest.MODEL).messages(prompt(), answer, toolResult("tooluse_1")));
         }
         reasoningWentBackAsSent(thought);
+    }
+
+    @Test
+    void aConverseCitationComesBackRestoredAndGoesBackMaskedLikeItsDocument() throws IOException {
+        upstream.citations = true;
+        Message ask = Message.builder().role(ConversationRole.USER).content(ContentBlock.fromDocument(d -> d
+                .format(DocumentFormat.TXT).name("roster").source(s -> s.text(PROMPT)).citations(c -> c.enabled(true))),
+                ContentBlock.fromText("Whom do I write to?")).build();
+        try (BedrockRuntimeClient client = sync()) {
+            Message answer = client.converse(b -> b.modelId(BedrockSdkTest.MODEL).messages(ask)).output().message();
+            CitationsContentBlock cited = answer.content().get(0).citationsContent();
+            assertThat(cited.content().get(0).text()).isEqualTo(PROMPT);
+            assertThat(cited.citations().get(0).sourceContent().get(0).text()).isEqualTo(PROMPT);
+            client.converse(b -> b.modelId(BedrockSdkTest.MODEL).messages(ask, answer, prompt("Thanks")));
+        }
+        assertThat(upstream.received).hasSize(2);
+        upstream.received.forEach(this::sentMasked);
+        JsonNode next = JSON.readTree(upstream.received.get(1).body());
+        String document = next.at("/messages/0/content/0/document/source/text").asText();
+        JsonNode back = next.at("/messages/1/content/0/citationsContent");
+        JsonNode span = back.at("/citations/0/location/documentChar");
+        assertThat(back.at("/citations/0/sourceContent/0/text").asText()).as("the masked document's span")
+                .isEqualTo(document.substring(span.path("start").asInt(), span.path("end").asInt()));
+        assertThat(back.at("/content/0/text").asText()).isEqualTo(document);
     }
 
     /**

@@ -54,7 +54,10 @@ final class ProviderDouble implements AutoCloseable {
     volatile long webSearches;
     /** Answer with the last message's text instead of the fixed greeting. */
     volatile boolean echo;
-    /** Whether the answer's text comes as text, inside a tool call's input, or as thinking (Anthropic, Chat). */
+    /**
+     * Whether the answer's text comes as text, inside a tool call's input, as thinking (Anthropic, Chat), or as a
+     * text that cites the request's document (whole Anthropic answers).
+     */
     volatile ToolAnswers.Reply reply = ToolAnswers.Reply.TEXT;
     /** Counted down when a held stream has sent its first events (the caller is reading it). */
     volatile CountDownLatch streaming = new CountDownLatch(1);
@@ -106,13 +109,14 @@ final class ProviderDouble implements AutoCloseable {
 
     private String anthropicMessage(JsonNode req) {
         return "{\"id\":\"msg_1\",\"type\":\"message\",\"role\":\"assistant\",\"model\":\"" + req.path("model").asText()
-                + "\",\"content\":" + ToolAnswers.anthropicContent(reply, answer(req)) + ","
+                + "\",\"content\":" + (reply == ToolAnswers.Reply.CITED ? ToolAnswers.anthropicCited(req)
+                : ToolAnswers.anthropicContent(reply, answer(req))) + ","
                 + "\"stop_reason\":\"" + stopReason() + "\","
                 + "\"stop_sequence\":null,\"usage\":" + anthropicUsage(OUTPUT, true) + "}";
     }
 
     private String stopReason() {
-        return reply == ToolAnswers.Reply.TEXT ? "end_turn" : "tool_use";
+        return reply == ToolAnswers.Reply.TEXT || reply == ToolAnswers.Reply.CITED ? "end_turn" : "tool_use";
     }
 
     /** Anthropic's usage object: the input with the cache counts, and the searches where the answer ends. */

@@ -2,6 +2,7 @@ package dev.stockade.api.inference;
 
 import static dev.stockade.api.inference.EchoText.quoted;
 
+import com.fasterxml.jackson.databind.JsonNode;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.function.Function;
@@ -9,12 +10,17 @@ import java.util.function.Function;
 /**
  * The answer shapes a provider double uses when its echo comes back as something other than text: a tool call whose
  * input holds the echoed text (written as models write tool input, JSON source text), or a tool-use turn that thinks
- * first. The shapes follow each provider's wire format (Anthropic Messages, Chat Completions); the doubles stream the
- * input's source text, the text and the thinking in pieces of five characters.
+ * first, or a text block that cites the document it was sent. The shapes follow each provider's wire format (Anthropic
+ * Messages, Chat Completions); the doubles stream the input's source text, the text and the thinking in pieces of
+ * five characters.
  */
 final class ToolAnswers {
     /** What a double answers with. */
-    enum Reply { TEXT, TOOL_USE, THINKING }
+    enum Reply {
+        TEXT, TOOL_USE, THINKING,
+        /** Whole Anthropic answers only ({@link #anthropicCited}): a text block quoting the request's document. */
+        CITED
+    }
 
     static final String TOOL = "send_note";
     /** A signature as Anthropic writes one: base64, with the characters JSON and URLs treat specially. */
@@ -42,7 +48,32 @@ final class ToolAnswers {
             case THINKING -> "[{\"type\":\"thinking\",\"thinking\":" + quoted(text) + ",\"signature\":\"" + SIGNATURE
                     + "\"}," + plain + "," + toolUse + "]";
             case TEXT -> "[" + plain + "]";
+            case CITED -> throw new IllegalArgumentException("a cited answer quotes the request: anthropicCited");
         };
+    }
+
+    /**
+     * The whole Anthropic content array of a cited answer, as the API writes one for a plain-text document: one text
+     * block whose one {@code char_location} citation quotes the first document of {@code request} whole, with its
+     * title, indexes over the text the backend was sent.
+     */
+    static String anthropicCited(JsonNode request) {
+        JsonNode document = null;
+        for (JsonNode message : request.path("messages")) {
+            for (JsonNode block : message.path("content")) {
+                if (document == null && block.path("type").asText().equals("document")) {
+                    document = block;
+                }
+            }
+        }
+        if (document == null) {
+            throw new IllegalArgumentException("a cited answer needs a document in the request");
+        }
+        String text = document.path("source").path("data").asText();
+        return "[{\"type\":\"text\",\"text\":" + quoted(text) + ",\"citations\":[{\"type\":\"char_location\","
+                + "\"cited_text\":" + quoted(text) + ",\"document_index\":0,\"document_title\":"
+                + quoted(document.path("title").asText()) + ",\"start_char_index\":0,\"end_char_index\":"
+                + text.length() + "}]}]";
     }
 
     /** One streamed Anthropic content block: its {@code content_block_start}'s block and its deltas, in order. */
@@ -67,6 +98,7 @@ final class ToolAnswers {
                         thinking), plain, toolUse);
             }
             case TEXT -> List.of(plain);
+            case CITED -> throw new IllegalArgumentException("the doubles answer a cited text whole only");
         };
     }
 

@@ -4,9 +4,15 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import com.anthropic.core.http.StreamResponse;
 import com.anthropic.helpers.MessageAccumulator;
+import com.anthropic.models.messages.CitationCharLocation;
+import com.anthropic.models.messages.CitationsConfigParam;
 import com.anthropic.models.messages.ContentBlockParam;
+import com.anthropic.models.messages.DocumentBlockParam;
 import com.anthropic.models.messages.Message;
+import com.anthropic.models.messages.MessageCreateParams;
+import com.anthropic.models.messages.PlainTextSource;
 import com.anthropic.models.messages.RawMessageStreamEvent;
+import com.anthropic.models.messages.TextBlock;
 import com.anthropic.models.messages.ThinkingBlock;
 import com.anthropic.models.messages.ToolResultBlockParam;
 import com.anthropic.models.messages.ToolUseBlock;
@@ -27,7 +33,8 @@ import org.junit.jupiter.api.Test;
  * source text, streamed five characters per delta, so every placeholder is split), or as signed thinking before text
  * and a tool call. The caller's street line holds a tab, which the restored JSON must carry escaped: the SDKs'
  * accumulators parse the assembled input and would fail on a raw one. Signed thinking comes back with its
- * placeholders and goes back to the backend as it was sent. The backend never sees a value, and streams are still
+ * placeholders and goes back to the backend as it was sent. A citation of the caller's document comes back restored
+ * and goes back masked with the document's placeholders. The backend never sees a value, and streams are still
  * metered at their price.
  */
 @MicronautTest(transactional = false)
@@ -131,6 +138,35 @@ class ToolCallMaskingTest extends MaskingPlatformTest {
         assertThat(next.raw()).as("the signature, byte for byte").contains("\"signature\":\"" + ToolAnswers.SIGNATURE
                 + "\"");
         assertThat(next.body().at("/messages/1/content/1/text").asText()).contains("[EMAIL_");
+    }
+
+    @Test
+    void aCitationComesBackRestoredAndGoesBackMaskedLikeItsDocument() {
+        grantWithAddresses();
+        upstream.reply = ToolAnswers.Reply.CITED;
+        String title = "Shipping notes for " + LlmMaskingTest.EMAIL;
+        MessageCreateParams.Builder ask = MessageCreateParams.builder().model("claude-haiku-4-5").maxTokens(1024)
+                .addUserMessageOfContentBlockParams(List.of(ContentBlockParam.ofDocument(DocumentBlockParam.builder()
+                        .source(PlainTextSource.builder().data(PROMPT).build()).title(title)
+                        .citations(CitationsConfigParam.builder().enabled(true).build()).build()),
+                        ContentBlockParam.ofText("Where does it go?")));
+        Message first = anthropic().messages().create(ask.build());
+        TextBlock cited = first.content().get(0).text().orElseThrow();
+        CitationCharLocation citation = cited.citations().orElseThrow().get(0).charLocation().orElseThrow();
+        assertThat(citation.citedText()).isEqualTo(PROMPT);
+        assertThat(citation.documentTitle()).contains(title);
+
+        // Message.toParam() keeps the citations: the caller's values would go back with them
+        anthropic().messages().create(ask.addMessage(first).addUserMessage("Thanks").build());
+        sentMasked();
+        JsonNode next = upstream.received.get(1).body();
+        String document = next.at("/messages/0/content/0/source/data").asText();
+        JsonNode back = next.at("/messages/1/content/0/citations/0");
+        assertThat(back.path("cited_text").asText()).as("the masked document's span at the backend's indexes")
+                .isEqualTo(document.substring(back.path("start_char_index").asInt(),
+                        back.path("end_char_index").asInt()));
+        assertThat(back.path("document_title").asText()).contains("[EMAIL_")
+                .isEqualTo(next.at("/messages/0/content/0/title").asText());
     }
 
     /** The {@code note} of the one function call, read from its arguments' JSON. */

@@ -13,8 +13,10 @@ import java.util.Map;
 
 /**
  * Masks the free text of one inference request body: which JSON strings are text is the wire format's
- * business (message contents, system prompts, tool inputs and results); keys, roles, model names, ids, numbers
- * and signed reasoning ({@link SignedReasoning}) are left exactly as they were.
+ * business (message contents, system prompts, tool inputs and results, documents, and the citations of an
+ * assistant turn sent back); keys, roles, model names, ids, URLs, numbers and signed reasoning
+ * ({@link SignedReasoning}) are left exactly as they were. One book serves the whole body, so a value quoted from a
+ * document masks to the document's placeholder.
  */
 public final class BodyMasker {
 
@@ -61,8 +63,38 @@ public final class BodyMasker {
             text(block, "text", b.pointer());
             anyJson(block, "input", b.pointer());
             blocksOrText(block, "content", b.pointer());
-            if (block.path("source").path("type").asText("").equals("text")) {
-                text((ObjectNode) block.get("source"), "data", b.pointer() + "/source");
+            blockCitations(block, b.pointer());
+            blockSource(block, b.pointer());
+        }
+    }
+
+    /**
+     * The citations of a text block the client sends back: the answer restored their text (a user reads it), so it
+     * carries the caller's values. Masked with the request's one book, a value cited from a document gets that
+     * document's placeholder. URLs, sources, indexes and encrypted indexes are pointers, not text.
+     */
+    private void blockCitations(ObjectNode block, String at) {
+        for (Item c : items(block, "citations", at)) {
+            text(c.node(), "cited_text", c.pointer());
+            text(c.node(), "document_title", c.pointer());
+            text(c.node(), "title", c.pointer());
+        }
+    }
+
+    /** A document's or search result's own text: its title and context, a plain-text or custom-content source. */
+    private void blockSource(ObjectNode block, String at) {
+        String type = block.path("type").asText("");
+        if (type.equals("document") || type.equals("search_result")) {
+            text(block, "title", at);
+            text(block, "context", at);
+        }
+        if (block.get("source") instanceof ObjectNode source) {
+            switch (source.path("type").asText("")) {
+                case "text" -> text(source, "data", at + "/source");
+                case "content" -> blocksOrText(source, "content", at + "/source");
+                default -> {
+                    // base64 and URL PDFs, files: bytes or pointers the masker cannot read
+                }
             }
         }
     }
@@ -125,6 +157,46 @@ public final class BodyMasker {
             for (Item c : items(result, "content", at + "/toolResult")) {
                 converseBlock(c.node(), c.pointer());
             }
+        }
+        converseSources(block, at);
+        if (block.get("citationsContent") instanceof ObjectNode cited) {
+            converseCitations(cited, at + "/citationsContent");
+        }
+    }
+
+    /** A document's text (inline text, custom content, context) and a search result's title and content. */
+    private void converseSources(ObjectNode block, String at) {
+        if (block.get("document") instanceof ObjectNode document) {
+            String p = at + "/document";
+            text(document, "context", p);
+            if (document.get("source") instanceof ObjectNode source) {
+                text(source, "text", p + "/source");
+                textsOf(source, "content", p + "/source");
+            }
+        }
+        if (block.get("searchResult") instanceof ObjectNode result) {
+            text(result, "title", at + "/searchResult");
+            textsOf(result, "content", at + "/searchResult");
+        }
+    }
+
+    /**
+     * An assistant turn's cited text sent back: the generated text and each citation's title and quoted source
+     * text, restored in the answer, masked here with the same book as the documents they quote. A citation's
+     * {@code source} (a URL or an identifier) and {@code location} (indexes, URL, domain) are pointers.
+     */
+    private void converseCitations(ObjectNode cited, String at) {
+        textsOf(cited, "content", at);
+        for (Item c : items(cited, "citations", at)) {
+            text(c.node(), "title", c.pointer());
+            textsOf(c.node(), "sourceContent", c.pointer());
+        }
+    }
+
+    /** The {@code text} of every object in the array {@code field}. */
+    private void textsOf(ObjectNode parent, String field, String at) {
+        for (Item t : items(parent, field, at)) {
+            text(t.node(), "text", t.pointer());
         }
     }
 
