@@ -123,6 +123,9 @@ class UnmeteredCallsTest extends PlatformTest {
 
         Await.until("the replica's call in the usage read", Await.LONG, () -> http.get("/v1/orgs/" + org
                 + "/usage-costs?groupBy=provider", owner).body().path("total").path("unmeteredCalls").asLong() == 1);
+        // the audit entry is committed by the appender's group commit, apart from the ledger row: wait for it too
+        Await.until("the replica's line in the audit trail", Await.LONG, () -> http.get("/v1/orgs/" + org
+                + "/audit-trail?kind=egress&limit=10", owner).body().path("items").size() == 1);
         JsonNode entry = http.get("/v1/orgs/" + org + "/audit-trail?kind=egress&limit=10", owner).body()
                 .path("items").get(0);
         assertThat(entry.path("details").path("unmeteredProvider").asText()).isEqualTo("openai");
