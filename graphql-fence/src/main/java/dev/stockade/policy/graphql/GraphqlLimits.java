@@ -19,6 +19,7 @@ public record GraphqlLimits(int maxBodyBytes, int maxCharacters, int maxTokens, 
     /** The default glob work bound: 2^27 word operations, about a tenth of a second on one core. */
     public static final long DEFAULT_MAX_GLOB_WORK = 1L << 27;
 
+    /** Refuses a limit that is zero or negative: a limit that admits nothing is a mistake, not a setting. */
     public GraphqlLimits {
         if (maxBodyBytes <= 0 || maxCharacters <= 0 || maxTokens <= 0 || maxWhitespaceTokens <= 0
                 || maxRuleDepth <= 0 || maxGlobWork <= 0) {

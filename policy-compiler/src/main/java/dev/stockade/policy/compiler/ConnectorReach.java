@@ -29,6 +29,7 @@ public final class ConnectorReach {
      * @param grants    its grants, one per connector
      */
     public record ProjectGrants(UUID orgId, UUID projectId, List<ConnectorGrant> grants) {
+        /** Copies the grants, so a caller's later change of its list cannot reach this record. */
         public ProjectGrants {
             Objects.requireNonNull(orgId, "orgId");
             grants = grants == null ? List.of() : List.copyOf(grants);
@@ -44,6 +45,7 @@ public final class ConnectorReach {
      * @param credentialId the connector credential the first project naming one chose, empty when none did
      */
     public record GrantedConnector(UUID orgId, UUID connectorId, List<String> tools, Optional<UUID> credentialId) {
+        /** Copies the tools, so the record stays immutable. */
         public GrantedConnector {
             tools = List.copyOf(tools);
         }

@@ -8,6 +8,7 @@ import java.util.List;
  */
 public record DriftReport(List<NarrowedDomain> narrowedDomains, List<BlockedDomain> blockedDomainDetails) {
 
+    /** Copies both lists, so the report stays immutable. */
     public DriftReport {
         narrowedDomains = List.copyOf(narrowedDomains);
         blockedDomainDetails = List.copyOf(blockedDomainDetails);

@@ -16,6 +16,7 @@ import java.util.Objects;
  */
 public record Enforcement(DecisionProgram program, List<String> boundCredentials) {
 
+    /** Requires a program (an enforcement point always has one, if only a deny-all) and copies the names. */
     public Enforcement {
         Objects.requireNonNull(program, "program");
         boundCredentials = List.copyOf(boundCredentials);

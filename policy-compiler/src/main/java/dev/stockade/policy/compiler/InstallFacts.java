@@ -11,6 +11,7 @@ import java.util.List;
  */
 public record InstallFacts(List<Provider> providers, boolean bedrockAmbient) {
 
+    /** Copies the providers; none given ({@code null}) means the default install, which serves bedrock. */
     public InstallFacts {
         providers = providers == null ? List.of(Provider.BEDROCK) : List.copyOf(providers);
     }

@@ -15,6 +15,7 @@ import java.util.List;
  */
 public record NarrowedDomain(String pattern, String policy, int entryIndex, List<String> reasons, String detail) {
 
+    /** Copies the reasons, so the record stays immutable. */
     public NarrowedDomain {
         reasons = List.copyOf(reasons);
     }

@@ -46,6 +46,7 @@ public record ReservationFit(boolean fits, Reason reason, List<Shortfall> refuse
      *                   beyond what a long counts
      */
     public record Shortfall(HeldSpend limit, long overMicros) {
+        /** Requires the limit and a positive overrun: a limit that is not exceeded is no shortfall. */
         public Shortfall {
             Objects.requireNonNull(limit, "limit");
             if (overMicros <= 0) {
@@ -54,6 +55,7 @@ public record ReservationFit(boolean fits, Reason reason, List<Shortfall> refuse
         }
     }
 
+    /** Checks that {@code fits}, {@code reason} and {@code refused} agree, so no answer says two things. */
     public ReservationFit {
         Objects.requireNonNull(reason, "reason");
         refused = List.copyOf(refused);

@@ -12,6 +12,7 @@ import java.util.Objects;
  */
 public record ReservationRequest(long costMicros, List<HeldSpend> limits) {
 
+    /** Refuses a negative cost and copies the limits, so the request stays immutable. */
     public ReservationRequest {
         if (costMicros < 0) {
             throw new IllegalArgumentException("a reservation's cost must not be negative, was " + costMicros);

@@ -35,6 +35,7 @@ public record Resolution(
         List<String> boundCredentials,
         PiiMasking piiMasking) {
 
+    /** Copies the environment plan (in its order) and the lists, so the resolution stays immutable. */
     public Resolution {
         sandboxEnv = Collections.unmodifiableMap(new LinkedHashMap<>(sandboxEnv));
         connectorGrants = List.copyOf(connectorGrants);

@@ -35,6 +35,7 @@ public record SpendDecision(boolean allowed, Reason reason, List<SpendLimit> app
         }
     }
 
+    /** Copies both lists, so the decision stays immutable. */
     public SpendDecision {
         applicable = List.copyOf(applicable);
         reached = List.copyOf(reached);

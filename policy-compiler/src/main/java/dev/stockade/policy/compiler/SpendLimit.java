@@ -16,6 +16,7 @@ import java.util.Objects;
 public record SpendLimit(SpendScope scope, SpendPeriod period, long limitMicros, long spentMicros,
                          Instant periodStart) {
 
+    /** Requires scope, period and period start: a limit without them cannot be judged. */
     public SpendLimit {
         Objects.requireNonNull(scope, "scope");
         Objects.requireNonNull(period, "period");

@@ -13,7 +13,10 @@ import java.util.Optional;
  * part of the admission rule ({@link SpendDecision}).
  */
 public enum SpendPeriod {
-    DAY("day"), MONTH("month");
+    /** A calendar day in UTC. */
+    DAY("day"),
+    /** A calendar month in UTC. */
+    MONTH("month");
 
     private final String wire;
 

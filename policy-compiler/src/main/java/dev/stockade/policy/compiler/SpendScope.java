@@ -5,7 +5,12 @@ import java.util.Optional;
 
 /** What a spending limit caps: the organization, one of its projects, or one sandbox; all that apply count. */
 public enum SpendScope {
-    ORGANIZATION("org"), PROJECT("project"), SANDBOX("sandbox");
+    /** The whole organization. */
+    ORGANIZATION("org"),
+    /** One project of the organization. */
+    PROJECT("project"),
+    /** One sandbox. */
+    SANDBOX("sandbox");
 
     private final String wire;
 

@@ -23,6 +23,7 @@ public record CompileOptions(boolean inferSchemeFromConnection, GraphqlLimits gr
     /** The default size of the host memo. */
     public static final int DEFAULT_HOST_MEMO_SLOTS = 8192;
 
+    /** Fills unset parts with the defaults and refuses a host memo size out of range. */
     public CompileOptions {
         graphqlLimits = graphqlLimits == null ? GraphqlLimits.defaults() : graphqlLimits;
         graphqlDocuments = graphqlDocuments == null

@@ -11,6 +11,20 @@ import dev.stockade.policy.eval.internal.ProgramBuilder;
  * <p>Neither method throws: bad input and internal errors are denies with a reason code. A plain domain
  * decision allocates nothing.
  *
+ * <p><b>Immutability and threads.</b> A program never changes after it is built: every normalisation (host
+ * lower-casing, IDNA, glob compilation, the indexes) happened at compile time, and its only mutable parts are
+ * bounded caches (the host memo and the GraphQL document cache of {@link CompileOptions}) that are safe for
+ * concurrent use and never change a decision. Any number of threads may call every method at once without
+ * locking; a program can be shared by every connection of an agent.
+ *
+ * <p><b>Hot swap.</b> To apply a changed policy, build a new program and replace the reference; never patch
+ * one. A host keeps the current program in an {@link java.util.concurrent.atomic.AtomicReference}: request
+ * threads {@code get()} it once per decision (a connection and its requests may keep the one they started
+ * with), and the thread that read the new policy compiles it and {@code set()}s the result. A decision in
+ * flight finishes on the program it started with; the next one sees the new program. When the new policy
+ * cannot be read or is invalid, fail closed: swap in {@link #denyAll} rather than keep a stale program, unless
+ * the host documents otherwise. docs/library.md shows the whole loop.
+ *
  * <p>The caller is read by caller fences only. So a decision made for an unknown caller ({@code null})
  * that is not {@link ReasonCode#CALLER_NOT_LISTED} is the decision for every caller: a host may decide
  * first without the caller and resolve it (a costly walk of {@code /proc}) only when that reason comes

@@ -28,6 +28,7 @@ public record EffectiveEntry(
         EntryRef decidedBy,
         List<EffectiveComponent> components) {
 
+    /** Copies the patterns and components, so the row stays immutable. */
     public EffectiveEntry {
         patterns = List.copyOf(patterns);
         components = List.copyOf(components);

@@ -20,6 +20,7 @@ public record EffectivePolicy(
         Transport defaultTransport,
         ReasonCode defaultReason) {
 
+    /** Copies the entries, so the policy stays immutable. */
     public EffectivePolicy {
         entries = List.copyOf(entries);
     }

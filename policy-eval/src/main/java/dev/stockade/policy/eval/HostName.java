@@ -30,7 +30,14 @@ public record HostName(String value, Kind kind) implements ParsedHost {
     private static final int MAX_NAME = 253;
 
     /** What a host is. */
-    public enum Kind { NAME, IPV4, IPV6 }
+    public enum Kind {
+        /** A DNS name. */
+        NAME,
+        /** An IPv4 address. */
+        IPV4,
+        /** An IPv6 address. */
+        IPV6
+    }
 
     /** A host text that is not a host; {@code why} names the rule, never echoes more than the text. */
     public record Refused(String why) implements ParsedHost {

@@ -14,7 +14,16 @@ import java.util.Locale;
 public final class DomainPattern {
 
     /** The shape of a pattern, which decides where the index keeps it. */
-    public enum Kind { EXACT, SUFFIX, GENERAL, INVALID }
+    public enum Kind {
+        /** One exact name. */
+        EXACT,
+        /** Every name under a suffix ({@code *.example.com}), or every name (a lone {@code *}). */
+        SUFFIX,
+        /** Any other glob, matched by its compiled program. */
+        GENERAL,
+        /** A pattern that did not compile: it matches nothing. */
+        INVALID
+    }
 
     private final String text;
     private final Kind kind;
@@ -157,6 +166,7 @@ public final class DomainPattern {
         return text;
     }
 
+    /** The shape of the pattern, which decides where a program's index keeps it. */
     public Kind kind() {
         return kind;
     }

@@ -10,6 +10,7 @@ import java.util.List;
  */
 public record GlobResult(Glob glob, List<GlobError> errors) {
 
+    /** Copies the errors, so the result stays immutable. */
     public GlobResult {
         errors = List.copyOf(errors);
     }

@@ -10,6 +10,7 @@ import java.util.UUID;
  */
 public record ConnectorGrant(String connectorId, List<String> allowedTools, String credentialId) {
 
+    /** Copies the tools (absent stays {@code null}, as the document said nothing), so the grant stays immutable. */
     public ConnectorGrant {
         allowedTools = Lists.copyOrNull(allowedTools);
     }

@@ -20,6 +20,7 @@ public record CredentialPlaceholder(UUID id) {
     /** What every placeholder ends with. */
     public static final String SUFFIX = "__";
 
+    /** Requires the id: a placeholder names one credential. */
     public CredentialPlaceholder {
         Objects.requireNonNull(id, "id");
     }

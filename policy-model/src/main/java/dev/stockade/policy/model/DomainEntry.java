@@ -15,6 +15,7 @@ public record DomainEntry(
         List<Rule> rules,
         List<String> binaries) {
 
+    /** Copies the rules and binaries (absent stays {@code null}), so the entry stays immutable. */
     public DomainEntry {
         rules = Lists.copyOrNull(rules);
         binaries = Lists.copyOrNull(binaries);
@@ -45,10 +46,12 @@ public record DomainEntry(
         return rules != null && !rules.isEmpty();
     }
 
+    /** A copy of this entry with {@code value} as its rules. */
     public DomainEntry withRules(List<Rule> value) {
         return new DomainEntry(pattern, verdict, transport, scheme, description, value, binaries);
     }
 
+    /** A copy of this entry with {@code value} as its binaries. */
     public DomainEntry withBinaries(List<String> value) {
         return new DomainEntry(pattern, verdict, transport, scheme, description, rules, value);
     }

@@ -12,6 +12,7 @@ public record GraphqlFence(
         List<String> fields,
         List<ArgumentCondition> arguments) {
 
+    /** Copies the lists (absent stays {@code null}: the document said nothing), so the fence stays immutable. */
     public GraphqlFence {
         fields = Lists.copyOrNull(fields);
         arguments = Lists.copyOrNull(arguments);

@@ -2,7 +2,9 @@ package dev.stockade.policy.model;
 
 /** The kind of a cluster or cloud integration a policy grants. */
 public enum IntegrationType {
+    /** A Kubernetes cluster. */
     KUBERNETES("kubernetes"),
+    /** An AWS account connection. */
     AWS_CONNECTION("aws-connection");
 
     private final String wire;

@@ -6,6 +6,7 @@ import java.util.Map;
 /** The {@code managedInference} object. {@code null} components were absent. */
 public record ManagedInference(Boolean enabled, Provider provider, List<Provider> providers, Map<String, String> env) {
 
+    /** Copies the lists (absent stays {@code null}: the document said nothing), so the value stays immutable. */
     public ManagedInference {
         providers = Lists.copyOrNull(providers);
         env = Lists.copyOrNull(env);

@@ -5,9 +5,13 @@ package dev.stockade.policy.model;
  * exactly these, and postal codes are deliberately not a type (see docs/policy-reference.md).
  */
 public enum MaskingType {
+    /** Email addresses. */
     EMAIL,
+    /** Phone numbers. */
     PHONE,
+    /** Payment card numbers. */
     CREDIT_CARD,
+    /** Names of people. */
     PERSON,
     /** Numbered street lines. */
     ADDRESS,

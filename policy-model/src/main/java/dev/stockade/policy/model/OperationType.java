@@ -2,9 +2,13 @@ package dev.stockade.policy.model;
 
 /** The GraphQL operation type a fence admits; {@link #ANY} ({@code *}) admits every type. */
 public enum OperationType {
+    /** A GraphQL query. */
     QUERY("query"),
+    /** A GraphQL mutation. */
     MUTATION("mutation"),
+    /** A GraphQL subscription. */
     SUBSCRIPTION("subscription"),
+    /** Any operation type ({@code *} in a policy). */
     ANY("*");
 
     private final String wire;

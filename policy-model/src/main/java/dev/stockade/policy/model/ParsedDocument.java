@@ -10,6 +10,7 @@ import java.util.List;
 public record ParsedDocument(String sourceName, String text, JsonNode root, SourceMap sourceMap,
         List<Problem> problems) {
 
+    /** Copies the problems, so the value stays immutable. */
     public ParsedDocument {
         problems = List.copyOf(problems);
     }

@@ -23,6 +23,7 @@ public record Policy(
         PiiMasking piiMasking,
         Map<String, String> env) {
 
+    /** Copies every list and map (absent stays {@code null}: the document said nothing), so the policy stays immutable. */
     public Policy {
         allowedDomains = Lists.copyOrNull(allowedDomains);
         credentials = Lists.copyOrNull(credentials);
@@ -51,16 +52,19 @@ public record Policy(
         return allowedDomains == null ? List.of() : allowedDomains;
     }
 
+    /** A copy of this policy with {@code value} as its domain entries. */
     public Policy withAllowedDomains(List<DomainEntry> value) {
         return new Policy(name, description, networkDefaultVerdict, networkDefaultTransport, value, credentials,
                 connectors, integrations, managedInference, piiMasking, env);
     }
 
+    /** A copy of this policy with {@code value} as its managed inference. */
     public Policy withManagedInference(ManagedInference value) {
         return new Policy(name, description, networkDefaultVerdict, networkDefaultTransport, allowedDomains,
                 credentials, connectors, integrations, value, piiMasking, env);
     }
 
+    /** A copy of this policy with {@code value} as its sandbox environment. */
     public Policy withEnv(Map<String, String> value) {
         return new Policy(name, description, networkDefaultVerdict, networkDefaultTransport, allowedDomains,
                 credentials, connectors, integrations, managedInference, piiMasking, value);

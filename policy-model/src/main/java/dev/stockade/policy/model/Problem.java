@@ -16,6 +16,7 @@ public record Problem(String code, Severity severity, String pointer, int line, 
     /** Longest message or help kept; longer ones (quoting a huge value) end in {@code ...}. */
     public static final int MAX_TEXT = 400;
 
+    /** Clips the message and help to their length limit, so one problem stays one readable line. */
     public Problem {
         message = clip(message);
         help = clip(help);

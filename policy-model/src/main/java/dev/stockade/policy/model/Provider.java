@@ -4,11 +4,17 @@ import java.util.Locale;
 
 /** A managed-inference backend. */
 public enum Provider {
+    /** Amazon Bedrock. */
     BEDROCK("bedrock"),
+    /** Azure AI Foundry, serving Anthropic and OpenAI models. */
     AZURE("azure"),
+    /** Amazon Bedrock Mantle, speaking the Anthropic and OpenAI wire formats per region. */
     BEDROCK_MANTLE("bedrock-mantle"),
+    /** OpenAI. */
     OPENAI("openai"),
+    /** OpenRouter. */
     OPENROUTER("openrouter"),
+    /** A LiteLLM gateway. */
     LITELLM("litellm");
 
     private final String wire;

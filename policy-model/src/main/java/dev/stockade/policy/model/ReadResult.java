@@ -10,6 +10,7 @@ import java.util.List;
 public record ReadResult(String sourceName, String text, Policy policy, JsonNode tree, SourceMap sourceMap,
         List<Problem> problems) {
 
+    /** Copies the problems, so the result stays immutable. */
     public ReadResult {
         problems = List.copyOf(problems);
     }

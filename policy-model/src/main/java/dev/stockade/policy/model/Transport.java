@@ -2,7 +2,9 @@ package dev.stockade.policy.model;
 
 /** How an allowed connection leaves the sandbox: through the platform, or spliced without interception. */
 public enum Transport {
+    /** Through the platform, intercepted so that rules and credentials apply. */
     UPSTREAM("upstream"),
+    /** Spliced to the destination without interception. */
     DIRECT("direct");
 
     private final String wire;

@@ -10,6 +10,7 @@ import java.util.List;
  */
 public record UpdateResult(boolean applied, JsonNode result, List<Problem> problems) {
 
+    /** Copies the problems, so the result stays immutable. */
     public UpdateResult {
         problems = List.copyOf(problems);
     }

@@ -2,7 +2,9 @@ package dev.stockade.policy.model;
 
 /** The verdict of a domain entry or of the network default. */
 public enum Verdict {
+    /** The connection or request may go out. */
     ALLOW("allow"),
+    /** The connection or request is refused. */
     DENY("deny");
 
     private final String wire;
