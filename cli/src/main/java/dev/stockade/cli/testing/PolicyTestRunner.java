@@ -77,7 +77,7 @@ public final class PolicyTestRunner {
                     continue;
                 }
                 for (String section : List.of("cases", "validate", "update", "effective", "describe", "spend",
-                        "reservation", "connectorReach")) {
+                        "reservation", "connectorReach", "suggest")) {
                     if (root.has(section)) {
                         return true;
                     }

@@ -235,6 +235,31 @@ sealed interface Shape {
                 "name", "costUsd", "limits", "expect");
     }
 
+    /** A suggest case (an extension of FORMAT.md): recorded traffic and tool calls, the suggestion expected. */
+    private static Shape suggestCase() {
+        Shape traffic = obj("traffic item", Map.of(
+                "url", leaf("url", Kind.STRING),
+                "connect", leaf("connect", Kind.STRING),
+                "passthrough", leaf("passthrough", Kind.STRING),
+                "method", leaf("method", Kind.STRING),
+                "caller", leaf("caller", Kind.STRING),
+                "verdict", leaf("verdict", Kind.STRING)));
+        Shape tool = obj("tool call", Map.of(
+                "connectorId", leaf("connectorId", Kind.STRING),
+                "tool", leaf("tool", Kind.STRING)), "connectorId", "tool");
+        return obj("suggest case", Map.of(
+                "name", leaf("name", Kind.STRING),
+                "minSubdomains", leaf("minSubdomains", Kind.ANY),
+                "minPaths", leaf("minPaths", Kind.ANY),
+                "traffic", list("traffic", traffic),
+                "tools", list("tools", tool),
+                "expect", obj("suggest expect", Map.of(
+                        "patterns", leaf("patterns", Kind.STRING_LIST),
+                        "allowedDomains", leaf("allowedDomains", Kind.ANY),
+                        "connectors", leaf("connectors", Kind.ANY)))),
+                "name", "expect");
+    }
+
     /** A connector-reach case (an extension of FORMAT.md): projects with their policies, the grants expected. */
     private static Shape reachCase(Shape policies) {
         Shape project = obj("project", Map.of(
@@ -329,7 +354,8 @@ sealed interface Shape {
                 Map.entry("describe", list("describe", describeCase)),
                 Map.entry("spend", list("spend", spendCase())),
                 Map.entry("reservation", list("reservation", reservationCase())),
-                Map.entry("connectorReach", list("connectorReach", reachCase(policies)))),
+                Map.entry("connectorReach", list("connectorReach", reachCase(policies))),
+                Map.entry("suggest", list("suggest", suggestCase()))),
                 "name");
     }
 }

@@ -62,6 +62,7 @@ final class SuiteRun {
         section("spend", out, CoreRuleCases::spend);
         section("reservation", out, CoreRuleCases::reservation);
         section("connectorReach", out, this::connectorReach);
+        section("suggest", out, SuggestCases::suggest);
     }
 
     private interface CaseBody {
