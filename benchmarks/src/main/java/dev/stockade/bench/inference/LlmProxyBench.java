@@ -66,6 +66,11 @@ public final class LlmProxyBench {
             HttpClient client = HttpClient.newBuilder().version(HttpClient.Version.HTTP_1_1)
                     .executor(Executors.newFixedThreadPool(32, daemon()))
                     .connectTimeout(Duration.ofSeconds(10)).build();
+            // untimed: the platform's JIT compiles the proxy's path (and the client's) before any phase is measured,
+            // so the first phase does not measure a cold JVM
+            whole(client, direct, null, 8, seconds);
+            whole(client, proxied, token, 8, seconds);
+            firstChunks(client, proxied, token, 8, seconds);
             for (int callers : List.of(1, streams)) {
                 BenchPlatform.report("whole answer, direct, " + callers + " caller(s)",
                         whole(client, direct, null, callers, seconds));
