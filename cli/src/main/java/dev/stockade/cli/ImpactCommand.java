@@ -10,16 +10,9 @@ import dev.stockade.policy.impact.CandidateSource;
 import dev.stockade.policy.impact.ImpactLimits;
 import dev.stockade.policy.impact.ImpactReplay;
 import dev.stockade.policy.impact.ImpactReport;
-import dev.stockade.policy.impact.ReplayCapExceeded;
-import dev.stockade.policy.impact.TrailEntries;
-import dev.stockade.policy.impact.TrailStream;
 import dev.stockade.policy.model.Policy;
 import dev.stockade.policy.model.ReadResult;
-import dev.stockade.policy.model.TerminalText;
-import java.io.IOException;
-import java.io.InputStream;
 import java.io.PrintWriter;
-import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
 import java.util.Optional;
@@ -71,8 +64,7 @@ final class ImpactCommand implements Callable<Integer> {
     @Override
     public Integer call() {
         PrintWriter err = spec.commandLine().getErr();
-        if ((audit == null) == !window.named()) {
-            err.println("stockade: give the trail with --audit FILE or a platform's with --org and --since (one)");
+        if (!RecordedTrail.oneSource(audit, window, err)) {
             return 2;
         }
         Optional<List<ReadResult>> read = PolicyFiles.readValidResults(candidates, err);
@@ -91,35 +83,12 @@ final class ImpactCommand implements Callable<Integer> {
         }
         ImpactLimits limits = ImpactLimits.defaults();
         ImpactReplay replay = new ImpactReplay(CandidateSource.everywhere(Candidate.of(resolution)), limits);
-        try {
-            int status = audit != null ? readFile(replay, err)
-                    : window.stream(limits.maxWindow(), entry -> replay.add(TrailEntries.read(entry)));
-            if (status != 0) {
-                return status;
-            }
-        } catch (ReplayCapExceeded e) {
-            err.println("stockade: " + e.getMessage());
-            return 2;
+        int status = RecordedTrail.feed(audit, window, limits, replay::add, err);
+        if (status != 0) {
+            return status;
         }
         ImpactReport report = replay.report();
         ImpactRender.print(format, report, read.get(), spec.commandLine().getOut());
         return report.breaking() && !acceptBreaking ? 1 : 0;
-    }
-
-    private int readFile(ImpactReplay replay, PrintWriter err) {
-        String name = TerminalText.escape(audit.toString());
-        if (!Files.isRegularFile(audit)) {
-            err.println("stockade: cannot read " + name + ": not a regular file");
-            return 2;
-        }
-        try (InputStream in = Files.newInputStream(audit)) {
-            TrailStream.read(in, replay::add);
-            return 0;
-        } catch (IOException e) {
-            err.println("stockade: cannot read " + name + ": " + TerminalText.escape(String.valueOf(e.getMessage())));
-        } catch (TrailStream.TrailFormatException e) {
-            err.println("stockade: " + name + ": " + TerminalText.escape(e.getMessage()));
-        }
-        return 2;
     }
 }

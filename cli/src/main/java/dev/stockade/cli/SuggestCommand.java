@@ -2,18 +2,14 @@ package dev.stockade.cli;
 
 import dev.stockade.cli.rest.AuditWindow;
 import dev.stockade.policy.impact.ImpactLimits;
-import dev.stockade.policy.impact.ReplayCapExceeded;
 import dev.stockade.policy.impact.SuggestOptions;
 import dev.stockade.policy.impact.Suggester;
 import dev.stockade.policy.impact.Suggestion;
-import dev.stockade.policy.impact.TrailEntries;
-import dev.stockade.policy.impact.TrailStream;
 import dev.stockade.policy.model.PolicyReader;
 import dev.stockade.policy.model.PolicyWriter;
 import dev.stockade.policy.model.ReadResult;
 import dev.stockade.policy.model.TerminalText;
 import java.io.IOException;
-import java.io.InputStream;
 import java.io.PrintWriter;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
@@ -68,8 +64,7 @@ final class SuggestCommand implements Callable<Integer> {
     @Override
     public Integer call() {
         PrintWriter err = spec.commandLine().getErr();
-        if ((audit == null) == !window.named()) {
-            err.println("stockade: give the trail with --audit FILE or a platform's with --org and --since (one)");
+        if (!RecordedTrail.oneSource(audit, window, err)) {
             return 2;
         }
         Suggester suggester;
@@ -80,15 +75,9 @@ final class SuggestCommand implements Callable<Integer> {
             err.println("stockade: " + e.getMessage());
             return 2;
         }
-        try {
-            int status = audit != null ? readFile(suggester, err)
-                    : window.stream(ImpactLimits.defaults().maxWindow(), e -> suggester.add(TrailEntries.read(e)));
-            if (status != 0) {
-                return status;
-            }
-        } catch (ReplayCapExceeded e) {
-            err.println("stockade: " + e.getMessage());
-            return 2;
+        int status = RecordedTrail.feed(audit, window, ImpactLimits.defaults(), suggester::add, err);
+        if (status != 0) {
+            return status;
         }
         return write(suggester.suggestion(), err);
     }
@@ -118,22 +107,5 @@ final class SuggestCommand implements Callable<Integer> {
                     + TerminalText.escape(String.valueOf(e.getMessage())));
             return 2;
         }
-    }
-
-    private int readFile(Suggester suggester, PrintWriter err) {
-        String shown = TerminalText.escape(audit.toString());
-        if (!Files.isRegularFile(audit)) {
-            err.println("stockade: cannot read " + shown + ": not a regular file");
-            return 2;
-        }
-        try (InputStream in = Files.newInputStream(audit)) {
-            TrailStream.read(in, suggester::add);
-            return 0;
-        } catch (IOException e) {
-            err.println("stockade: cannot read " + shown + ": " + TerminalText.escape(String.valueOf(e.getMessage())));
-        } catch (TrailStream.TrailFormatException e) {
-            err.println("stockade: " + shown + ": " + TerminalText.escape(e.getMessage()));
-        }
-        return 2;
     }
 }
