@@ -11,7 +11,6 @@ import io.micronaut.test.extensions.junit5.annotation.MicronautTest;
 import java.io.IOException;
 import java.net.URI;
 import java.nio.charset.StandardCharsets;
-import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.TimeUnit;
@@ -58,14 +57,7 @@ class BedrockMaskingTest extends PlatformTest {
 
     @Override
     protected Map<String, String> extraProperties() {
-        InferenceFixtures.writeSecret(dataDir, "bedrock", "bedrock-api-key-masking");
-        Map<String, String> p = new HashMap<>();
-        p.put("micronaut.server.http-version", "2.0"); // h2c beside HTTP/1.1: what the default async client needs
-        p.put("inference.allow-loopback-unsafe", "true");
-        p.put("inference.bedrock.enabled", "true");
-        p.put("inference.bedrock.base-url", upstream.baseUrl());
-        p.put("inference.bedrock.api-key-secret", "bedrock");
-        return p;
+        return InferenceFixtures.bedrockPlatform(dataDir, "bedrock-api-key-masking", upstream.baseUrl());
     }
 
     @BeforeEach

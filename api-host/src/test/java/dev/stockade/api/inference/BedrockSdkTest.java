@@ -10,7 +10,6 @@ import dev.stockade.inference.TruncationEvent;
 import dev.stockade.testing.Await;
 import io.micronaut.test.extensions.junit5.annotation.MicronautTest;
 import java.net.URI;
-import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.TimeUnit;
@@ -58,14 +57,7 @@ class BedrockSdkTest extends PlatformTest {
 
     @Override
     protected Map<String, String> extraProperties() {
-        InferenceFixtures.writeSecret(dataDir, "bedrock", BEDROCK_KEY);
-        Map<String, String> p = new HashMap<>();
-        p.put("micronaut.server.http-version", "2.0"); // h2c beside HTTP/1.1: what the default async client needs
-        p.put("inference.allow-loopback-unsafe", "true");
-        p.put("inference.bedrock.enabled", "true");
-        p.put("inference.bedrock.base-url", upstream.baseUrl());
-        p.put("inference.bedrock.api-key-secret", "bedrock");
-        return p;
+        return InferenceFixtures.bedrockPlatform(dataDir, BEDROCK_KEY, upstream.baseUrl());
     }
 
     @BeforeEach

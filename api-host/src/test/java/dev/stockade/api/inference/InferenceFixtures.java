@@ -9,7 +9,9 @@ import java.math.BigDecimal;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
+import java.util.HashMap;
 import java.util.List;
+import java.util.Map;
 
 /** What the inference tests share: the installation's keys as named secrets, and reading calls back from the books. */
 final class InferenceFixtures {
@@ -28,6 +30,21 @@ final class InferenceFixtures {
     }
 
     /** The organization's usage totals once at least {@code calls} calls are in the ledger. */
+    /**
+     * A platform serving the {@code bedrock} backend from {@code baseUrl} with the installation's key {@code key},
+     * over h2c beside HTTP/1.1 (what the AWS SDK's default async client speaks to an {@code http://} endpoint).
+     */
+    static Map<String, String> bedrockPlatform(Path dataDir, String key, String baseUrl) {
+        writeSecret(dataDir, "bedrock", key);
+        Map<String, String> p = new HashMap<>();
+        p.put("micronaut.server.http-version", "2.0");
+        p.put("inference.allow-loopback-unsafe", "true");
+        p.put("inference.bedrock.enabled", "true");
+        p.put("inference.bedrock.base-url", baseUrl);
+        p.put("inference.bedrock.api-key-secret", "bedrock");
+        return p;
+    }
+
     static JsonNode awaitUsage(Http http, String owner, String org, int calls) {
         String path = "/v1/orgs/" + org + "/usage-costs?groupBy=";
         Await.until(calls + " metered call(s) in the ledger", Await.BOUND,
