@@ -8,7 +8,9 @@ import io.swagger.v3.oas.annotations.OpenAPIDefinition;
 import io.swagger.v3.oas.annotations.info.Info;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.ArrayList;
 import java.util.HashMap;
+import java.util.List;
 import java.util.Map;
 import java.util.concurrent.Callable;
 import picocli.CommandLine.Command;
@@ -44,8 +46,9 @@ public final class ServeMain implements Callable<Integer> {
     @Option(names = "--database-password-file", paramLabel = "FILE", description = "File holding the password for --database-url.")
     Path databasePasswordFile;
 
-    @Option(names = "--config", paramLabel = "FILE", description = "YAML configuration file (spec names: config.publicUrl, oidc.issuer, hub.url, ...).")
-    Path configFile;
+    // repeatable: the Helm chart adds the operator's OAuth applications (oauthApplications.existingSecret) as a second file
+    @Option(names = "--config", paramLabel = "FILE", description = "YAML configuration file (spec names: config.publicUrl, oidc.issuer, hub.url, ...); repeatable.")
+    List<Path> configFiles = new ArrayList<>();
 
     @Option(names = "--public-url", paramLabel = "URL", description = "config.publicUrl (default: http://<bind>:<port>).")
     String publicUrl;
@@ -75,8 +78,9 @@ public final class ServeMain implements Callable<Integer> {
                 props.put("datasources.default.password", Files.readString(databasePasswordFile).trim());
             }
         }
-        if (configFile != null) {
-            System.setProperty("micronaut.config.files", configFile.toAbsolutePath().toString());
+        if (!configFiles.isEmpty()) {
+            System.setProperty("micronaut.config.files",
+                    String.join(",", configFiles.stream().map(f -> f.toAbsolutePath().toString()).toList()));
         }
         props.put("micronaut.server.port", port);
         props.put("micronaut.server.host", bind);
