@@ -2,6 +2,8 @@ package dev.stockade.runtime;
 
 import dev.stockade.runtime.config.Redaction;
 import dev.stockade.runtime.config.RuntimeConfig;
+import dev.stockade.runtime.config.Settings;
+import dev.stockade.runtime.tui.TerminalChat;
 import dev.stockade.runtime.observe.Log;
 import java.util.HashMap;
 import java.util.Map;
@@ -10,10 +12,13 @@ import picocli.CommandLine;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
 
-/** {@code stockade runtime [serve|config]}: starts the agent runtime or prints its configuration. */
+/**
+ * {@code stockade runtime [serve|config|tui]}: starts the agent runtime, prints its configuration, or opens the
+ * terminal UI on a running one.
+ */
 @Command(name = "stockade runtime", mixinStandardHelpOptions = true,
         description = "The agent runtime: HTTP server on PORT (3003) with a SQLite database.",
-        subcommands = {RuntimeMain.Serve.class, RuntimeMain.Config.class})
+        subcommands = {RuntimeMain.Serve.class, RuntimeMain.Config.class, RuntimeMain.Tui.class})
 public final class RuntimeMain implements Runnable {
     @Option(names = "--data-dir", description = "Data home (AGENT_DATA_DIR): holds .env, settings.json, agent.db")
     String dataDir;
@@ -34,11 +39,15 @@ public final class RuntimeMain implements Runnable {
     }
 
     static RuntimeConfig load(RuntimeMain parent) {
+        return RuntimeConfig.load(environment(parent), System.getProperty("user.home"));
+    }
+
+    private static Map<String, String> environment(RuntimeMain parent) {
         Map<String, String> env = new HashMap<>(System.getenv());
         if (parent.dataDir != null) {
             env.put("AGENT_DATA_DIR", parent.dataDir);
         }
-        return RuntimeConfig.load(env, System.getProperty("user.home"));
+        return env;
     }
 
     /** Starts the server and runs until stopped. */
@@ -108,6 +117,34 @@ public final class RuntimeMain implements Runnable {
             RuntimeConfig cfg = load(parent);
             ConfigReport.print(cfg, System.out);
             return cfg.problems().isEmpty() ? 0 : 2;
+        }
+    }
+
+    /**
+     * Opens the terminal UI on a running runtime. It is a client of the HTTP API: the URL comes from {@code --url},
+     * else {@code AGENT_HTTP_URL} as the runtime's configuration resolves it (environment, .env, default).
+     */
+    @Command(name = "tui", description = "Chat with a running runtime in this terminal (AGENT_HTTP_URL)")
+    static final class Tui implements java.util.concurrent.Callable<Integer> {
+        @CommandLine.ParentCommand
+        RuntimeMain parent;
+
+        @Option(names = "--url", paramLabel = "URL", description = "The runtime's URL (default: AGENT_HTTP_URL, "
+                + "http://localhost:3003)")
+        String url;
+
+        @Override
+        public Integer call() {
+            String target = url;
+            if (target == null) {
+                Settings settings = Settings.resolve(environment(parent), System.getProperty("user.home"));
+                if (!settings.problems().isEmpty()) {
+                    settings.problems().forEach(p -> System.err.println("stockade runtime tui: " + Redaction.urls(p)));
+                    return 2;
+                }
+                target = settings.value("AGENT_HTTP_URL");
+            }
+            return TerminalChat.run(target, System.err);
         }
     }
 }

@@ -18,7 +18,8 @@ import java.util.Set;
 import org.junit.jupiter.api.Test;
 
 /**
- * The runtime's packages in layers (channels depend on the agent, never the other way round) and the two seams
+ * The runtime's packages in layers (channels depend on the agent, never the other way round; the terminal UI is a
+ * client of the HTTP API) and the two seams
  * that keep a class of bug in one place: every JSON body or stored payload is read by {@link StrictJson}, and
  * every child process gets its environment from {@link ChildEnvironment}.
  */
@@ -46,13 +47,25 @@ class ArchitectureTest {
         layeredArchitecture().consideringOnlyDependenciesInLayers()
                 .layer("Composition").definedBy("dev.stockade.runtime")
                 .layer("Channels").definedBy("dev.stockade.runtime.channel..", "dev.stockade.runtime.webhook..")
+                .layer("Clients").definedBy("dev.stockade.runtime.tui..")
                 .layer("Agent").definedBy("dev.stockade.runtime.agent..")
                 .layer("Foundation").definedBy("dev.stockade.runtime.config..", "dev.stockade.runtime.json..",
                         "dev.stockade.runtime.http..", "dev.stockade.runtime.store..",
                         "dev.stockade.runtime.provider..", "dev.stockade.runtime.observe..")
                 .whereLayer("Composition").mayNotBeAccessedByAnyLayer()
                 .whereLayer("Channels").mayOnlyBeAccessedByLayers("Composition")
+                .whereLayer("Clients").mayOnlyBeAccessedByLayers("Composition")
                 .whereLayer("Agent").mayOnlyBeAccessedByLayers("Channels", "Composition")
+                .check(CLASSES);
+    }
+
+    @Test
+    void theTerminalUiIsAClientOfTheHttpApiOnly() {
+        noClasses().that().resideInAPackage("dev.stockade.runtime.tui..")
+                .should().dependOnClassesThat().resideInAnyPackage("dev.stockade.runtime", "dev.stockade.runtime.agent..",
+                        "dev.stockade.runtime.channel..", "dev.stockade.runtime.webhook..", "dev.stockade.runtime.store..",
+                        "dev.stockade.runtime.provider..", "dev.stockade.runtime.http..")
+                .because("the terminal UI runs on a person's machine and reaches the agent only over its HTTP API")
                 .check(CLASSES);
     }
 
