@@ -24,6 +24,7 @@ import dev.stockade.runtime.provider.ProviderHttp;
 import dev.stockade.runtime.store.AgentProfile;
 import dev.stockade.runtime.store.AgentStore;
 import dev.stockade.runtime.store.Store;
+import dev.stockade.runtime.web.WebUi;
 import dev.stockade.runtime.webhook.RunQueue;
 import dev.stockade.runtime.webhook.WebhookAdmin;
 import dev.stockade.runtime.webhook.WebhookReceiver;
@@ -94,6 +95,7 @@ public final class AgentRuntime implements AutoCloseable {
         router.add("POST", "/agents/webhooks/{name}", new WebhookReceiver(webhooks, queue, broadcast, telemetry)::handle);
         new WebhookAdmin(webhooks).routes(router);
         new CronRoutes(schedules).routes(router);
+        new WebUi(agents, agent, conversations, docs, memory, webhooks, new SlackDestinations(store)).routes(router);
         HttpServer server = HttpServer.start(host, cfg.port(), router);
         background.execute(() -> warm(memory)); // the first memory_search need not build the indexes
         queue.resumeAll();

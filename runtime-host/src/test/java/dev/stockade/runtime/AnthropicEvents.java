@@ -6,6 +6,9 @@ import java.util.List;
 
 /** Anthropic Messages stream events for a scripted reply, as the Messages API sends them. */
 final class AnthropicEvents {
+    /** Marks where a stream of pieces waits for the test ({@link ProviderDouble#holdPieces}). */
+    static final String[] PAUSE = {"pause"};
+
     private AnthropicEvents() {
     }
 
@@ -38,7 +41,19 @@ final class AnthropicEvents {
                 delta.putObject("delta").put("type", "input_json_delta").put("partial_json", (String) b[2]);
             }
             out.add(ev(bs));
-            out.add(ev(delta));
+            if (b[0].equals("text") && b.length > 2) {
+                String[] pieces = (String[]) b[2];
+                for (int p = 0; p < pieces.length; p++) {
+                    if (p > 0) {
+                        out.add(PAUSE);
+                    }
+                    ObjectNode d = ProviderDouble.JSON.createObjectNode().put("type", "content_block_delta").put("index", i);
+                    d.putObject("delta").put("type", "text_delta").put("text", pieces[p]);
+                    out.add(ev(d));
+                }
+            } else {
+                out.add(ev(delta));
+            }
             if (r.cut()) {
                 out.add(null);
                 return out;

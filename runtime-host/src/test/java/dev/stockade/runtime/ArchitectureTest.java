@@ -37,7 +37,7 @@ class ArchitectureTest {
     void theAgentKnowsNoChannel() {
         noClasses().that().resideInAPackage("dev.stockade.runtime.agent..")
                 .should().dependOnClassesThat().resideInAnyPackage("dev.stockade.runtime.channel..",
-                        "dev.stockade.runtime.webhook..")
+                        "dev.stockade.runtime.webhook..", "dev.stockade.runtime.web..")
                 .because("channels are adapters over the one agent loop; the agent offers interfaces they implement")
                 .check(CLASSES);
     }
@@ -46,7 +46,8 @@ class ArchitectureTest {
     void packagesFormLayers() {
         layeredArchitecture().consideringOnlyDependenciesInLayers()
                 .layer("Composition").definedBy("dev.stockade.runtime")
-                .layer("Channels").definedBy("dev.stockade.runtime.channel..", "dev.stockade.runtime.webhook..")
+                .layer("Channels").definedBy("dev.stockade.runtime.channel..", "dev.stockade.runtime.webhook..",
+                        "dev.stockade.runtime.web..")
                 .layer("Clients").definedBy("dev.stockade.runtime.tui..")
                 .layer("Agent").definedBy("dev.stockade.runtime.agent..")
                 .layer("Foundation").definedBy("dev.stockade.runtime.config..", "dev.stockade.runtime.json..",

@@ -52,6 +52,11 @@ public final class ProviderDouble implements AutoCloseable {
             return new Reply(b, 200, false, 100);
         }
 
+        /** A text answer streamed as one delta per piece, with a pause between pieces ({@link #holdPieces}). */
+        public static Reply pieces(String... pieces) {
+            return new Reply(List.<Object[]>of(new Object[] {"text", String.join("", pieces), pieces}), 200, false, 100);
+        }
+
         /** An HTTP error status with a JSON error body. */
         public static Reply status(int status) {
             return new Reply(List.of(), status, false, 0);
@@ -84,6 +89,7 @@ public final class ProviderDouble implements AutoCloseable {
     private final List<Call> calls = Collections.synchronizedList(new ArrayList<>());
     private volatile Function<Call, Reply> fallback = c -> Reply.text("ok");
     private volatile Semaphore gate;
+    private volatile Semaphore pieceGate;
     private volatile int embeddingDimensions = 1024;
     private volatile int embeddingStatus = 200;
 
@@ -113,6 +119,16 @@ public final class ProviderDouble implements AutoCloseable {
     public ProviderDouble holdChats() {
         gate = new Semaphore(0);
         return this;
+    }
+
+    /** Makes a {@link Reply#pieces} stream wait for a permit ({@link #releasePiece}) before each piece after the first. */
+    public ProviderDouble holdPieces() {
+        pieceGate = new Semaphore(0);
+        return this;
+    }
+
+    public void releasePiece() {
+        pieceGate.release();
     }
 
     public void release(int n) {
@@ -161,11 +177,11 @@ public final class ProviderDouble implements AutoCloseable {
                 ex.sendResponseHeaders(r.status(), err.length);
                 ex.getResponseBody().write(err);
             } else if (path.endsWith("/responses")) {
-                sse(ex, OpenAiEvents.events(r, call));
+                sse(ex, OpenAiEvents.events(r, call), null);
             } else if (path.endsWith("/invoke-with-response-stream")) {
                 eventStream(ex, AnthropicEvents.events(r, call), r.cut());
             } else {
-                sse(ex, AnthropicEvents.events(r, call));
+                sse(ex, AnthropicEvents.events(r, call), pieceGate);
             }
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
@@ -198,8 +214,12 @@ public final class ProviderDouble implements AutoCloseable {
         ex.getResponseBody().write(b);
     }
 
-    /** Writes SSE events; a {@code null} entry means: abort here without a terminal event. */
-    private static void sse(HttpExchange ex, List<String[]> events) throws IOException {
+    /**
+     * Writes SSE events; a {@code null} entry means: abort here without a terminal event; a {@link AnthropicEvents#PAUSE}
+     * entry waits for a permit of {@code pieces} when it is set.
+     */
+    private static void sse(HttpExchange ex, List<String[]> events, Semaphore pieces) throws IOException,
+            InterruptedException {
         ex.getResponseHeaders().set("content-type", "text/event-stream");
         ex.sendResponseHeaders(200, 0);
         OutputStream out = ex.getResponseBody();
@@ -207,6 +227,12 @@ public final class ProviderDouble implements AutoCloseable {
             if (e == null) {
                 out.flush();
                 return;
+            }
+            if (e == AnthropicEvents.PAUSE) {
+                if (pieces != null && !pieces.tryAcquire(30, TimeUnit.SECONDS)) {
+                    return;
+                }
+                continue;
             }
             out.write(("event: " + e[0] + "\ndata: " + e[1] + "\n\n").getBytes(StandardCharsets.UTF_8));
             out.flush();
@@ -220,6 +246,9 @@ public final class ProviderDouble implements AutoCloseable {
         for (String[] e : events) {
             if (e == null) {
                 return;
+            }
+            if (e == AnthropicEvents.PAUSE) {
+                continue;
             }
             String bytes = Base64.getEncoder().encodeToString(e[1].getBytes(StandardCharsets.UTF_8));
             byte[] payload = ("{\"bytes\":\"" + bytes + "\"}").getBytes(StandardCharsets.UTF_8);

@@ -28,6 +28,11 @@ public final class Compactor {
         this.tail = tail;
     }
 
+    /** The model's context window in tokens, or {@code null} when no catalog layer knows it. */
+    public Integer window(String modelId) {
+        return catalog.window(modelId);
+    }
+
     /** Occupancy in percent of the model's window for a call of {@code inputTokens}; null when unknown. */
     public Integer occupancy(String modelId, long inputTokens) {
         Integer window = catalog.window(modelId);

@@ -6,6 +6,8 @@ import java.sql.SQLException;
 import java.time.Instant;
 import java.util.List;
 import java.util.UUID;
+import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.function.Consumer;
 
 /**
  * Threads and their messages in SQLite, shared by every channel (web chat, Slack, webhooks, heartbeat,
@@ -28,6 +30,8 @@ public final class Conversations {
     }
 
     private final Store store;
+    // The web chat's open threads: each hears appended messages at once, whatever channel appended them.
+    private final List<Consumer<Message>> watchers = new CopyOnWriteArrayList<>();
 
     public Conversations(Store store) {
         this.store = store;
@@ -57,11 +61,23 @@ public final class Conversations {
     }
 
     public long append(String threadId, String role, String content, boolean internal) throws SQLException {
-        return store.tx(c -> {
+        long id = store.tx(c -> {
             Store.update(c, "INSERT INTO messages (thread_id, role, content, internal, created_at) VALUES (?,?,?,?,?)",
                     threadId, role, content, internal ? 1 : 0, Instant.now().toString());
             return Store.query(c, "SELECT last_insert_rowid()", rs -> rs.getLong(1)).get(0);
         });
+        Message m = new Message(id, threadId, role, content, internal, false);
+        watchers.forEach(w -> w.accept(m));
+        return id;
+    }
+
+    /**
+     * Hands {@code watcher} every message appended after this call, once committed, on the appending thread
+     * (so it must only hand the message on); closing the returned handle stops it.
+     */
+    public AutoCloseable watch(Consumer<Message> watcher) {
+        watchers.add(watcher);
+        return () -> watchers.remove(watcher);
     }
 
     /** Every message of a thread in order. */

@@ -3,6 +3,7 @@ package dev.stockade.runtime.channel;
 import dev.stockade.runtime.store.Store;
 import java.sql.SQLException;
 import java.time.Instant;
+import java.util.List;
 
 /**
  * The Slack destinations linked to this agent: a user's direct message (personal mode) or channels
@@ -25,6 +26,31 @@ public final class SlackDestinations {
         store.update("INSERT INTO slack_destinations (id, kind, slack_id, main, thread_id, created_at) "
                 + "VALUES (?,?,?,?,?,?)", id, kind, slackId, main ? 1 : 0, threadId, Instant.now().toString());
         return id;
+    }
+
+    /** A linked destination as the Channels page lists it: whether it is flagged main, and when it was linked. */
+    public record Linked(Destination destination, boolean main, String createdAt) {
+    }
+
+    /** Every linked destination, oldest first (the order the team-mode fallback uses). */
+    public List<Linked> list() throws SQLException {
+        return store.query("SELECT * FROM slack_destinations ORDER BY created_at, rowid", rs -> new Linked(
+                new Destination(rs.getString("id"), rs.getString("kind"), rs.getString("slack_id"),
+                        rs.getString("thread_id")), rs.getInt("main") != 0, rs.getString("created_at")));
+    }
+
+    /**
+     * Flags the channel {@code id} as the team-mode main channel, clearing the flag on every other one in the same
+     * transaction, so at most one is main; false when {@code id} is not a linked channel (a direct message cannot be).
+     */
+    public boolean flagMain(String id) throws SQLException {
+        return store.tx(c -> {
+            if (Store.update(c, "UPDATE slack_destinations SET main = 1 WHERE id = ? AND kind = 'channel'", id) == 0) {
+                return false;
+            }
+            Store.update(c, "UPDATE slack_destinations SET main = 0 WHERE id <> ?", id);
+            return true;
+        });
     }
 
     /**

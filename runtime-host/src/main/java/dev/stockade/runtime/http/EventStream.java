@@ -34,6 +34,7 @@ final class EventStream implements Response.Events {
                 .set(HttpHeaderNames.CACHE_CONTROL, "no-cache")
                 .set(HttpHeaderNames.TRANSFER_ENCODING, HttpHeaderValues.CHUNKED)
                 .set(HttpHeaderNames.CONNECTION, HttpHeaderValues.CLOSE);
+        r.headers().forEach(head.headers()::set);
         ctx.writeAndFlush(head);
         EventStream events = new EventStream(ctx);
         try {
@@ -50,11 +51,23 @@ final class EventStream implements Response.Events {
 
     @Override
     public void send(String name, Object data) {
-        if (!open()) {
-            return;
+        send(name, null, data);
+    }
+
+    @Override
+    public void send(String name, String id, Object data) {
+        write(SseWriter.frame(new SseEvent(name, new String(Response.bytes(data), StandardCharsets.UTF_8), id)));
+    }
+
+    @Override
+    public void keepAlive() {
+        write(SseWriter.comment("keep-alive"));
+    }
+
+    private void write(String frame) {
+        if (open()) {
+            ctx.writeAndFlush(new DefaultHttpContent(Unpooled.copiedBuffer(frame, StandardCharsets.UTF_8)));
         }
-        String frame = SseWriter.frame(SseEvent.of(name, new String(Response.bytes(data), StandardCharsets.UTF_8)));
-        ctx.writeAndFlush(new DefaultHttpContent(Unpooled.copiedBuffer(frame, StandardCharsets.UTF_8)));
     }
 
     @Override

@@ -85,9 +85,19 @@ public final class HttpServer implements AutoCloseable {
     @Override
     public void close() {
         channel.close().syncUninterruptibly();
-        group.shutdownGracefully(0, 2, TimeUnit.SECONDS).syncUninterruptibly();
+        // Workers first: a long-lived stream (a thread's live view) ends and writes its last chunk while the event
+        // loop still runs.
         workers.shutdownNow();
+        try {
+            workers.awaitTermination(2, TimeUnit.SECONDS);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        }
+        group.shutdownGracefully(0, 2, TimeUnit.SECONDS).syncUninterruptibly();
     }
+
+    /** Fetch-metadata values of a request this origin's own page made, or a person typed. */
+    private static final java.util.Set<String> OWN_SITE = java.util.Set.of("same-origin", "none");
 
     private static final class Dispatch extends SimpleChannelInboundHandler<FullHttpRequest> {
         private final Router router;
@@ -121,6 +131,7 @@ public final class HttpServer implements AutoCloseable {
 
         private Response handle(String method, String path, Map<String, String> headers, byte[] body) {
             try {
+                refuseCrossSite(method, headers.get("sec-fetch-site"));
                 Router.Match m = router.match(method, path);
                 return m.handler().handle(new Request(method, path, m.params(), headers, body));
             } catch (HttpProblem p) {
@@ -129,6 +140,17 @@ public final class HttpServer implements AutoCloseable {
                 // The class name only: exception messages may quote input or a provider's body.
                 Log.error("http.handler_failed", "method", method, "error", e.getClass().getSimpleName());
                 return new HttpProblem(500, "internal", "the request failed inside the runtime").toResponse();
+            }
+        }
+
+        /**
+         * Refuses a write that a browser says another site's page sent. The runtime authenticates nothing, but the
+         * platform's sign-in cookie for the web UI would ride along on a form post or a {@code text/plain} fetch
+         * from elsewhere (neither needs a preflight). Callers without fetch metadata (curl, webhook senders) pass.
+         */
+        private static void refuseCrossSite(String method, String site) {
+            if (site != null && !method.equals("GET") && !method.equals("HEAD") && !OWN_SITE.contains(site)) {
+                throw new HttpProblem(403, "cross-site", "a write sent by another site's page is refused");
             }
         }
 
@@ -142,6 +164,7 @@ public final class HttpServer implements AutoCloseable {
             if (r.contentType() != null) {
                 res.headers().set(HttpHeaderNames.CONTENT_TYPE, r.contentType());
             }
+            r.headers().forEach(res.headers()::set);
             res.headers().setInt(HttpHeaderNames.CONTENT_LENGTH, r.body().length);
             if (keepAlive) {
                 res.headers().set(HttpHeaderNames.CONNECTION, HttpHeaderValues.KEEP_ALIVE);

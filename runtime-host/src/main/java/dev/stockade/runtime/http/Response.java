@@ -2,14 +2,27 @@ package dev.stockade.runtime.http;
 
 import com.fasterxml.jackson.core.JsonProcessingException;
 import java.nio.charset.StandardCharsets;
+import java.util.Map;
 
 /**
- * One HTTP response: status, content type and either a whole body or, for server-sent events, a
- * {@link Stream} that writes events while the handler's worker runs it.
+ * One HTTP response: status, content type, extra headers (a page's Content-Security-Policy, a redirect's
+ * Location) and either a whole body or, for server-sent events, a {@link Stream} that writes events while
+ * the handler's worker runs it.
  */
-public record Response(int status, String contentType, byte[] body, Stream stream) {
+public record Response(int status, String contentType, byte[] body, Stream stream, Map<String, String> headers) {
     public Response(int status, String contentType, byte[] body) {
-        this(status, contentType, body, null);
+        this(status, contentType, body, null, Map.of());
+    }
+
+    public Response(int status, String contentType, byte[] body, Stream stream) {
+        this(status, contentType, body, stream, Map.of());
+    }
+
+    /** This response with {@code extra} headers added (replacing any of the same name). */
+    public Response withHeaders(Map<String, String> extra) {
+        Map<String, String> all = new java.util.LinkedHashMap<>(headers);
+        all.putAll(extra);
+        return new Response(status, contentType, body, stream, Map.copyOf(all));
     }
 
     /** A JSON response of {@code value} (a Jackson node, map, list or record). */
@@ -48,6 +61,12 @@ public record Response(int status, String contentType, byte[] body, Stream strea
     public interface Events {
         /** Sends {@code event: name} with {@code data} serialised as one line of JSON. */
         void send(String name, Object data);
+
+        /** Sends {@code event: name} with an {@code id:} (a client resumes after it with Last-Event-ID). */
+        void send(String name, String id, Object data);
+
+        /** Sends a comment line: keeps idle proxies from closing the stream and detects a client gone. */
+        void keepAlive();
 
         /** Whether the client is still connected. */
         boolean open();

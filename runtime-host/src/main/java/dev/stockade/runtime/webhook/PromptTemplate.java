@@ -57,6 +57,20 @@ public final class PromptTemplate {
                 + " characters in all)";
     }
 
+    /**
+     * What a delivery of {@code payload} to {@code sub} carries: for deliver-only the rendered Prompt (the raw payload
+     * when it is empty) posted as the message, otherwise the rendered Prompt (the lead-in when it is empty) the agent
+     * gets. The receiver and the web UI's preview call this (the run queue renders the same way), so the preview is
+     * what a delivery says.
+     */
+    public static String forDelivery(Subscription sub, String event, JsonNode payload) {
+        if (sub.prompt().isBlank()) {
+            // An empty deliver-only template would post an empty message; the raw payload is what the sender said.
+            return sub.deliverOnly() ? raw(payload) : leadIn(sub.name(), event, payload);
+        }
+        return render(sub.prompt(), payload);
+    }
+
     /** The message an agent gets for an empty Prompt: an event and route lead-in, then the raw payload. */
     public static String leadIn(String subscription, String event, JsonNode payload) {
         return "A webhook event arrived.\nRoute: POST /agents/webhooks/" + subscription + "\nEvent: " + event

@@ -45,8 +45,7 @@ public final class WebhookReceiver {
             return status(200, "ignored", event, null);
         }
         if (sub.deliverOnly()) {
-            // An empty template would post an empty message; the raw payload is what the sender said.
-            String text = sub.prompt().isBlank() ? PromptTemplate.raw(payload) : PromptTemplate.render(sub.prompt(), payload);
+            String text = PromptTemplate.forDelivery(sub, event, payload);
             broadcast.deliver(sub.deliverTo(), "webhook:" + name, "Webhook: " + name, text);
             Log.info("webhook.delivered", "webhook", name, "event", event);
             telemetry.event("webhook.delivered", "template_chars", text.length());
