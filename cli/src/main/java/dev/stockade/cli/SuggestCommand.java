@@ -5,9 +5,7 @@ import dev.stockade.policy.impact.ImpactLimits;
 import dev.stockade.policy.impact.SuggestOptions;
 import dev.stockade.policy.impact.Suggester;
 import dev.stockade.policy.impact.Suggestion;
-import dev.stockade.policy.model.PolicyReader;
-import dev.stockade.policy.model.PolicyWriter;
-import dev.stockade.policy.model.ReadResult;
+import dev.stockade.policy.impact.SuggestionText;
 import dev.stockade.policy.model.TerminalText;
 import java.io.IOException;
 import java.io.PrintWriter;
@@ -67,33 +65,32 @@ final class SuggestCommand implements Callable<Integer> {
         if (!RecordedTrail.oneSource(audit, window, err)) {
             return 2;
         }
-        Suggester suggester;
+        SuggestOptions options;
         try {
-            suggester = new Suggester(new SuggestOptions(name, minSubdomains, minPaths, sandbox,
-                    ImpactLimits.defaults().maxEntries()));
+            options = new SuggestOptions(name, minSubdomains, minPaths, sandbox, ImpactLimits.defaults().maxEntries());
         } catch (IllegalArgumentException e) {
             err.println("stockade: " + e.getMessage());
             return 2;
         }
+        Suggester suggester = new Suggester(options);
         int status = RecordedTrail.feed(audit, window, ImpactLimits.defaults(), suggester::add, err);
         if (status != 0) {
             return status;
         }
-        return write(suggester.suggestion(), err);
+        return write(suggester.suggestion(), options, err);
     }
 
-    private int write(Suggestion s, PrintWriter err) {
-        String yaml = PolicyWriter.toYaml(s.policy());
-        ReadResult check = PolicyReader.read("suggested.yaml", yaml);
-        if (!check.valid()) { // a bug of ours: never hand out a policy the platform would refuse
-            err.println("stockade: the suggestion is not a valid policy: " + TerminalText.escape(
-                    String.valueOf(check.problems())));
+    private int write(Suggestion s, SuggestOptions options, PrintWriter err) {
+        String text;
+        try {
+            text = SuggestionText.of(s, options).text();
+        } catch (IllegalStateException e) { // a bug of ours: never hand out a policy the platform would refuse
+            err.println("stockade: " + e.getMessage());
             return 2;
         }
         if (s.used() == 0) {
             err.println("stockade: no allowed traffic in the window: the suggestion denies everything");
         }
-        String text = SuggestHeader.of(s, minSubdomains, minPaths) + yaml;
         if (output == null) {
             spec.commandLine().getOut().print(text);
             spec.commandLine().getOut().flush();

@@ -178,28 +178,46 @@ public class GrantedTools {
     }
 
     /**
-     * The projects whose grants count: the endpoint's project, or every project the caller is a member of. Each
-     * query reads its two values by name from {@code who} ({@code who.principal}, {@code who.project}, null for
-     * every project), so each is bound once, in order, whatever the query's shape.
+     * The projects of {@code orgId} whose grants count for a person ({@code user}) or an API token ({@code api-token})
+     * at an endpoint ({@code projectId} null: the organization-wide one), as {@link #of} counts them: policy impact
+     * resolves the same projects with candidate documents in place of the stored ones. Empty for any other type.
      */
+    public List<UUID> projectsOf(String callerType, UUID principal, UUID orgId, @Nullable UUID projectId) {
+        return reach(callerType, principal, projectId).stream().filter(r -> r.orgId().equals(orgId))
+                .map(Reach::projectId).toList();
+    }
+
     private List<Reach> reach(Identity caller, @Nullable UUID projectId) {
-        String projects;
-        UUID principal;
         if (caller instanceof Identity.User u) {
-            principal = u.userId();
-            projects = "SELECT p.id, p.org_id, p.created_at FROM projects p, who WHERE (p.org_id IN (SELECT org_id"
+            return reach("user", u.userId(), projectId);
+        } else if (caller instanceof Identity.ApiToken a) {
+            return reach("api-token", a.tokenId(), projectId);
+        } else if (caller instanceof Identity.SandboxToken s) {
+            return reach("sandbox-token", s.projectId(), projectId);
+        }
+        return List.of(); // the installation owner and machine identities hold no bindings
+    }
+
+    /**
+     * The projects whose grants count: the endpoint's project, or every project the caller is a member of (a sandbox
+     * token: the project it is pinned to, {@code principal}). Each query reads its two values by name from {@code who}
+     * ({@code who.principal}, {@code who.project}, null for every project), so each is bound once, in order, whatever
+     * the query's shape.
+     */
+    private List<Reach> reach(String callerType, UUID principal, @Nullable UUID projectId) {
+        String projects = switch (callerType) {
+            case "user" -> "SELECT p.id, p.org_id, p.created_at FROM projects p, who WHERE (p.org_id IN (SELECT org_id"
                     + " FROM org_members WHERE user_id = who.principal) OR p.id IN (SELECT project_id FROM"
                     + " project_members WHERE principal_type = 'user' AND principal_id = who.principal))";
-        } else if (caller instanceof Identity.ApiToken a) {
-            principal = a.tokenId();
-            projects = "SELECT p.id, p.org_id, p.created_at FROM projects p JOIN project_members m"
+            case "api-token" -> "SELECT p.id, p.org_id, p.created_at FROM projects p JOIN project_members m"
                     + " ON m.project_id = p.id, who WHERE m.principal_type = 'api-token'"
                     + " AND m.principal_id = who.principal";
-        } else if (caller instanceof Identity.SandboxToken s) {
-            principal = s.projectId();
-            projects = "SELECT p.id, p.org_id, p.created_at FROM projects p, who WHERE p.id = who.principal";
-        } else {
-            return List.of(); // the installation owner and machine identities hold no bindings
+            case "sandbox-token" -> "SELECT p.id, p.org_id, p.created_at FROM projects p, who"
+                    + " WHERE p.id = who.principal";
+            default -> null;
+        };
+        if (projects == null) {
+            return List.of();
         }
         String sql = "WITH who AS (SELECT CAST(? AS uuid) AS principal, CAST(? AS uuid) AS project)"
                 + " SELECT r.id, r.org_id FROM (" + projects + ") r, who"

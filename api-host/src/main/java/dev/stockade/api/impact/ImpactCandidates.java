@@ -1,6 +1,7 @@
 package dev.stockade.api.impact;
 
 import com.fasterxml.jackson.databind.JsonNode;
+import dev.stockade.api.connectors.GrantedTools;
 import dev.stockade.api.enforcement.EnforcementStore;
 import dev.stockade.api.enforcement.SandboxEnforcement;
 import dev.stockade.api.governance.Effective;
@@ -12,6 +13,7 @@ import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.Set;
 import java.util.UUID;
 import java.util.function.Function;
 
@@ -19,8 +21,9 @@ import java.util.function.Function;
  * The candidate of each sandbox: the documents its proxy enforces now (attached policies, embedded policy, org
  * ceiling), each stored policy that a candidate names replaced by the candidate, the ceiling replaced whole when the
  * request gives one, resolved by the core as enforcement resolves them. A sandbox deleted since, outside the scope, or
- * whose stored documents no longer resolve has no candidate; a person's or API token's tool call has none either.
- * Each sandbox is resolved once per replay.
+ * whose stored documents no longer resolve has no candidate. A person's or API token's tool call is resolved by
+ * {@link IdentityCandidates} for the endpoint it came through, which {@link #next} reads from the entry. Each sandbox
+ * and each caller is resolved once per replay.
  */
 final class ImpactCandidates implements CandidateSource {
     private final UUID orgId;
@@ -30,13 +33,23 @@ final class ImpactCandidates implements CandidateSource {
     private final Effective effective;
     private final Function<UUID, Optional<UUID>> sandboxOfToken;
     private final Map<UUID, Optional<Candidate>> resolved = new HashMap<>();
+    private final Set<String> boundNames;
+    private final IdentityCandidates identities;
+    private IdentityCandidates.Caller caller;
 
+    /**
+     * @param boundNames     the names of the policies bound to people and API tokens in scope
+     * @param sandboxOfToken the sandbox a sandbox token was minted for
+     */
     ImpactCandidates(UUID orgId, UUID projectId, ImpactRequest request, EnforcementStore enforcement,
-                     Effective effective, Function<UUID, Optional<UUID>> sandboxOfToken) {
+                     Effective effective, GrantedTools granted, Set<String> boundNames,
+                     Function<UUID, Optional<UUID>> sandboxOfToken) {
         this.orgId = orgId;
         this.effective = effective;
         this.sandboxOfToken = sandboxOfToken;
         this.ceiling = request.ceiling();
+        this.boundNames = boundNames;
+        this.identities = new IdentityCandidates(orgId, effective, granted, this::replaced, ceiling);
         for (EnforcementStore.Change c : enforcement.current(orgId)) {
             if (projectId == null || projectId.equals(c.enforcement().projectId())) {
                 sandboxes.put(c.sandboxId(), c.enforcement());
@@ -45,12 +58,13 @@ final class ImpactCandidates implements CandidateSource {
         request.policies().forEach(doc -> byName.put(doc.path("name").asText(), doc));
     }
 
-    /** The names of candidates that replace nothing any sandbox in scope is governed by. */
+    /** The names of candidates that replace nothing a sandbox, person or API token in scope is governed by. */
     List<String> unmatched() {
         List<String> out = new ArrayList<>();
         for (String name : byName.keySet()) {
-            boolean used = sandboxes.values().stream().anyMatch(s -> names(s.grants()).contains(name)
-                    || ceiling == null && names(s.ceiling()).contains(name));
+            boolean used = boundNames.contains(name) || sandboxes.values().stream().anyMatch(s ->
+                    names(s.grants()).contains(name) || ceiling == null && names(s.ceiling()).contains(name))
+                    || ceiling == null && !boundNames.isEmpty() && names(effective.ceiling(orgId)).contains(name);
             if (!used) {
                 out.add(name);
             }
@@ -58,8 +72,37 @@ final class ImpactCandidates implements CandidateSource {
         return out;
     }
 
+    /**
+     * Reads the endpoint of the entry replayed next: a tool call of a person or an API token at {@code /mcp}
+     * ({@code via} {@code mcp}: every project the caller reaches) or at one project ({@code project-mcp}, {@code rest}:
+     * the entry's project). Any other entry, or an endpoint not recorded, resolves no caller.
+     */
+    void next(JsonNode entry) {
+        caller = null;
+        String type = entry.path("actor").path("type").asText("");
+        if (!"tool-call".equals(entry.path("kind").asText()) || !type.equals("user") && !type.equals("api-token")) {
+            return;
+        }
+        try {
+            UUID id = UUID.fromString(entry.path("actor").path("id").asText());
+            String via = entry.path("details").path("via").asText("");
+            String project = entry.path("projectId").asText("");
+            if (via.equals("mcp")) {
+                caller = new IdentityCandidates.Caller(type, id, null);
+            } else if ((via.equals("project-mcp") || via.equals("rest")) && !project.isEmpty()) {
+                caller = new IdentityCandidates.Caller(type, id, UUID.fromString(project));
+            }
+        } catch (IllegalArgumentException e) {
+            caller = null; // an id that is not one: no candidate, never guessed
+        }
+    }
+
     @Override
     public Optional<Candidate> forSandbox(String who) {
+        if (who != null && (who.startsWith("user:") || who.startsWith("api-token:"))) {
+            // INVARIANT: next(entry) was called with this entry; its caller is `who`
+            return caller == null ? Optional.empty() : identities.of(caller);
+        }
         Optional<UUID> sandbox = sandboxOf(who);
         return sandbox.isEmpty() ? Optional.empty() : resolved.computeIfAbsent(sandbox.get(), this::resolve);
     }

@@ -12,9 +12,7 @@ import dev.stockade.policy.model.ReadResult;
 import dev.stockade.policy.model.SourceMap;
 import io.micronaut.core.annotation.Nullable;
 import java.io.IOException;
-import java.time.Duration;
 import java.time.Instant;
-import java.time.format.DateTimeParseException;
 import java.util.ArrayList;
 import java.util.HashSet;
 import java.util.List;
@@ -51,36 +49,13 @@ record ImpactRequest(Instant since, Instant until, List<JsonNode> policies, @Nul
                 throw ApiProblem.invalid("/" + f, "unknown-field", "unknown field `" + f + "`");
             }
         });
-        Instant since = instant(root, "since", null);
-        Instant until = instant(root, "until", now);
-        if (!since.isBefore(until)) {
-            throw ApiProblem.invalid("/since", "window-empty", "`since` must be before `until`");
-        }
-        if (Duration.between(since, until).compareTo(limits.maxWindow()) > 0) {
-            throw ApiProblem.invalid("/since", "window-too-long", "the window is longer than "
-                    + limits.maxWindow().toDays() + " days: give a later `since`");
-        }
+        TrailWindow window = TrailWindow.of(root, limits, now);
         List<JsonNode> policies = root.has("policies") ? documents(root, "policies", true) : List.of();
         List<JsonNode> ceiling = root.has("ceiling") ? documents(root, "ceiling", false) : null;
         if (policies.isEmpty() && ceiling == null) {
             throw ApiProblem.invalid("/policies", "required", "give candidate `policies`, a `ceiling`, or both");
         }
-        return new ImpactRequest(since, until, policies, ceiling);
-    }
-
-    private static Instant instant(JsonNode root, String field, Instant otherwise) {
-        JsonNode v = root.get(field);
-        if (v == null || v.isNull()) {
-            if (otherwise != null) {
-                return otherwise;
-            }
-            throw ApiProblem.invalid("/" + field, "required", "`" + field + "` (an ISO 8601 instant) is required");
-        }
-        try {
-            return Instant.parse(v.asText());
-        } catch (DateTimeParseException e) {
-            throw ApiProblem.invalid("/" + field, "type", "`" + field + "` must be an ISO 8601 instant");
-        }
+        return new ImpactRequest(window.since(), window.until(), policies, ceiling);
     }
 
     /** The checked candidate documents of {@code field}; names unique in it when they replace stored policies. */

@@ -4,25 +4,16 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
-import com.sun.net.httpserver.HttpServer;
 import dev.stockade.api.sandbox.local.LocalProvisioner;
-import dev.stockade.api.sandbox.provision.ExecProcess;
-import dev.stockade.api.sandbox.provision.ExecRequest;
 import dev.stockade.api.support.Http;
 import dev.stockade.api.support.PlatformTest;
 import dev.stockade.api.support.Requires;
 import dev.stockade.testing.Await;
 import io.micronaut.test.extensions.junit5.annotation.MicronautTest;
 import jakarta.inject.Inject;
-import java.net.InetAddress;
-import java.net.InetSocketAddress;
-import java.nio.charset.StandardCharsets;
 import java.time.Instant;
 import java.time.temporal.ChronoUnit;
-import java.util.ArrayList;
-import java.util.List;
 import java.util.Map;
-import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
@@ -52,37 +43,29 @@ class PolicyImpactApiTest extends PlatformTest {
     @Inject
     LocalProvisioner provisioner;
 
-    private HttpServer origin;
+    private SandboxTraffic origin;
 
     @Override
     protected Map<String, String> extraProperties() {
-        return Map.of("sandbox.egress.allow-loopback-origins", "true",
-                "sandbox.egress.resolve", "allowed.test=127.0.0.1,other.test=127.0.0.1,denied.test=127.0.0.1");
+        return SandboxTraffic.properties();
     }
 
     @BeforeAll
     void origin() throws Exception {
         Requires.bubblewrap();
-        origin = HttpServer.create(new InetSocketAddress(InetAddress.getLoopbackAddress(), 0), 0);
-        origin.createContext("/", ex -> {
-            byte[] body = "ok".getBytes(StandardCharsets.UTF_8);
-            ex.sendResponseHeaders(200, body.length);
-            ex.getResponseBody().write(body);
-            ex.close();
-        });
-        origin.start();
+        origin = SandboxTraffic.start();
     }
 
     @AfterAll
     void stopOrigin() {
         if (origin != null) {
-            origin.stop(0);
+            origin.close();
         }
     }
 
     @Test
     void aRecordedTrailReplaysUnderNarrowedAndWidenedCandidates() throws Exception {
-        int port = origin.getAddress().getPort();
+        int port = origin.port();
         String owner = ownerToken();
         String org = createOrg(owner, "impact");
         String project = createProject(owner, org, "agents");
@@ -157,13 +140,6 @@ class PolicyImpactApiTest extends PlatformTest {
     }
 
     private String curl(String sandbox, String url) throws Exception {
-        List<String> argv = new ArrayList<>(List.of("curl", "-sS", "-m", "20", "-w", " [%{http_code}]", url));
-        try (ExecProcess p = provisioner.exec(sandbox, new ExecRequest(argv, false, 0, 0))) {
-            p.stdin().close();
-            String out = new String(p.stdout().readAllBytes(), StandardCharsets.UTF_8)
-                    + new String(p.stderr().readAllBytes(), StandardCharsets.UTF_8);
-            p.exit().get(30, TimeUnit.SECONDS);
-            return out;
-        }
+        return SandboxTraffic.curl(provisioner, sandbox, url);
     }
 }

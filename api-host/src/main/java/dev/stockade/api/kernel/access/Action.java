@@ -69,6 +69,10 @@ public enum Action {
     POLICY_IMPACT_ORG(Scope.ORG, true, ORG_ADMIN),
     /** The same over one project's trail: a project admin (and so an org admin). */
     POLICY_IMPACT_PROJECT(Scope.PROJECT, true, PROJECT_ADMIN),
+    /** Drafting least privilege from the trail (read-only): who may replay it, over the organization. */
+    POLICY_SUGGEST_ORG(Scope.ORG, true, ORG_ADMIN),
+    /** The same over one project's trail: a project admin (and so an org admin). */
+    POLICY_SUGGEST_PROJECT(Scope.PROJECT, true, PROJECT_ADMIN),
 
     // sandboxes
     SANDBOX_READ(Scope.PROJECT, true, PROJECT_MEMBER),
