@@ -3,6 +3,7 @@ package dev.stockade.api.mcp;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import dev.stockade.api.kernel.access.AuditHomes;
 import dev.stockade.api.kernel.access.Authorizer;
 import dev.stockade.api.kernel.access.Grant;
 import dev.stockade.api.kernel.access.Scope;

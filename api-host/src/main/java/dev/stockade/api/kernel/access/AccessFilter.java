@@ -1,5 +1,9 @@
 package dev.stockade.api.kernel.access;
 
+import dev.stockade.api.kernel.audit.AuditAppender;
+import dev.stockade.api.kernel.audit.AuditEvent;
+import dev.stockade.api.kernel.audit.AuditKind;
+import dev.stockade.api.kernel.audit.AuditOutcome;
 import dev.stockade.api.kernel.identity.Authenticator;
 import dev.stockade.api.kernel.identity.BearerToken;
 import dev.stockade.api.kernel.identity.Identity;
@@ -18,15 +22,22 @@ import io.micronaut.scheduling.annotation.ExecuteOn;
 import io.micronaut.web.router.RouteAttributes;
 import io.micronaut.web.router.RouteMatch;
 import io.micronaut.web.router.UriRouteMatch;
+import java.util.ArrayList;
 import java.util.Arrays;
+import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Locale;
 import java.util.Map;
 import java.util.Optional;
+import java.util.UUID;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
 /**
  * The one gate every request passes, in this order: enrollment (503 until enrolled, except the routes the spec
  * exempts), authentication (401), and the authorization table (404 across tenants, 403 within). A route without an
- * {@link Access} declaration is refused: nothing is reachable by omission.
+ * {@link Access} declaration is refused: nothing is reachable by omission. Every refusal of the authorization table is
+ * audited (kind {@code access}, outcome {@code denied}) before it is answered, in the trails {@link AuditHomes} names.
  */
 @ServerFilter(ServerFilter.MATCH_ALL_PATTERN)
 final class AccessFilter implements Ordered {
@@ -36,16 +47,23 @@ final class AccessFilter implements Ordered {
     static final String GRANT = "stockade.grant";
     private static final java.util.List<String> API_KEY_HEADERS = java.util.List.of("x-api-key", "api-key");
 
+    private static final Logger LOG = LoggerFactory.getLogger(AccessFilter.class);
+
     private final WorkGate enrollment;
     private final Authenticator authenticator;
     private final Authorizer authorizer;
     private final Problems problems;
+    private final AuditAppender audit;
+    private final AuditHomes homes;
 
-    AccessFilter(WorkGate enrollment, Authenticator authenticator, Authorizer authorizer, Problems problems) {
+    AccessFilter(WorkGate enrollment, Authenticator authenticator, Authorizer authorizer, Problems problems,
+                 AuditAppender audit, AuditHomes homes) {
         this.enrollment = enrollment;
         this.authenticator = authenticator;
         this.authorizer = authorizer;
         this.problems = problems;
+        this.audit = audit;
+        this.homes = homes;
     }
 
     @Override
@@ -88,7 +106,7 @@ final class AccessFilter implements Ordered {
             if (!action.clusterTokenOnly() && caller instanceof Identity.ClusterToken) {
                 throw new ApiProblem(ProblemCode.UNAUTHENTICATED, "a cluster token is accepted only by the cluster proxy");
             }
-            Grant grant = authorizer.authorize(caller, action, vars);
+            Grant grant = authorize(request, caller, action, vars);
             request.setAttribute(IDENTITY, caller);
             request.setAttribute(GRANT, grant);
             return null;
@@ -124,8 +142,46 @@ final class AccessFilter implements Ordered {
             throw new ApiProblem(ProblemCode.UNAUTHENTICATED, "a cluster token is accepted only by the cluster proxy");
         }
         request.setAttribute(IDENTITY, caller);
-        request.setAttribute(GRANT, authorizer.authorize(caller, socket.action(), socket.variables()));
+        request.setAttribute(GRANT, authorize(request, caller, socket.action(), socket.variables()));
         return null;
+    }
+
+    /** The table's answer for {@code caller}; a refusal is audited before it is thrown. */
+    private Grant authorize(HttpRequest<?> request, Identity caller, Action action, Map<String, Object> vars) {
+        try {
+            return authorizer.authorize(caller, action, vars);
+        } catch (ApiProblem refused) {
+            int status = refused.code().status().getCode();
+            if (status == 403 || status == 404) { // a malformed id (400) is bad input, not a refusal
+                recordRefusal(request, caller, action, vars, refused);
+            }
+            throw refused;
+        }
+    }
+
+    /**
+     * One {@code access} entry per trail the refusal belongs in (the caller's own organizations, never the target's
+     * when the caller is a stranger to it). The refusal stands even when its entry cannot be stored: failing open is
+     * not an option, and the appender's own error is logged.
+     */
+    private void recordRefusal(HttpRequest<?> request, Identity caller, Action action, Map<String, Object> vars,
+                               ApiProblem refused) {
+        Map<String, Object> details = new LinkedHashMap<>();
+        details.put("method", request.getMethodName());
+        details.put("path", request.getPath());
+        details.put("status", refused.code().status().getCode());
+        details.put("code", refused.code().code());
+        List<AuditEvent> entries = new ArrayList<>();
+        for (UUID org : homes.of(caller, action, vars)) {
+            entries.add(AuditEvent.of(AuditKind.ACCESS, action.name().toLowerCase(Locale.ROOT).replace('_', '-'))
+                    .org(org).outcome(AuditOutcome.DENIED).by(caller)
+                    .target(request.getMethodName() + " " + request.getPath()).details(details).build());
+        }
+        try {
+            audit.appendAll(entries).join();
+        } catch (RuntimeException e) {
+            LOG.error("the audit entry of a refused {} {} was not stored", request.getMethodName(), request.getPath(), e);
+        }
     }
 
     /**

@@ -4,6 +4,8 @@ import dev.stockade.api.kernel.Slugged;
 
 /** What an audit entry is about: the closed list of kinds the trail holds, each with the slug stored and filtered on. */
 public enum AuditKind implements Slugged {
+    /** A request the authorization table refused (403, or 404 across tenants): REST routes and WebSocket handshakes. */
+    ACCESS,
     API_TOKEN,
     CLUSTER,
     CLUSTER_PROXY,

@@ -1,9 +1,6 @@
-package dev.stockade.api.mcp;
+package dev.stockade.api.kernel.access;
 
 import com.fasterxml.jackson.databind.JsonNode;
-import dev.stockade.api.kernel.access.Action;
-import dev.stockade.api.kernel.access.Authorizer;
-import dev.stockade.api.kernel.access.Scope;
 import dev.stockade.api.kernel.db.Sql;
 import dev.stockade.api.kernel.identity.ClusterTokens;
 import dev.stockade.api.kernel.identity.Identity;
@@ -12,13 +9,15 @@ import jakarta.inject.Singleton;
 import java.util.ArrayList;
 import java.util.Collections;
 import java.util.List;
+import java.util.Map;
 import java.util.Optional;
 import java.util.UUID;
 
 /**
- * The organizations a tool call's audit entry goes to when authorization resolved none (a refusal, an unknown tool,
- * a tool that acts installation-wide), so that no entry lands where no one reads it. The rule (docs/mcp.md, "Where
- * refusals go"): an entry goes only to organizations the caller belongs to, never into another tenant's trail.
+ * The organizations a refused request's or tool call's audit entry goes to when authorization resolved none (a
+ * refusal, an unknown tool, a tool that acts installation-wide), so that no entry lands where no one reads it. The
+ * rule (docs/mcp.md, "Where refusals go"; the same for REST): an entry goes only to organizations the caller belongs
+ * to, never into another tenant's trail.
  * <ul>
  *   <li>an API, sandbox or cluster token: its own organization;</li>
  *   <li>a person: the organization of the target (the endpoint's project, else the id the arguments name) when the
@@ -29,7 +28,7 @@ import java.util.UUID;
  * Installation-wide entries (no organization) are read by the owner at {@code GET /v1/audit-trail}.
  */
 @Singleton
-record AuditHomes(Sql jdbc, ClusterTokens projects, Authorizer authorizer) {
+public record AuditHomes(Sql jdbc, ClusterTokens projects, Authorizer authorizer) {
     private static final String MEMBERSHIPS = "SELECT org_id FROM org_members WHERE user_id = ? UNION"
             + " SELECT p.org_id FROM projects p JOIN project_members m ON m.project_id = p.id"
             + " WHERE m.principal_type = 'user' AND m.principal_id = ? ORDER BY 1";
@@ -40,11 +39,21 @@ record AuditHomes(Sql jdbc, ClusterTokens projects, Authorizer authorizer) {
      * installation-wide trail.
      */
     public List<UUID> of(Identity caller, @Nullable UUID endpointProject, @Nullable Action action, JsonNode args) {
+        return homes(caller, () -> target(endpointProject, action, args));
+    }
+
+    /** Where the entry of a REST request refused {@code action} on the target its path variables name goes. */
+    public List<UUID> of(Identity caller, Action action, Map<String, Object> pathVariables) {
+        return homes(caller, () -> action.scope() == Scope.NONE ? Optional.empty()
+                : authorizer.orgOfTarget(action.scope(), pathVariables.get(action.scope().variable())));
+    }
+
+    private List<UUID> homes(Identity caller, java.util.function.Supplier<Optional<UUID>> targetOf) {
         UUID own = tokenOrg(caller);
         if (own != null) {
             return List.of(own);
         }
-        Optional<UUID> target = target(endpointProject, action, args);
+        Optional<UUID> target = targetOf.get();
         if (caller instanceof Identity.User u) {
             List<UUID> mine = memberships(u.userId());
             if (target.isPresent() && mine.contains(target.get())) {
