@@ -45,10 +45,12 @@ public final class Stockade {
     private static final Map<String, List<String>> EXAMPLES = UsageExamples.load();
     private final Map<String, String> env;
     private final java.io.InputStream in;
+    private final java.io.OutputStream bytesOut;
 
-    private Stockade(Map<String, String> env, java.io.InputStream in) {
+    private Stockade(Map<String, String> env, java.io.InputStream in, java.io.OutputStream bytesOut) {
         this.env = Map.copyOf(env);
         this.in = in;
+        this.bytesOut = bytesOut;
     }
 
     /** The environment the commands read ({@code STOCKADE_URL}, {@code STOCKADE_TOKEN}, {@code HOME}, ...). */
@@ -61,9 +63,18 @@ public final class Stockade {
         return in;
     }
 
+    /**
+     * Standard output as bytes, for output that is not text ({@code sandbox copy ID:PATH -} writes a tar stream);
+     * null when this run's standard output is a writer only.
+     */
+    public java.io.OutputStream bytesOut() {
+        return bytesOut;
+    }
+
     /** Runs the CLI and exits with its status (see the usage footer). */
     public static void main(String[] args) {
-        System.exit(run(args));
+        System.exit(run(System.in, System.out, new java.io.PrintWriter(System.out, true),
+                new java.io.PrintWriter(System.err, true), System.getenv(), args));
     }
 
     /**
@@ -101,7 +112,16 @@ public final class Stockade {
      */
     public static int run(java.io.InputStream in, java.io.PrintWriter out, java.io.PrintWriter err,
                           Map<String, String> env, String... args) {
-        CommandLine cli = commandLine(env, in);
+        return run(in, null, out, err, env, args);
+    }
+
+    /**
+     * As {@link #run(java.io.InputStream, java.io.PrintWriter, java.io.PrintWriter, Map, String...)}, with standard
+     * output also as bytes ({@code bytesOut}, the stream under {@code out}; null: none).
+     */
+    public static int run(java.io.InputStream in, java.io.OutputStream bytesOut, java.io.PrintWriter out,
+                          java.io.PrintWriter err, Map<String, String> env, String... args) {
+        CommandLine cli = commandLine(env, in, bytesOut);
         cli.setOut(out);
         cli.setErr(err);
         cli.setExecutionExceptionHandler((e, commandLine, parseResult) -> {
@@ -128,7 +148,12 @@ public final class Stockade {
 
     /** The command tree as every run sees it: enum values in any case, each command's examples in its help. */
     static CommandLine commandLine(Map<String, String> env, java.io.InputStream in) {
-        CommandLine cli = new CommandLine(new Stockade(env, in));
+        return commandLine(env, in, null);
+    }
+
+    private static CommandLine commandLine(Map<String, String> env, java.io.InputStream in,
+                                           java.io.OutputStream bytesOut) {
+        CommandLine cli = new CommandLine(new Stockade(env, in, bytesOut));
         cli.setCaseInsensitiveEnumValuesAllowed(true);
         UsageExamples.attach(cli, EXAMPLES);
         return cli;

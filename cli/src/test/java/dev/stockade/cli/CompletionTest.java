@@ -48,6 +48,10 @@ class CompletionTest {
                 .containsExactlyInAnyOrder("text", "json", "sarif", "github");
         assertThat(complete(script, "stockade schema ").lines().toList())
                 .containsExactlyInAnyOrder("policy", "test", "sandbox");
+        // commands added later are picked up from the tree with no change to the script's source
+        assertThat(complete(script, "stockade sandbox c").lines().toList()).containsExactlyInAnyOrder("copy", "create");
+        assertThat(complete(script, "stockade sandbox ru").lines().toList()).containsExactly("run");
+        assertThat(complete(script, "stockade sandbox run --r").lines().toList()).containsExactly("--rm");
     }
 
     @Test

@@ -74,6 +74,11 @@ public final class ApiOptions {
         return ((Stockade) mixee.root().userObject()).in();
     }
 
+    /** Standard output as bytes ({@code sandbox copy ID:PATH -}); null when this run has only a writer. */
+    java.io.OutputStream bytesOut() {
+        return ((Stockade) mixee.root().userObject()).bytesOut();
+    }
+
     ApiClient client(boolean needToken) {
         return connect(url, token, env(), needToken);
     }

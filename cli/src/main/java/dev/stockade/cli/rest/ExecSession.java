@@ -38,9 +38,10 @@ final class ExecSession implements WebSocket.Listener {
     /**
      * Waits for the start, forwards {@code stdin} (null: none) and returns the remote exit status; while the
      * command runs sends a resize frame whenever {@code size} ({@code [cols, rows]}, polled every half second;
-     * null: never) changes. A terminal without stdin gets no end of input (it would read it as a keystroke).
+     * null: never) changes. Without stdin an end of input goes out only when {@code endInput}: a terminal would
+     * read it as a keystroke, and a command that never reads its input needs none (see {@link SandboxExec}).
      */
-    int run(WebSocket ws, InputStream stdin, Supplier<int[]> size, boolean tty) throws Exception {
+    int run(WebSocket ws, InputStream stdin, Supplier<int[]> size, boolean endInput) throws Exception {
         started.get();
         Frames frames = new Frames(ws);
         ScheduledExecutorService poll = size == null ? null : Executors.newSingleThreadScheduledExecutor(
@@ -56,7 +57,7 @@ final class ExecSession implements WebSocket.Listener {
                 }
             }, 500, 500, TimeUnit.MILLISECONDS);
         }
-        if (stdin != null || !tty) {
+        if (stdin != null || endInput) {
             daemon(() -> forward(frames, stdin), "exec-stdin").start();
         }
         try {
@@ -156,10 +157,25 @@ final class ExecSession implements WebSocket.Listener {
 
     @Override
     public CompletionStage<?> onClose(WebSocket ws, int status, String reason) {
-        Failure f = Failure.usage("the exec ended without an exit status: " + Text.safe(reason) + " (" + status + ")");
+        Failure f = closed(status, reason);
         started.completeExceptionally(f);
         exit.completeExceptionally(f);
         return null;
+    }
+
+    /**
+     * Why the socket closed before an exit status: the platform closes with 4000 plus an HTTP status when it refuses
+     * (4404 an unknown sandbox, 4409 one that is not running), which is a refusal like a 4xx answer (exit 1).
+     */
+    static Failure closed(int status, String reason) {
+        String why = Text.safe(reason) + " (" + status + ")";
+        if (status == 4409) {
+            return Failure.refused("the sandbox is not running: " + why + "; start it with `stockade sandbox start`");
+        }
+        if (status >= 4400 && status < 4500) {
+            return Failure.refused("the platform refused the exec: " + why);
+        }
+        return Failure.usage("the exec ended without an exit status: " + why);
     }
 
     @Override

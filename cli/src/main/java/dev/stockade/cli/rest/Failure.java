@@ -15,6 +15,11 @@ public final class Failure extends RuntimeException {
         return new Failure(Exit.USAGE, message);
     }
 
+    /** The platform refused what was asked without a problem details body (an exec socket's close): exit {@link Exit#REFUSED}. */
+    public static Failure refused(String message) {
+        return new Failure(Exit.REFUSED, message);
+    }
+
     /** An answer that is not the platform's: exit {@link Exit#UNEXPECTED}. */
     public static Failure unexpected(String message) {
         return new Failure(Exit.UNEXPECTED, message);

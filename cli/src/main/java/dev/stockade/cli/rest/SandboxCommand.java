@@ -10,7 +10,8 @@ import picocli.CommandLine.Parameters;
 
 /** {@code stockade sandbox ...}: sandboxes of a project, authored from YAML files. */
 @Command(name = "sandbox", mixinStandardHelpOptions = true, description = "Sandboxes of a project: create from"
-        + " YAML, start, stop, restart, revisions and their effective policy.")
+        + " YAML, start, stop, restart, revisions and their effective policy; exec, run and copy files.",
+        subcommands = {SandboxRunCommand.class, SandboxCopyCommand.class})
 public final class SandboxCommand extends Group {
     static final List<Output.Column> SANDBOX = List.of(Output.Column.of("ID", "id"), Output.Column.of("NAME", "name"),
             Output.Column.of("STATE", "state"), Output.Column.of("REVISION", "activeRevision"),
@@ -125,33 +126,21 @@ public final class SandboxCommand extends Group {
         return run(id, command, true, true, api);
     }
 
-    private int run(String id, List<String> command, boolean stdin, boolean tty, ApiOptions api) {
+    /**
+     * Runs {@code command} in the sandbox with this process's streams (stdin only when asked), on a terminal of this
+     * terminal's size when {@code tty}; the command's exit status, or the failure's.
+     */
+    int run(String id, List<String> command, boolean stdin, boolean tty, ApiOptions api) {
         int[] status = {0};
         Output out = api.output();
         int exit = ApiOptions.guard(out, () -> {
             ApiClient client = api.client(true);
-            StringBuilder query = new StringBuilder();
-            for (String arg : command == null ? List.<String>of() : command) {
-                query.append(query.length() == 0 ? "?" : "&").append("command=")
-                        .append(java.net.URLEncoder.encode(arg, java.nio.charset.StandardCharsets.UTF_8));
-            }
             try (LocalTerminal terminal = tty ? LocalTerminal.open() : null) {
-                if (terminal != null) {
-                    int[] size = terminal.size();
-                    query.append(query.length() == 0 ? "?" : "&").append("tty=true&cols=").append(size[0])
-                            .append("&rows=").append(size[1]);
-                }
-                ExecSession session = new ExecSession(Text.utf8(spec().commandLine().getOut()),
+                SandboxExec exec = SandboxExec.open(client, one(id), command, terminal == null ? null
+                        : terminal.size(), Text.utf8(spec().commandLine().getOut()),
                         Text.utf8(spec().commandLine().getErr()));
-                java.net.http.WebSocket ws = client.webSocket(one(id) + "/exec" + query, session);
-                status[0] = session.run(ws, stdin ? api.in() : null,
+                status[0] = exec.await(stdin ? api.in() : null,
                         terminal != null && terminal.interactive() ? terminal::size : null, tty);
-            } catch (java.util.concurrent.ExecutionException e) {
-                throw e.getCause() instanceof Failure f ? f : Failure.usage("the exec failed: " + e.getCause());
-            } catch (Failure e) {
-                throw e;
-            } catch (Exception e) {
-                throw Failure.usage("the exec failed: " + e.getClass().getSimpleName());
             }
         });
         return exit != Exit.OK ? exit : status[0];
@@ -168,11 +157,11 @@ public final class SandboxCommand extends Group {
         return api.call((client, out) -> out.record(client.post(one(id) + "/" + action, null), SANDBOX));
     }
 
-    private String base() {
+    String base() {
         return "/v1/projects/" + seg(project) + "/sandboxes";
     }
 
-    private String one(String id) {
+    String one(String id) {
         return base() + "/" + seg(id);
     }
 }

@@ -50,6 +50,15 @@ final class Cli {
         return run(java.io.InputStream.nullInputStream(), args);
     }
 
+    /** A run whose standard output is also the byte stream {@code bytes} ({@code sandbox copy ID:PATH -}). */
+    Run runBytes(java.io.OutputStream bytes, String... args) {
+        StringWriter out = new StringWriter();
+        StringWriter err = new StringWriter();
+        int status = Stockade.run(java.io.InputStream.nullInputStream(), bytes, new PrintWriter(out, true),
+                new PrintWriter(err, true), env, args);
+        return new Run(status, out.toString(), err.toString());
+    }
+
     /** A run reading {@code in} as its standard input (never the process's, which classes running alongside share). */
     Run run(java.io.InputStream in, String... args) {
         StringWriter out = new StringWriter();

@@ -27,9 +27,9 @@ class ExecSessionTest {
         session.onBinary(ws, ByteBuffer.wrap(new byte[] {3, 0, 0, 0, 7}), true);
         session.onClose(ws, WebSocket.NORMAL_CLOSURE, "");
 
-        assertThat(session.run(ws, null, null, false)).isEqualTo(7);
+        assertThat(session.run(ws, null, null, true)).isEqualTo(7);
         assertThat(session.run(ws, new java.io.ByteArrayInputStream("typed".getBytes(StandardCharsets.UTF_8)),
-                null, true)).isEqualTo(7);
+                null, false)).isEqualTo(7);
         assertThat(out.toString(StandardCharsets.UTF_8)).isEqualTo("hi");
     }
 
@@ -38,11 +38,22 @@ class ExecSessionTest {
         ExecSession session = new ExecSession(new ByteArrayOutputStream(), new ByteArrayOutputStream());
         ClosedSocket ws = new ClosedSocket();
         session.onBinary(ws, ByteBuffer.wrap(new byte[] {5}), true);
-        session.onClose(ws, 4409, "stopped");
+        session.onClose(ws, 1011, "exec failed");
 
-        org.assertj.core.api.Assertions.assertThatThrownBy(() -> session.run(ws, null, null, false))
+        org.assertj.core.api.Assertions.assertThatThrownBy(() -> session.run(ws, null, null, true))
                 .hasRootCauseInstanceOf(Failure.class)
-                .rootCause().hasMessageContaining("without an exit status").hasMessageContaining("4409");
+                .rootCause().hasMessageContaining("without an exit status").hasMessageContaining("1011");
+    }
+
+    @Test
+    void thePlatformsRefusalClosesAreRefusalsWithExitOne() {
+        Failure stopped = ExecSession.closed(4409, "the sandbox is stopped");
+        assertThat(stopped.exit()).isEqualTo(Exit.REFUSED);
+        assertThat(stopped.getMessage()).contains("not running", "the sandbox is stopped", "4409", "sandbox start");
+        Failure unknown = ExecSession.closed(4404, "sandbox not found");
+        assertThat(unknown.exit()).isEqualTo(Exit.REFUSED);
+        assertThat(unknown.getMessage()).contains("sandbox not found", "4404");
+        assertThat(ExecSession.closed(1011, "exec failed").exit()).isEqualTo(Exit.USAGE);
     }
 
     /** A JDK socket after the peer's close: input is over, output refuses every frame. */
