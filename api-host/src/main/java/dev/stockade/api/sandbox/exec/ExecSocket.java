@@ -23,9 +23,12 @@ import java.time.Duration;
 import java.util.List;
 import java.util.Map;
 import java.util.UUID;
+import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -33,7 +36,8 @@ import org.slf4j.LoggerFactory;
  * Interactive exec ({@code wss .../sandboxes/{sandboxId}/exec?command=...&command=...&tty=&cols=&rows=}): one binary
  * frame per chunk, its first byte the channel: client to sandbox {@code 0} stdin (an empty payload closes stdin) and
  * {@code 4} resize ({@code {"cols":N,"rows":N}}); sandbox to client {@code 1} stdout, {@code 2} stderr and {@code 3}
- * the exit status (4 bytes, big-endian), after which the socket closes; {@code 5} (empty) says the command started, and
+ * the exit status (4 bytes, big-endian), after which the client closes (else the platform, 10 s later); {@code 5} (empty)
+ * says the command started, and
  * a client sends nothing before it. Each repeated {@code command} parameter is one
  * argument; none runs the sandbox's shell. The access filter authorized the handshake ({@code SANDBOX_EXEC}); a
  * session without its grant is closed at once.
@@ -42,11 +46,15 @@ import org.slf4j.LoggerFactory;
 public class ExecSocket {
     private static final Logger LOG = LoggerFactory.getLogger(ExecSocket.class);
     private static final int CHUNK = 32 * 1024;
+    /** How long the client has to close after the exit frame before the platform closes instead. */
+    private static final Duration CLIENT_CLOSE_GRACE = Duration.ofSeconds(10);
 
     private final SandboxService sandboxes;
     private final Provisioner provisioner;
     private final Map<String, ExecProcess> running = new ConcurrentHashMap<>();
     private final Map<String, ExecutorService> writers = new ConcurrentHashMap<>();
+    /** Completed when the client's close frame arrives, by session. */
+    private final Map<String, CompletableFuture<Void>> clientClosed = new ConcurrentHashMap<>();
     private final ExecutorService pumps = Executors.newCachedThreadPool(r -> {
         Thread t = new Thread(r, "exec-pump");
         t.setDaemon(true);
@@ -66,6 +74,7 @@ public class ExecSocket {
             session.close(new CloseReason(CloseReason.POLICY_VIOLATION.getCode(), "not authorized"));
             return;
         }
+        clientClosed.put(session.getId(), new CompletableFuture<>());
         pumps.submit(() -> start(sandboxId, session, request, grant));
     }
 
@@ -97,7 +106,7 @@ public class ExecSocket {
             err.get();
             byte[] exit = {3, (byte) (status >>> 24), (byte) (status >>> 16), (byte) (status >>> 8), (byte) status};
             session.sendSync(exit);
-            session.close(CloseReason.NORMAL);
+            closeAfterClient(session);
         } catch (ProvisionException e) {
             session.close(new CloseReason(4500, truncate(e.getMessage())));
         } catch (dev.stockade.api.kernel.web.ApiProblem e) {
@@ -146,8 +155,31 @@ public class ExecSocket {
         }
     }
 
+    /**
+     * The client closes when it has read the exit frame. Closing first while frames it sent are still unread (an end
+     * of input queued behind a large output) makes the kernel answer with a reset, and a reset discards what the
+     * client had not read yet: the end of the output. So the platform waits for the client's close, and closes itself
+     * only after {@link #CLIENT_CLOSE_GRACE}.
+     */
+    private void closeAfterClient(WebSocketSession session) throws InterruptedException {
+        CompletableFuture<Void> closed = clientClosed.get(session.getId());
+        try {
+            if (closed != null) {
+                closed.get(CLIENT_CLOSE_GRACE.toMillis(), TimeUnit.MILLISECONDS);
+                return;
+            }
+        } catch (TimeoutException | java.util.concurrent.ExecutionException e) {
+            // the client kept the socket open: close it
+        }
+        session.close(CloseReason.NORMAL);
+    }
+
     @OnClose
     public void close(WebSocketSession session) {
+        CompletableFuture<Void> closed = clientClosed.remove(session.getId());
+        if (closed != null) {
+            closed.complete(null);
+        }
         forget(session);
     }
 

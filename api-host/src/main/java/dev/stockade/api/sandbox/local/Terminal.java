@@ -110,9 +110,13 @@ final class Terminal implements ExecProcess {
         return exit;
     }
 
+    /**
+     * Kills what the command started, then the command. pty4j's process has a pid but no {@link Process#toHandle()}
+     * (so no {@link Process#descendants()}): the handle comes from the pid.
+     */
     @Override
     public void close() {
-        process.descendants().forEach(ProcessHandle::destroyForcibly);
+        ProcessHandle.of(process.pid()).ifPresent(h -> h.descendants().forEach(ProcessHandle::destroyForcibly));
         process.destroyForcibly();
     }
 }
