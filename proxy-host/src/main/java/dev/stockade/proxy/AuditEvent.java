@@ -1,6 +1,7 @@
 package dev.stockade.proxy;
 
 import com.fasterxml.jackson.databind.JsonNode;
+import dev.stockade.policy.graphql.GraphqlSummary;
 import java.time.Instant;
 import java.util.Optional;
 
@@ -27,6 +28,8 @@ import java.util.Optional;
  * @param bytesIn    bytes received from the client for this decision
  * @param bytesOut   bytes sent to the client for this decision
  * @param durationMs wall time from decision to completion
+ * @param graphql    what a GraphQL fence judged (operation types, names, root fields; never arguments), {@code null}
+ *                   when no fence read the request or frame: replay and suggest draw GraphQL rules from it
  * @see #unmeteredProvider()
  */
 public record AuditEvent(
@@ -47,7 +50,8 @@ public record AuditEvent(
         int status,
         long bytesIn,
         long bytesOut,
-        long durationMs) {
+        long durationMs,
+        GraphqlSummary graphql) {
 
     /** A line built field by field; unset indexes are -1 (no entry, no rule), unset texts null. */
     public static Builder builder() {
@@ -73,7 +77,20 @@ public record AuditEvent(
                 .verdict(text(n, "verdict")).transport(text(n, "transport")).policy(text(n, "policy"))
                 .entry(n.path("entry").asInt()).rule(n.path("rule").asInt()).reason(reason)
                 .status(n.path("status").asInt()).bytesIn(n.path("bytesIn").asLong())
-                .bytesOut(n.path("bytesOut").asLong()).durationMs(n.path("durationMs").asLong()).build();
+                .bytesOut(n.path("bytesOut").asLong()).durationMs(n.path("durationMs").asLong())
+                .graphql(graphql(n.get("graphql"))).build();
+    }
+
+    /** An older line has none; one a proxy could not have written is refused with the line. */
+    private static GraphqlSummary graphql(JsonNode g) {
+        if (g == null || g.isNull()) {
+            return null;
+        }
+        try {
+            return GraphqlSummary.fromJson(g.toString());
+        } catch (IllegalArgumentException e) {
+            throw new IllegalArgumentException("audit line with a malformed graphql summary: " + e.getMessage());
+        }
     }
 
     private static String text(JsonNode n, String field) {
@@ -91,8 +108,8 @@ public record AuditEvent(
     }
 
     /**
-     * The canonical JSON form: one line, fixed key order, no trailing newline; {@code unmeteredProvider} last and only
-     * on a flagged line.
+     * The canonical JSON form: one line, fixed key order, no trailing newline; {@code graphql} only on a line a GraphQL
+     * fence judged, {@code unmeteredProvider} last and only on a flagged line.
      */
     public String toJson() {
         StringBuilder b = new StringBuilder(256).append('{');
@@ -114,6 +131,9 @@ public record AuditEvent(
         b.append("\"bytesIn\":").append(bytesIn).append(',');
         b.append("\"bytesOut\":").append(bytesOut).append(',');
         b.append("\"durationMs\":").append(durationMs);
+        if (graphql != null) {
+            b.append(",\"graphql\":").append(graphql.toJson());
+        }
         unmeteredProvider().ifPresent(v -> field(b.append(','), "unmeteredProvider", v.wire()));
         return b.append('}').toString();
     }
@@ -164,6 +184,7 @@ public record AuditEvent(
         private long bytesIn;
         private long bytesOut;
         private long durationMs;
+        private GraphqlSummary graphql;
 
         private Builder() {
         }
@@ -268,13 +289,19 @@ public record AuditEvent(
             return this;
         }
 
+        /** What a GraphQL fence judged; {@code null} (the default) when none read the request. */
+        public Builder graphql(GraphqlSummary v) {
+            graphql = v;
+            return this;
+        }
+
         /** The line; a time and a verdict are required (every line says when and what). */
         public AuditEvent build() {
             if (time == null || verdict == null) {
                 throw new IllegalStateException("an audit line needs a time and a verdict");
             }
             return new AuditEvent(time, listener, sandbox, caller, host, port, method, path, verdict, transport,
-                    policy, entry, rule, reason, status, bytesIn, bytesOut, durationMs);
+                    policy, entry, rule, reason, status, bytesIn, bytesOut, durationMs, graphql);
         }
     }
 }

@@ -134,6 +134,40 @@ class CompiledPolicyTest {
 
     @Test
     @Order(2)
+    void aRequestAGraphqlFenceJudgedIsAuditedWithItsOperationsAndNoArgument() throws Exception {
+        String url = "https://gql.test:" + origins.tlsPort() + "/graphql";
+        String allowed = curl("--cacert", proxy.caCertificate().toString(), "-o", "/dev/null", "-w", "%{http_code}",
+                "-H", "Content-Type: application/json", "--data-binary",
+                "{\"query\":\"query Me($t: String) { me: viewer(token: $t) { login } }\","
+                        + "\"variables\":{\"t\":\"ghp_secret42\"}}", url);
+        assertThat(allowed).isEqualTo("200");
+        String denied = curl("--cacert", proxy.caCertificate().toString(), "-o", "/dev/null", "-w", "%{http_code}",
+                "-H", "Content-Type: application/json", "--data-binary",
+                "[{\"query\":\"{ viewer { id } }\"},{\"query\":\"mutation Drop { deleteRepository(id: \\\"R_1\\\") { id } }\"}]",
+                url);
+        assertThat(denied).isEqualTo("403");
+        AuditEvent allow = audit.await(e -> "gql.test".equals(e.host()) && e.graphql() != null
+                && "allow".equals(e.verdict()) && "Me".equals(e.graphql().operations().get(0).name()),
+                Duration.ofSeconds(30));
+        assertThat(allow.graphql().toJson()).isEqualTo("{\"operations\":[{\"element\":0,\"type\":\"query\","
+                + "\"name\":\"Me\",\"fields\":[\"viewer\"]}],\"truncated\":false}");
+        AuditEvent deny = audit.await(e -> "gql.test".equals(e.host()) && e.graphql() != null
+                && e.reason() == EgressReason.GRAPHQL_OPERATION_DENIED && e.graphql().operations().size() == 2,
+                Duration.ofSeconds(30));
+        assertThat(deny.graphql().toJson()).isEqualTo("{\"operations\":[{\"element\":0,\"type\":\"query\","
+                + "\"name\":null,\"fields\":[\"viewer\"]},{\"element\":1,\"type\":\"mutation\",\"name\":\"Drop\","
+                + "\"fields\":[\"deleteRepository\"]}],\"truncated\":false}");
+        // the canonical line carries the summary and reads back with it; never an argument or a variable
+        assertThat(AuditEvent.fromJson(new com.fasterxml.jackson.databind.ObjectMapper().readTree(deny.toJson())))
+                .isEqualTo(deny);
+        assertThat(allow.toJson() + deny.toJson()).doesNotContain("ghp_secret42", "R_1", "token", "login");
+        // a request no graphql rule judged carries none
+        assertThat(audit.all()).filteredOn(e -> "api.test".equals(e.host())).isNotEmpty()
+                .allSatisfy(e -> assertThat(e.graphql()).isNull());
+    }
+
+    @Test
+    @Order(2)
     void callerFenceAdmitsTheListedBinaryOnly() throws Exception {
         // curl is /usr/bin/curl and listed; the JVM's own socket is not
         String byCurl = curl("-k", "-o", "/dev/null", "-w", "%{http_code}", "https://fenced.test:" + origins.tlsPort() + "/");

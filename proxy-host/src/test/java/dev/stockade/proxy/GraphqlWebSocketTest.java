@@ -139,6 +139,9 @@ class GraphqlWebSocketTest {
                 && e.bytesIn() == SUBSCRIBE_OK.getBytes(java.nio.charset.StandardCharsets.UTF_8).length,
                 Duration.ofSeconds(30));
         assertThat(admitted.status()).isZero();
+        // what the fence judged in the message is on its line: the operation, never the frame
+        assertThat(admitted.graphql().toJson()).isEqualTo("{\"operations\":[{\"element\":0,\"type\":"
+                + "\"subscription\",\"name\":null,\"fields\":[\"issueUpdated\"]}],\"truncated\":false}");
     }
 
     @Test
@@ -159,7 +162,10 @@ class GraphqlWebSocketTest {
         assertThat(line.verdict()).isEqualTo("deny");
         assertThat(line.path()).isEqualTo("/graphql");
         assertThat(line.policy()).isEqualTo("ws-policy");
-        assertThat(line.toString()).doesNotContain("repoDeleted");
+        // the line names the root field the fence refused (its summary), never the frame's text
+        assertThat(line.graphql().operations()).singleElement()
+                .satisfies(o -> assertThat(o.fields()).containsExactly("repoDeleted"));
+        assertThat(line.toJson()).doesNotContain("subscribe", "payload", "{ id }");
         assertThat(originSaw).noneMatch(m -> m.contains("repoDeleted"));
     }
 

@@ -4,9 +4,12 @@ import dev.stockade.api.kernel.audit.Actor;
 import dev.stockade.api.kernel.audit.AuditAppender;
 import dev.stockade.api.kernel.audit.AuditKind;
 import dev.stockade.api.kernel.audit.AuditOutcome;
+import dev.stockade.policy.graphql.GraphqlSummary;
 import dev.stockade.proxy.AuditEvent;
 import dev.stockade.proxy.AuditSink;
+import java.util.ArrayList;
 import java.util.LinkedHashMap;
+import java.util.List;
 import java.util.Map;
 import java.util.UUID;
 import java.util.function.Function;
@@ -18,7 +21,8 @@ import org.slf4j.LoggerFactory;
  * {@code deny}, the sandbox as actor, the original caller binary in the details), through the audit appender's group
  * commit. A decision of a connection no sandbox claimed is dropped with a log line: it has no organization. A decision
  * about a model provider's API host carries {@code unmeteredProvider} (the sandbox bypassed the metered {@code /llm}
- * proxy), and an allowed one also becomes an unmetered ledger row ({@link UnmeteredCalls}).
+ * proxy), and an allowed one also becomes an unmetered ledger row ({@link UnmeteredCalls}). A decision a GraphQL fence
+ * judged carries the operations it judged ({@code graphql}), never their arguments.
  */
 record EgressAudit(AuditAppender appender, Function<String, Owner> owners,
         UnmeteredCalls unmetered) implements AuditSink {
@@ -49,6 +53,9 @@ record EgressAudit(AuditAppender appender, Function<String, Owner> owners,
         details.put("bytesIn", e.bytesIn());
         details.put("bytesOut", e.bytesOut());
         details.put("durationMs", e.durationMs());
+        if (e.graphql() != null) {
+            details.put("graphql", graphql(e.graphql()));
+        }
         e.unmeteredProvider().ifPresent(v -> details.put("unmeteredProvider", v.wire()));
         boolean allowed = "allow".equals(e.verdict());
         appender.append(dev.stockade.api.kernel.audit.AuditEvent.of(AuditKind.EGRESS, allowed ? "allow" : "deny")
@@ -60,6 +67,26 @@ record EgressAudit(AuditAppender appender, Function<String, Owner> owners,
                     return null;
                 });
         unmetered.record(e, owner);
+    }
+
+    /**
+     * What the GraphQL fence judged, in the audit line's own JSON form ({@code {operations: [{element, type, name,
+     * fields}], truncated}}): details are stored as JSON, so replay and suggest read it back with no migration.
+     */
+    private static Map<String, Object> graphql(GraphqlSummary summary) {
+        List<Map<String, Object>> operations = new ArrayList<>(summary.operations().size());
+        for (GraphqlSummary.Operation o : summary.operations()) {
+            Map<String, Object> op = new LinkedHashMap<>();
+            op.put("element", o.element());
+            op.put("type", o.type().wire());
+            op.put("name", o.name());
+            op.put("fields", o.fields());
+            operations.add(op);
+        }
+        Map<String, Object> out = new LinkedHashMap<>();
+        out.put("operations", operations);
+        out.put("truncated", summary.truncated());
+        return out;
     }
 
     private static void put(Map<String, Object> m, String k, Object v) {

@@ -243,7 +243,8 @@ sealed interface Shape {
                 "passthrough", leaf("passthrough", Kind.STRING),
                 "method", leaf("method", Kind.STRING),
                 "caller", leaf("caller", Kind.STRING),
-                "verdict", leaf("verdict", Kind.STRING)));
+                "verdict", leaf("verdict", Kind.STRING),
+                "graphql", leaf("graphql", Kind.ANY)));
         Shape tool = obj("tool call", Map.of(
                 "connectorId", leaf("connectorId", Kind.STRING),
                 "tool", leaf("tool", Kind.STRING)), "connectorId", "tool");

@@ -6,6 +6,11 @@ import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.stockade.cli.testing.CaseResult.CaseContext;
 import dev.stockade.policy.compiler.InstallFacts;
 import dev.stockade.policy.compiler.Resolver;
+import dev.stockade.policy.graphql.GraphqlDocumentCache;
+import dev.stockade.policy.graphql.GraphqlExchange;
+import dev.stockade.policy.graphql.GraphqlLimits;
+import dev.stockade.policy.graphql.GraphqlSummary;
+import dev.stockade.policy.graphql.GraphqlSummaryReader;
 import dev.stockade.policy.impact.Candidate;
 import dev.stockade.policy.impact.CandidateSource;
 import dev.stockade.policy.impact.EgressListener;
@@ -22,6 +27,8 @@ import dev.stockade.policy.model.ReadResult;
 import dev.stockade.policy.model.Verdict;
 import java.net.URI;
 import java.net.URISyntaxException;
+import java.net.URLEncoder;
+import java.nio.charset.StandardCharsets;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
@@ -29,10 +36,14 @@ import java.util.List;
 /**
  * The {@code suggest} section (an extension of FORMAT.md, docs/policy-tests.md): recorded traffic in, the suggested
  * policy's entries and connector tools out. Every case also checks what {@code policy suggest} promises whatever the
- * traffic: the suggestion is a valid policy and replaying the traffic under it denies nothing recorded as allowed.
+ * traffic: the suggestion is a valid policy and replaying the traffic under it denies nothing recorded as allowed. A
+ * request item may carry the GraphQL document it sent ({@code graphql}): the operations a fence judged in it are
+ * recorded with it, as the proxy records them.
  */
 final class SuggestCases {
     private static final Instant AT = Instant.parse("2026-11-20T10:00:00Z");
+    private static final GraphqlSummaryReader READER = GraphqlSummaryReader.of(GraphqlLimits.defaults(),
+            GraphqlDocumentCache.bounded(1 << 20));
 
     private SuggestCases() {
     }
@@ -131,8 +142,34 @@ final class SuggestCases {
         URI url = uri(t.get("url").asText(), pointer + "/url");
         EgressListener l = "http".equals(url.getScheme()) ? EgressListener.HTTP : EgressListener.INTERCEPTED;
         String path = url.getRawPath() == null || url.getRawPath().isEmpty() ? "/" : url.getRawPath();
-        return new RecordedDecision.Egress(at, "sb", l, host(url), port(url), t.path("method").asText("GET"), path,
-                caller, verdict, reason);
+        String method = t.path("method").asText("GET");
+        GraphqlSummary judged = t.has("graphql") ? judged(method, t.get("graphql"), pointer + "/graphql") : null;
+        return new RecordedDecision.Egress(at, "sb", l, host(url), port(url), method, path, caller, verdict, reason,
+                judged);
+    }
+
+    /**
+     * The operations a GraphQL fence judged in the item's {@code graphql}: one document, or a list of them (a batch),
+     * read by the fence's own reader as the proxy reads the request it records (URL parameters on GET, else JSON).
+     */
+    private static GraphqlSummary judged(String method, JsonNode graphql, String pointer) {
+        List<String> documents = new ArrayList<>();
+        (graphql.isArray() ? graphql : Shape.NODES.arrayNode().add(graphql)).forEach(d -> documents.add(d.asText()));
+        if (documents.isEmpty() || !graphql.isArray() && !graphql.isTextual()) {
+            throw new FormatProblem(pointer, "graphql is a document or a list of them (a batch)");
+        }
+        GraphqlExchange exchange;
+        if (method.equals("GET") && documents.size() == 1) {
+            exchange = GraphqlExchange.of(method, null, "query=" + URLEncoder.encode(documents.get(0),
+                    StandardCharsets.UTF_8), null, false, false);
+        } else {
+            ArrayNode batch = Shape.NODES.arrayNode();
+            documents.forEach(d -> batch.addObject().put("query", d));
+            byte[] body = (documents.size() == 1 ? batch.get(0) : batch).toString().getBytes(StandardCharsets.UTF_8);
+            exchange = GraphqlExchange.of(method, "application/json", null, body, false, false);
+        }
+        return READER.read(exchange).orElseThrow(() -> new FormatProblem(pointer,
+                "a graphql fence cannot read this request (a document with several operations needs one request each)"));
     }
 
     private static URI uri(String text, String pointer) {

@@ -13,6 +13,12 @@ public enum NotReplayable {
     NOT_A_POLICY_DECISION("not-a-policy-decision", "the recorded verdict was not the policy's"),
     /** A GraphQL rule of the candidate judges the request and the operation was not recorded. */
     GRAPHQL_NOT_RECORDED("graphql-not-recorded", "a graphql rule judges the request and its operation is not recorded"),
+    /** A GraphQL rule with argument conditions decides the request, and argument values are never recorded. */
+    GRAPHQL_ARGUMENTS_NOT_RECORDED("graphql-arguments-not-recorded",
+            "an argument condition of a graphql rule decides the request and arguments are never recorded"),
+    /** The recorded GraphQL summary was cut at its bound: operations beyond it were never recorded. */
+    GRAPHQL_SUMMARY_TRUNCATED("graphql-summary-truncated",
+            "a graphql rule judges the request and its recorded operations were cut at the summary's bound"),
     /** A platform tool: decided by the authorization table, which policies do not change. */
     PLATFORM_TOOL("platform-tool", "a platform tool is decided by the authorization table, not by policy"),
     /** A tool call refused before a connector was known: the entry names no connector tool to re-decide. */

@@ -20,6 +20,7 @@ final class ObservedEndpoint {
     private final Set<String> schemes = new TreeSet<>();
     private final Map<String, Set<String>> pathsByMethod = new TreeMap<>();
     private final Set<String> callers = new TreeSet<>();
+    private final ObservedOperations operations = new ObservedOperations();
     private boolean requests;
     private boolean passthrough;
     private boolean anyCaller;
@@ -39,6 +40,7 @@ final class ObservedEndpoint {
             return;
         }
         pathsByMethod.computeIfAbsent(e.method(), m -> new TreeSet<>()).add(e.path());
+        operations.see(e.method(), e.path(), e.graphql());
     }
 
     /** A caller a {@code binaries} entry cannot hold is dropped later, with the fence, by the validator's word. */
@@ -55,6 +57,7 @@ final class ObservedEndpoint {
         schemes.addAll(other.schemes);
         other.pathsByMethod.forEach((m, paths) -> pathsByMethod.computeIfAbsent(m, k -> new TreeSet<>()).addAll(paths));
         callers.addAll(other.callers);
+        operations.absorb(other.operations);
         requests |= other.requests;
         passthrough |= other.passthrough;
         anyCaller |= other.anyCaller;
@@ -73,14 +76,29 @@ final class ObservedEndpoint {
                 anyCaller || callers.isEmpty() ? null : List.copyOf(callers));
     }
 
-    /** One rule per method and path glob; none when only connections were seen or a request cannot be written. */
+    /**
+     * One rule per method and path glob, and graphql rules on a method and path whose every request carried the
+     * operations the fence judged (kept exact, out of the prefix tree); none when only connections were seen or a
+     * request cannot be written.
+     */
     private List<Rule> rules(int minPaths) {
         if (!requests || unruleable || pathsByMethod.isEmpty()) {
             return null;
         }
         List<Rule> out = new ArrayList<>();
-        pathsByMethod.forEach((method, paths) -> PathGeneralisation.generalise(paths, minPaths)
-                .forEach(glob -> out.add(Rule.of(method, glob))));
+        List<Rule> fenced = new ArrayList<>();
+        pathsByMethod.forEach((method, paths) -> {
+            Set<String> plain = new TreeSet<>();
+            for (String path : paths) {
+                if (operations.fenced(method, path)) {
+                    fenced.addAll(operations.rules(method, path));
+                } else {
+                    plain.add(path);
+                }
+            }
+            PathGeneralisation.generalise(plain, minPaths).forEach(glob -> out.add(Rule.of(method, glob)));
+        });
+        out.addAll(fenced);
         return out;
     }
 }

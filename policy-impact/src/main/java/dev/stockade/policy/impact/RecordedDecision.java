@@ -1,5 +1,6 @@
 package dev.stockade.policy.impact;
 
+import dev.stockade.policy.graphql.GraphqlSummary;
 import dev.stockade.policy.model.Verdict;
 import java.time.Instant;
 
@@ -26,9 +27,18 @@ public sealed interface RecordedDecision {
      * @param caller   the kernel-resolved caller binary, {@code null} when unknown
      * @param recorded the verdict recorded
      * @param reason   the recorded reason code (a core reason, or one of the proxy's own)
+     * @param graphql  what a GraphQL fence judged in the request, {@code null} when none read it (or the entry is
+     *                 older than the summary): GraphQL rules are replayed from it and suggested from it
      */
     record Egress(Instant at, String sandbox, EgressListener listener, String host, int port, String method,
-            String path, String caller, Verdict recorded, String reason) implements RecordedDecision {
+            String path, String caller, Verdict recorded, String reason, GraphqlSummary graphql)
+            implements RecordedDecision {
+
+        /** A decision no GraphQL fence read. */
+        public Egress(Instant at, String sandbox, EgressListener listener, String host, int port, String method,
+                String path, String caller, Verdict recorded, String reason) {
+            this(at, sandbox, listener, host, port, method, path, caller, recorded, reason, null);
+        }
     }
 
     /**

@@ -1,6 +1,7 @@
 package dev.stockade.policy.impact;
 
 import com.fasterxml.jackson.databind.JsonNode;
+import dev.stockade.policy.graphql.GraphqlSummary;
 import dev.stockade.policy.model.Verdict;
 import java.time.Instant;
 import java.time.format.DateTimeParseException;
@@ -53,7 +54,22 @@ public final class TrailEntries {
         }
         return new RecordedDecision.Egress(at, sandbox, listener, host, port,
                 listener.requestLevel() ? method : null, listener.requestLevel() ? path : null, text(d, "caller"),
-                verdict, text(d, "reason"));
+                verdict, text(d, "reason"), listener.requestLevel() ? graphql(d.get("graphql")) : null);
+    }
+
+    /**
+     * The GraphQL operations the fence judged ({@code details.graphql}); {@code null} on an older entry and on one
+     * whose summary no proxy could have written: such an entry is replayed as one without, never from a guess.
+     */
+    static GraphqlSummary graphql(JsonNode summary) {
+        if (summary == null || !summary.isObject()) {
+            return null;
+        }
+        try {
+            return GraphqlSummary.fromJson(summary.toString());
+        } catch (IllegalArgumentException e) {
+            return null;
+        }
     }
 
     private static RecordedDecision toolCall(JsonNode entry, Instant at, String who) {

@@ -4,6 +4,8 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import com.fasterxml.jackson.databind.ObjectMapper;
+import dev.stockade.policy.graphql.GraphqlSummary;
+import dev.stockade.policy.model.OperationType;
 import dev.stockade.policy.model.Verdict;
 import java.io.ByteArrayInputStream;
 import java.nio.charset.StandardCharsets;
@@ -29,6 +31,27 @@ class TrailEntriesTest {
         assertThat(d).isEqualTo(new RecordedDecision.Egress(Instant.parse("2026-11-20T10:00:00Z"), "sb",
                 EgressListener.INTERCEPTED, "api.github.com", 8443, "PUT", "/a", "/usr/bin/gh", Verdict.DENY,
                 "no-rule-matched"));
+    }
+
+    @Test
+    void theGraphqlOperationsTheFenceJudgedAreReadAndAForgedSummaryIsNot() throws Exception {
+        String head = "{\"at\":\"2026-11-20T10:00:00Z\",\"kind\":\"egress\",\"action\":\"allow\","
+                + "\"actor\":{\"type\":\"sandbox\",\"id\":\"sb\"},\"target\":\"api.github.com:443\",\"details\":"
+                + "{\"listener\":\"intercepted\",\"method\":\"POST\",\"path\":\"/graphql\",\"reason\":\"rule-allow\",";
+        RecordedDecision d = read(head + "\"graphql\":{\"operations\":[{\"element\":0,\"type\":\"mutation\","
+                + "\"name\":\"File\",\"fields\":[\"createIssue\"]}],\"truncated\":false}}}");
+        assertThat(d).isEqualTo(new RecordedDecision.Egress(Instant.parse("2026-11-20T10:00:00Z"), "sb",
+                EgressListener.INTERCEPTED, "api.github.com", 443, "POST", "/graphql", null, Verdict.ALLOW,
+                "rule-allow", new GraphqlSummary(List.of(new GraphqlSummary.Operation(0, OperationType.MUTATION,
+                        "File", List.of("createIssue"))), false)));
+        // a summary no proxy writes (a field that is not a GraphQL name) is left out, never trusted
+        RecordedDecision forged = read(head + "\"graphql\":{\"operations\":[{\"element\":0,\"type\":\"query\","
+                + "\"name\":null,\"fields\":[\"a } mutation { b\"]}],\"truncated\":false}}}");
+        assertThat(forged).isInstanceOfSatisfying(RecordedDecision.Egress.class,
+                e -> assertThat(e.graphql()).isNull());
+        // an older entry has none
+        assertThat(read(head.substring(0, head.length() - 1) + "}}")).isInstanceOfSatisfying(
+                RecordedDecision.Egress.class, e -> assertThat(e.graphql()).isNull());
     }
 
     @Test

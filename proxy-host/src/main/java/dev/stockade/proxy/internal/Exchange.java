@@ -1,6 +1,7 @@
 package dev.stockade.proxy.internal;
 
 import dev.stockade.policy.eval.Decision;
+import dev.stockade.policy.graphql.GraphqlSummary;
 import dev.stockade.proxy.AuditEvent;
 import dev.stockade.proxy.EgressReason;
 import java.time.Instant;
@@ -15,8 +16,20 @@ import java.time.Instant;
  * @param method      HTTP method, {@code null} for a connection
  * @param path        path without query, {@code null} for a connection
  * @param startNanos  {@link System#nanoTime()} when the exchange began
+ * @param graphql     what a GraphQL fence judged in the request or frame, {@code null} when none read it
  */
-public record Exchange(String listener, String host, int port, String method, String path, long startNanos) {
+public record Exchange(String listener, String host, int port, String method, String path, long startNanos,
+                       GraphqlSummary graphql) {
+
+    /** An exchange no GraphQL fence has read (yet). */
+    public Exchange(String listener, String host, int port, String method, String path, long startNanos) {
+        this(listener, host, port, method, path, startNanos, null);
+    }
+
+    /** This exchange with what a GraphQL fence judged in it ({@code null}: nothing). */
+    public Exchange withGraphql(GraphqlSummary summary) {
+        return new Exchange(listener, host, port, method, path, startNanos, summary);
+    }
 
     /** How an exchange ended: forwarded under its decision, or refused with a reason. */
     public sealed interface Outcome permits Forwarded, Refused {
@@ -57,7 +70,7 @@ public record Exchange(String listener, String host, int port, String method, St
 
     private AuditEvent line(Instant at, long ms, String sandbox, String caller, Outcome outcome) {
         AuditEvent.Builder b = AuditEvent.builder().time(at).listener(listener).sandbox(sandbox).caller(caller)
-                .target(host, port).method(method).path(path).durationMs(ms);
+                .target(host, port).method(method).path(path).durationMs(ms).graphql(graphql);
         if (outcome instanceof Forwarded f) {
             // an origin failure after the decision is audited instead of the rule's allow reason
             return trail(b, f.decision()).verdict("allow")

@@ -3,6 +3,7 @@ package dev.stockade.proxy.internal;
 import dev.stockade.policy.eval.Decision;
 import dev.stockade.policy.eval.EgressRequest;
 import dev.stockade.policy.eval.ReasonCode;
+import dev.stockade.policy.graphql.GraphqlSummary;
 import dev.stockade.proxy.EgressReason;
 import io.netty.channel.Channel;
 import io.netty.channel.ChannelFuture;
@@ -158,21 +159,25 @@ public final class ForwardHandler extends ChannelInboundHandlerAdapter {
         EgressRequest er = Headers.egressRequest(req, scheme, t.host(), t.port(), tunnel == null ? null : sni,
                 conn.caller(), t.path(), t.query(), px.config().inspectBodyBytes());
         Decision d = Decisions.request(px, conn, er);
+        // what a GraphQL fence judged goes on the line, whatever the proxy does next (docs/graphql-fence.md)
+        GraphqlSummary graphql = JudgedOperations.ofRequest(px.graphqlSummaries(), conn.program(), er, d);
+        Exchange x = new Exchange(listener.auditName(), t.host(), t.port(), req.method().name(), t.path(), start,
+                graphql);
         if (!d.allowed()) {
-            deny(ctx, req, t, d, EgressReason.of(d.reason()), d.detail(), start);
+            deny(ctx, req, x, d, EgressReason.of(d.reason()), d.detail());
             return;
         }
         HttpHeaders out = req.headers().copy();
         String credentialProblem = CredentialInjector.applyTo(out, new CredentialInjector.Target(t.host(), t.port(),
                 tunnel != null), conn.credentials(), tunnel != null ? conn.enforcement().boundCredentials() : List.of());
         if (credentialProblem != null) {
-            deny(ctx, req, t, d, EgressReason.CREDENTIAL_NOT_ALLOWED, credentialProblem, start);
+            deny(ctx, req, x, d, EgressReason.CREDENTIAL_NOT_ALLOWED, credentialProblem);
             return;
         }
         DialStep.Result dial = tunnel != null ? new DialStep.Open(tunnel.address())
                 : DialStep.check(px, t.host(), t.port());
         if (dial instanceof DialStep.Refused no) {
-            deny(ctx, req, t, d, EgressReason.DIAL_REFUSED, no.why(), start);
+            deny(ctx, req, x, d, EgressReason.DIAL_REFUSED, no.why());
             return;
         }
         InetAddress address = ((DialStep.Open) dial).address();
@@ -185,7 +190,7 @@ public final class ForwardHandler extends ChannelInboundHandlerAdapter {
             // fence can read (permessage-deflate would hide the operation)
             out.remove(HttpHeaderNames.SEC_WEBSOCKET_EXTENSIONS);
         }
-        forward(ctx, req, t, d, out, address, upgrade, police ? er : null, start);
+        forward(ctx, req, t, x, d, out, address, upgrade, police ? er : null);
     }
 
     /** An invalid target or a halted organization: refused (and the connection closed) before any decision. */
@@ -212,8 +217,8 @@ public final class ForwardHandler extends ChannelInboundHandlerAdapter {
     }
 
     /** {@code policed}: the upgrade request whose websocket frames are judged one by one, else {@code null}. */
-    private void forward(ChannelHandlerContext ctx, FullHttpRequest req, RequestTarget t, Decision d, HttpHeaders out,
-                         InetAddress address, boolean upgrade, EgressRequest policed, long start) {
+    private void forward(ChannelHandlerContext ctx, FullHttpRequest req, RequestTarget t, Exchange x, Decision d,
+                         HttpHeaders out, InetAddress address, boolean upgrade, EgressRequest policed) {
         boolean keepClient = HttpUtil.isKeepAlive(req);
         FullHttpRequest outbound = Outbound.request(req, out, Hosts.authority(t.host(), t.port(), tunnel == null ? 80 : 443),
                 t.query() == null ? t.path() : t.path() + "?" + t.query(), upgrade, px.originPool().enabled());
@@ -223,8 +228,7 @@ public final class ForwardHandler extends ChannelInboundHandlerAdapter {
         origin = Upstream.forward(px, client, outbound, conn.sandbox(), t.host(), address, t.port(), tunnel != null, keepClient, upgrade,
                 policed != null, (status, bytesOut, closeClient, upgraded, subprotocol, error) -> {
                     // a response the origin cut short is audited as an error, not as the rule's allow
-                    record(new Exchange(listener.auditName(), t.host(), t.port(), req.method().name(), t.path(), start),
-                            new Exchange.Forwarded(d, status, bytesIn, bytesOut, error));
+                    record(x, new Exchange.Forwarded(d, status, bytesIn, bytesOut, error));
                     if (upgraded && policed != null) {
                         Exchange ws = new Exchange("websocket", t.host(), t.port(), policed.method(), t.path(),
                                 System.nanoTime());
@@ -239,15 +243,14 @@ public final class ForwardHandler extends ChannelInboundHandlerAdapter {
 
     // ---- decisions, denies, audit --------------------------------------------------------------------
 
-    private void deny(ChannelHandlerContext ctx, FullHttpRequest req, RequestTarget t, Decision d, EgressReason reason,
-                      String detail, long start) {
-        FullHttpResponse r = Responses.deny(t.host(), reason, d, detail);
+    private void deny(ChannelHandlerContext ctx, FullHttpRequest req, Exchange x, Decision d, EgressReason reason,
+                      String detail) {
+        FullHttpResponse r = Responses.deny(x.host(), reason, d, detail);
         boolean close = !HttpUtil.isKeepAlive(req);
         if (!close) {
             r.headers().remove(HttpHeaderNames.CONNECTION);
         }
-        record(new Exchange(listener.auditName(), t.host(), t.port(), req.method().name(), t.path(), start),
-                new Exchange.Refused(d, reason, 403, req.content().readableBytes(), r.content().readableBytes()));
+        record(x, new Exchange.Refused(d, reason, 403, req.content().readableBytes(), r.content().readableBytes()));
         finish(ctx, r, close);
     }
 

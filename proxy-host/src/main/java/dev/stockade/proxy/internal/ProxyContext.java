@@ -1,6 +1,9 @@
 package dev.stockade.proxy.internal;
 
 import dev.stockade.policy.compiler.Enforcement;
+import dev.stockade.policy.graphql.GraphqlDocumentCache;
+import dev.stockade.policy.graphql.GraphqlLimits;
+import dev.stockade.policy.graphql.GraphqlSummaryReader;
 import dev.stockade.proxy.AuditEvent;
 import dev.stockade.proxy.AuditSink;
 import dev.stockade.proxy.CredentialStore;
@@ -45,6 +48,15 @@ public final class ProxyContext {
     private final SandboxRegistry sandboxes;
     private final java.util.concurrent.ConcurrentHashMap<String, AtomicLong> sandboxConnections =
             new java.util.concurrent.ConcurrentHashMap<>();
+    /**
+     * Reads what a GraphQL fence judged for the audit line, under the limits every program here is compiled with
+     * ({@code CompileOptions.defaults()}), so it reads exactly what the fences read. Its documents are kept apart from
+     * the programs' (which the core does not expose), bounded at {@link #SUMMARY_DOCUMENTS_BYTES}.
+     */
+    private final GraphqlSummaryReader graphqlSummaries = GraphqlSummaryReader.of(GraphqlLimits.defaults(),
+            GraphqlDocumentCache.bounded(SUMMARY_DOCUMENTS_BYTES));
+    /** The bound of the summary reader's document cache: 16 MiB of estimated syntax trees. */
+    static final long SUMMARY_DOCUMENTS_BYTES = 16L << 20;
 
     public ProxyContext(ProxyConfig config, Supplier<Enforcement> enforcement, AuditSink audit, CredentialStore credentials,
                         CertificateAuthority ca, DialGuard dialGuard, CallerResolver callers, SslContext originTls,
@@ -109,6 +121,11 @@ public final class ProxyContext {
 
     public EventExecutorGroup callerLookups() {
         return callerLookups;
+    }
+
+    /** Reads the GraphQL operations a fence judged, for audit lines. */
+    public GraphqlSummaryReader graphqlSummaries() {
+        return graphqlSummaries;
     }
 
     public ProxyMetrics metrics() {

@@ -3,6 +3,7 @@ package dev.stockade.proxy.internal;
 import dev.stockade.policy.eval.Decision;
 import dev.stockade.policy.eval.EgressRequest;
 import dev.stockade.policy.eval.ReasonCode;
+import dev.stockade.policy.graphql.GraphqlSummary;
 import dev.stockade.proxy.EgressReason;
 import io.netty.buffer.ByteBuf;
 import io.netty.channel.Channel;
@@ -55,6 +56,8 @@ public final class WebSocketFence extends ChannelInboundHandlerAdapter {
     private int textLength;
     private boolean inText;
     private boolean closed;
+    /** What the fence judged in the message just decided, for its line; {@code null} when it read none. */
+    private GraphqlSummary judged;
     // INVARIANT: touched only on the client's event loop, which the origin channel shares
     private int pendingWrites;
     private boolean wantRead;
@@ -143,7 +146,8 @@ public final class WebSocketFence extends ChannelInboundHandlerAdapter {
             return;
         }
         px.metrics().decision("websocket", "allow", EgressReason.of(d.reason()));
-        px.record(exchange.line(conn, new Exchange.Forwarded(d, 0, textLength, 0, null)));
+        px.record(exchange.withGraphql(judged).line(conn, new Exchange.Forwarded(d, 0, textLength, 0, null)));
+        judged = null; // a later refusal before judging (a binary message, the limit) read no operation
         for (WebSocketFrame f : message) {
             forward(ctx, f);
         }
@@ -153,6 +157,7 @@ public final class WebSocketFence extends ChannelInboundHandlerAdapter {
     }
 
     private Decision judge() {
+        judged = null;
         if (px.isHalted()) {
             return Decision.deny(ReasonCode.HALTED, "the organization is halted");
         }
@@ -167,7 +172,11 @@ public final class WebSocketFence extends ChannelInboundHandlerAdapter {
         long start = System.nanoTime();
         try {
             Decision d = conn.program().decideFrame(upgrade, subprotocol, decoded);
-            return d == null ? Decision.deny(ReasonCode.INTERNAL_ERROR, "no decision") : d;
+            if (d == null) {
+                return Decision.deny(ReasonCode.INTERNAL_ERROR, "no decision");
+            }
+            judged = JudgedOperations.ofFrame(px.graphqlSummaries(), subprotocol, decoded, d);
+            return d;
         } catch (RuntimeException e) {
             return Decision.deny(ReasonCode.INTERNAL_ERROR, "the decision failed");
         } finally {
@@ -211,7 +220,7 @@ public final class WebSocketFence extends ChannelInboundHandlerAdapter {
         }
         closed = true;
         release();
-        px.record(exchange.line(conn, new Exchange.Refused(d, reason, status.code(), 0, 0)));
+        px.record(exchange.withGraphql(judged).line(conn, new Exchange.Refused(d, reason, status.code(), 0, 0)));
         // the close reason carries the reason code only, never frame content
         ctx.channel().writeAndFlush(new CloseWebSocketFrame(status.code(), "stockade: " + reason.code()))
                 .addListener(ChannelFutureListener.CLOSE);
