@@ -13,6 +13,9 @@ import dev.stockade.runtime.agent.SystemPrompt;
 import dev.stockade.runtime.agent.Toolbox;
 import dev.stockade.runtime.channel.Broadcast;
 import dev.stockade.runtime.channel.SlackDestinations;
+import dev.stockade.runtime.channel.slack.SlackAdapter;
+import dev.stockade.runtime.channel.slack.SlackCredentials;
+import dev.stockade.runtime.channel.slack.SlackRefused;
 import dev.stockade.runtime.config.RuntimeConfig;
 import dev.stockade.runtime.http.HttpServer;
 import dev.stockade.runtime.http.Router;
@@ -45,6 +48,7 @@ public final class AgentRuntime implements AutoCloseable {
     private final AgentProfile profile;
     private final Telemetry telemetry;
     private final Tracing tracing;
+    private AutoCloseable slack = () -> { };
 
     private AgentRuntime(Store store, HttpServer server, List<ExecutorService> pools, Schedules schedules,
             AgentProfile profile, Telemetry telemetry, Tracing tracing) {
@@ -96,13 +100,38 @@ public final class AgentRuntime implements AutoCloseable {
         new WebhookAdmin(webhooks).routes(router);
         new CronRoutes(schedules).routes(router);
         new WebUi(agents, agent, conversations, docs, memory, webhooks, new SlackDestinations(store)).routes(router);
+        AutoCloseable slack = slack(SlackCredentials.from(cfg::value), agent, conversations, broadcast, background,
+                store);
         HttpServer server = HttpServer.start(host, cfg.port(), router);
         background.execute(() -> warm(memory)); // the first memory_search need not build the indexes
         queue.resumeAll();
         if (timers) {
             schedules.start();
         }
-        return new AgentRuntime(store, server, List.of(background, runs), schedules, profile, telemetry, tracing);
+        AgentRuntime rt = new AgentRuntime(store, server, List.of(background, runs), schedules, profile, telemetry,
+                tracing);
+        rt.slack = slack;
+        return rt;
+    }
+
+    /**
+     * Starts the Slack channel only when both tokens are set (Bolt is not even loaded otherwise); a refused start
+     * closes the database and stops the runtime, as a misconfigured channel should not look like a working agent.
+     */
+    private static AutoCloseable slack(SlackCredentials creds, Agent agent, Conversations conversations,
+            Broadcast broadcast, ExecutorService turns, Store store) throws Exception {
+        if (!creds.configured()) {
+            creds.missingHalf().ifPresent(v -> Log.warn("slack.disabled", "reason", v + " is not set"));
+            return () -> { };
+        }
+        try {
+            return SlackAdapter.start(creds, agent, conversations, broadcast, turns);
+        } catch (SlackRefused e) {
+            Log.error("slack.refused", "reason", e.getMessage());
+            turns.shutdownNow();
+            store.close();
+            throw e;
+        }
     }
 
     private static Skills skills(RuntimeConfig cfg) {
@@ -161,6 +190,11 @@ public final class AgentRuntime implements AutoCloseable {
     @Override
     public void close() {
         schedules.close();
+        try {
+            slack.close();
+        } catch (Exception e) {
+            Log.warn("slack.close", "error", e.getClass().getSimpleName());
+        }
         server.close();
         telemetry.close();
         tracing.close();

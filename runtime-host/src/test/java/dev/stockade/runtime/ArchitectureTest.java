@@ -61,6 +61,14 @@ class ArchitectureTest {
     }
 
     @Test
+    void onlyTheSlackChannelKnowsTheSlackClient() {
+        noClasses().that().resideOutsideOfPackage("dev.stockade.runtime.channel.slack..")
+                .should().dependOnClassesThat().resideInAnyPackage("com.slack.api..", "org.java_websocket..")
+                .because("Bolt loads only when Slack is configured, so a runtime without Slack starts as fast as before")
+                .check(CLASSES);
+    }
+
+    @Test
     void theTerminalUiIsAClientOfTheHttpApiOnly() {
         noClasses().that().resideInAPackage("dev.stockade.runtime.tui..")
                 .should().dependOnClassesThat().resideInAnyPackage("dev.stockade.runtime", "dev.stockade.runtime.agent..",

@@ -45,6 +45,7 @@ public final class Variables {
             Variable.secret(CREDENTIALS, "SLACK_BOT_TOKEN"),
             Variable.secret(CREDENTIALS, "SLACK_APP_TOKEN"),
             Variable.plain(CREDENTIALS, "SLACK_EXPECTED_APP_ID", null),
+            Variable.plain(CREDENTIALS, "SLACK_API_URL", "https://slack.com/api/"),
             Variable.plain(CORE, "PORT", "3003"),
             Variable.plain(CORE, "DATABASE_URL", "file:${AGENT_DATA_DIR}/agent.db"),
             Variable.plain(CORE, "AGENT_ID", null),
