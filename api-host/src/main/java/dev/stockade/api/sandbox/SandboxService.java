@@ -194,6 +194,7 @@ public class SandboxService {
 
     private void resume() {
         try {
+            worker.recover();
             for (Sandbox s : store.meantToRun()) {
                 if (!worker.provisioner().status(s.id().toString()).running()) {
                     worker.provision(s.id());

@@ -156,7 +156,7 @@ public final class BenchPlatform implements AutoCloseable {
     @Override
     public void close() throws InterruptedException, IOException {
         process.destroy();
-        if (process.waitFor(60, TimeUnit.SECONDS)) {
+        if (process.waitFor(300, TimeUnit.SECONDS)) { // hundreds of running sandboxes take a while to stop
             dev.stockade.bench.Scratch.remove(dir); // its database alone is tens of MB
         }
     }

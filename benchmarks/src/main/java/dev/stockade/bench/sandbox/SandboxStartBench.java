@@ -1,7 +1,10 @@
 package dev.stockade.bench.sandbox;
 
+import java.nio.file.Files;
+import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
 import java.util.concurrent.TimeUnit;
 
 /**
@@ -9,7 +12,9 @@ import java.util.concurrent.TimeUnit;
  * against a platform started here ({@code java -jar api-host/target/stockade-platform.jar --dev-hub}); and, in the
  * same run, the floor of the mechanism: a bare {@code bwrap ... true} with the same namespaces. Needs root, bubblewrap
  * and iproute2. Usage: {@code java -cp benchmarks/target/benchmarks.jar dev.stockade.bench.sandbox.SandboxStartBench
- * [count]}.
+ * [count] [keep]}: with {@code keep} every sandbox stays running (flatness from the first to the last on one host)
+ * and the spans are also reported per tenth of the run. {@code -Dbench.log=<file>} keeps the platform's log (with
+ * {@code -Dbench.debug=true} the per-start phases of the worker and the provisioner are in it).
  */
 public final class SandboxStartBench {
     private SandboxStartBench() {
@@ -17,13 +22,18 @@ public final class SandboxStartBench {
 
     public static void main(String[] args) throws Exception {
         int count = args.length > 0 ? Integer.parseInt(args[0]) : 100;
-        try (BenchPlatform platform = BenchPlatform.start(18490, java.util.Map.of())) {
+        boolean keep = args.length > 1 && args[1].equals("keep");
+        Map<String, String> env = Boolean.getBoolean("bench.debug")
+                ? Map.of("LOGGER_LEVELS_DEV_STOCKADE_API_SANDBOX", "DEBUG") : Map.of();
+        try (BenchPlatform platform = BenchPlatform.start(18490, env)) {
             String org = platform.send("POST", "/v1/orgs", "{\"name\":\"bench\"}").path("id").asText();
             String project = platform.send("POST", "/v1/orgs/" + org + "/projects", "{\"name\":\"p\"}")
                     .path("id").asText();
             List<Double> api = new ArrayList<>();
             List<Double> created = new ArrayList<>();
             List<Double> running = new ArrayList<>();
+            List<String> kept = new ArrayList<>();
+            System.out.println("load before: " + load());
             for (int i = 0; i < count; i++) {
                 long t0 = System.nanoTime();
                 String id = platform.send("POST", "/v1/projects/" + project + "/sandboxes",
@@ -39,22 +49,58 @@ public final class SandboxStartBench {
                 if (exit != 0) {
                     throw new IllegalStateException("exec exited " + exit);
                 }
-                platform.send("DELETE", path, null);
+                if (keep) {
+                    kept.add(path);
+                } else {
+                    platform.send("DELETE", path, null);
+                }
             }
-            List<Double> floor = new ArrayList<>();
-            for (int i = 0; i < count; i++) {
-                long t0 = System.nanoTime();
-                Process p = new ProcessBuilder("bwrap", "--unshare-user", "--unshare-pid", "--unshare-ipc",
-                        "--unshare-uts", "--unshare-net", "--ro-bind", "/usr", "/usr", "--symlink", "usr/bin", "/bin",
-                        "--symlink", "usr/lib", "/lib", "--symlink", "usr/lib64", "/lib64", "--proc", "/proc",
-                        "--dev", "/dev", "true").start();
-                p.waitFor(30, TimeUnit.SECONDS);
-                floor.add((System.nanoTime() - t0) / 1e6);
-            }
+            System.out.println("load after the sandboxes: " + load());
+            List<Double> floor = floor(count);
             BenchPlatform.report("create -> running -> exec `true` (REST + WebSocket)", api);
             BenchPlatform.report("  of which: POST create answered", created);
             BenchPlatform.report("  of which: GET says running", running);
             BenchPlatform.report("bare bwrap `true` (the floor, same namespaces)", floor);
+            if (keep) {
+                deciles(api, running);
+            }
+            String log = System.getProperty("bench.log");
+            if (log != null) {
+                Files.copy(platform.dir.resolve("platform.log"), Path.of(log),
+                        java.nio.file.StandardCopyOption.REPLACE_EXISTING);
+            }
         }
+    }
+
+    private static List<Double> floor(int count) throws Exception {
+        List<Double> floor = new ArrayList<>();
+        for (int i = 0; i < count; i++) {
+            long t0 = System.nanoTime();
+            Process p = new ProcessBuilder("bwrap", "--unshare-user", "--unshare-pid", "--unshare-ipc",
+                    "--unshare-uts", "--unshare-net", "--ro-bind", "/usr", "/usr", "--symlink", "usr/bin", "/bin",
+                    "--symlink", "usr/lib", "/lib", "--symlink", "usr/lib64", "/lib64", "--proc", "/proc",
+                    "--dev", "/dev", "true").start();
+            p.waitFor(30, TimeUnit.SECONDS);
+            floor.add((System.nanoTime() - t0) / 1e6);
+        }
+        return floor;
+    }
+
+    /** The spans per tenth of the run, in creation order: flat means the last tenth costs what the first did. */
+    private static void deciles(List<Double> api, List<Double> running) {
+        int n = api.size();
+        for (int d = 0; d < 10; d++) {
+            int from = n * d / 10;
+            int to = n * (d + 1) / 10;
+            if (to > from) {
+                BenchPlatform.report("sandboxes " + (from + 1) + "-" + to + ": create -> exec", api.subList(from, to));
+                BenchPlatform.report("sandboxes " + (from + 1) + "-" + to + ": create -> running",
+                        running.subList(from, to));
+            }
+        }
+    }
+
+    private static String load() throws java.io.IOException {
+        return Files.readString(Path.of("/proc/loadavg")).strip();
     }
 }

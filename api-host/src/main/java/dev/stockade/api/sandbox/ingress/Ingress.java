@@ -40,30 +40,48 @@ record Ingress(SandboxService sandboxes, Provisioner provisioner, IngressAuth au
         return Optional.of(m.matches() ? m.group(2) : label);
     }
 
+    /** Where an admitted request goes: the port's address, what the sandbox is told of the caller, its visibility. */
+    record Route(Sandbox sandbox, InetSocketAddress address, Map<String, String> identity, boolean privatePort) {
+    }
+
     HttpResponse<?> serve(HttpRequest<?> request, String label) {
         try {
             Sandbox sandbox = resolve(label);
             SandboxConfig.Port port = port(sandbox, label);
             String origin = request.getHeaders().get(HttpHeaders.ORIGIN);
             boolean priv = !"public".equals(port.visibility());
-            Map<String, String> identity = Map.of();
-            if (priv) {
-                if (request.getMethod() == HttpMethod.OPTIONS && origin != null
-                        && request.getHeaders().contains("Access-Control-Request-Method")) {
-                    return preflight(request, sandbox, origin);
-                }
-                identity = auth.authorize(request, sandbox).headers();
-                sandbox = awaitActivity(sandbox);
+            if (priv && request.getMethod() == HttpMethod.OPTIONS && origin != null
+                    && request.getHeaders().contains("Access-Control-Request-Method")) {
+                return preflight(request, sandbox, origin);
             }
-            InetSocketAddress address = address(sandbox, port);
-            MutableHttpResponse<?> out = forwarder.forward(request, address, identity, priv);
-            if (priv && origin != null && auth.originAllowed(origin, sandbox)) {
+            Route route = admit(request, sandbox, port);
+            MutableHttpResponse<?> out = forwarder.forward(request, route.address(), route.identity(), priv);
+            if (priv && origin != null && auth.originAllowed(origin, route.sandbox())) {
                 cors(out, origin);
             }
             return out;
         } catch (ApiProblem p) {
             return problems.response(p);
         }
+    }
+
+    /**
+     * The route of a request for {@code label}, admitted exactly as {@link #serve} admits it (a WebSocket handshake
+     * takes this path: it has no preflight); throws the refusal as an {@link ApiProblem}.
+     */
+    Route route(HttpRequest<?> request, String label) {
+        Sandbox sandbox = resolve(label);
+        return admit(request, sandbox, port(sandbox, label));
+    }
+
+    private Route admit(HttpRequest<?> request, Sandbox sandbox, SandboxConfig.Port port) {
+        boolean priv = !"public".equals(port.visibility());
+        Map<String, String> identity = Map.of();
+        if (priv) {
+            identity = auth.authorize(request, sandbox).headers();
+            sandbox = awaitActivity(sandbox);
+        }
+        return new Route(sandbox, address(sandbox, port), identity, priv);
     }
 
     private InetSocketAddress address(Sandbox sandbox, SandboxConfig.Port port) {

@@ -25,6 +25,11 @@ public final class IngressSettings {
                 .map(IngressSettings::origin).toList();
     }
 
+    /** Whether the ingress is on ({@code sandboxIngress.host} set). */
+    public boolean enabled() {
+        return !host.isEmpty();
+    }
+
     /** The label in front of the ingress domain, when {@code hostHeader} names a host under it. */
     public Optional<String> label(String hostHeader) {
         if (host.isEmpty() || hostHeader == null) {

@@ -48,25 +48,7 @@ final class PortForwarder {
                 : "?" + request.getUri().getRawQuery());
         java.net.http.HttpRequest.Builder b = java.net.http.HttpRequest.newBuilder(URI.create(target))
                 .timeout(Duration.ofMinutes(5)).method(request.getMethodName(), body(request));
-        request.getHeaders().forEach((name, values) -> {
-            String lower = name.toLowerCase(Locale.ROOT);
-            if (NOT_FORWARDED.contains(lower) || (privatePort && lower.equals("authorization"))) {
-                return;
-            }
-            if (privatePort && lower.equals("cookie")) {
-                values.stream().map(PortForwarder::withoutSession).filter(v -> !v.isEmpty())
-                        .forEach(v -> b.header(name, v));
-                return;
-            }
-            values.forEach(v -> b.header(name, v));
-        });
-        identity.forEach(b::header);
-        String host = request.getHeaders().get(HttpHeaders.HOST);
-        if (host != null) {
-            b.header("X-Forwarded-Host", host);
-        }
-        b.header("X-Forwarded-Proto", request.isSecure() ? "https" : "http");
-        b.header("X-Forwarded-For", request.getRemoteAddress().getAddress().getHostAddress());
+        forwardedHeaders(request, identity, privatePort).forEach(h -> b.header(h.getKey(), h.getValue()));
         java.net.http.HttpResponse<InputStream> answer;
         try {
             answer = client.send(b.build(), java.net.http.HttpResponse.BodyHandlers.ofInputStream());
@@ -81,6 +63,36 @@ final class PortForwarder {
             throw new ApiProblem(ProblemCode.PORT_UNREACHABLE, "interrupted");
         }
         return response(answer);
+    }
+
+    /**
+     * The headers a request carries to the sandbox: the caller's minus hop-by-hop ones, minus the caller's credentials
+     * on a private port, plus the ingress's identity and {@code X-Forwarded-*} headers (the ones a client sent are
+     * dropped). The same for a plain request and a WebSocket handshake.
+     */
+    static List<Map.Entry<String, String>> forwardedHeaders(HttpRequest<?> request, Map<String, String> identity,
+                                                            boolean privatePort) {
+        List<Map.Entry<String, String>> out = new java.util.ArrayList<>();
+        request.getHeaders().forEach((name, values) -> {
+            String lower = name.toLowerCase(Locale.ROOT);
+            if (NOT_FORWARDED.contains(lower) || (privatePort && lower.equals("authorization"))) {
+                return;
+            }
+            if (privatePort && lower.equals("cookie")) {
+                values.stream().map(PortForwarder::withoutSession).filter(v -> !v.isEmpty())
+                        .forEach(v -> out.add(Map.entry(name, v)));
+                return;
+            }
+            values.forEach(v -> out.add(Map.entry(name, v)));
+        });
+        identity.forEach((k, v) -> out.add(Map.entry(k, v)));
+        String host = request.getHeaders().get(HttpHeaders.HOST);
+        if (host != null) {
+            out.add(Map.entry("X-Forwarded-Host", host));
+        }
+        out.add(Map.entry("X-Forwarded-Proto", request.isSecure() ? "https" : "http"));
+        out.add(Map.entry("X-Forwarded-For", request.getRemoteAddress().getAddress().getHostAddress()));
+        return out;
     }
 
     private static java.net.http.HttpRequest.BodyPublisher body(HttpRequest<?> request) {

@@ -1,15 +1,14 @@
 package dev.stockade.api.sandbox.local;
 
+import dev.stockade.api.sandbox.provision.ProvisionException;
 import dev.stockade.api.sandbox.provision.SandboxSpec;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
-import java.util.Comparator;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
-import java.util.Optional;
 
 /**
  * The bubblewrap command line of a local sandbox and its environment. The sandbox runs as uid 1000 in its own user
@@ -78,19 +77,49 @@ final class Bubblewrap {
         return env;
     }
 
-    /** Waits (at most 10 s) until the init process runs inside the namespaces; its pid, or -1 if it exited. */
+    /**
+     * Starts the sandbox: a shell joins the cgroups first (so everything it becomes inherits the limits), then
+     * enters the network namespace with {@code nsenter} and becomes bubblewrap. {@code nsenter --net} only joins the
+     * namespace; {@code ip netns exec} would also copy the host's mount table, which grows by one mount per namespace.
+     */
+    static Process start(Path netns, List<Path> cgroups, Path dir, SandboxSpec spec, String gateway)
+            throws ProvisionException {
+        StringBuilder join = new StringBuilder();
+        for (Path procs : cgroups) {
+            join.append("echo $$ > '").append(procs).append("' && ");
+        }
+        List<String> argv = new ArrayList<>(List.of("/bin/sh", "-c", join + "exec nsenter --net=\"$0\" \"$@\"",
+                netns.toString()));
+        argv.addAll(argv(dir.resolve("volume"), dir.resolve("ca.pem"), spec));
+        ProcessBuilder pb = new ProcessBuilder(argv).redirectErrorStream(true)
+                .redirectOutput(dir.resolve("console.log").toFile());
+        pb.environment().clear();
+        pb.environment().putAll(environment(spec, gateway));
+        try {
+            return pb.start();
+        } catch (IOException e) {
+            throw new ProvisionException("cannot start the sandbox: " + e.getMessage());
+        }
+    }
+
+    /**
+     * Waits (at most 10 s) until the init shell runs inside the namespaces; its host pid, or -1 if the sandbox exited.
+     * bubblewrap forks its namespace init, which forks the shell once the mounts are in place; the children are read
+     * from {@code /proc/<pid>/task/<pid>/children}, two small files, where {@link ProcessHandle#children()} would
+     * scan every process on the host (thousands, with hundreds of sandboxes).
+     */
     static long awaitInit(Process p) {
         long deadline = System.nanoTime() + 10_000_000_000L;
         while (System.nanoTime() < deadline) {
             if (!p.isAlive()) {
                 return -1;
             }
-            Optional<Long> pid = innermost(p.toHandle());
-            if (pid.isPresent()) {
-                return pid.get();
+            long shell = firstChild(firstChild(p.pid()));
+            if (shell > 0 && comm(shell).endsWith("sh")) {
+                return shell;
             }
             try {
-                Thread.sleep(5); // bounded poll: bwrap forks its namespace init, then the shell
+                Thread.sleep(1); // bounded poll: the fork chain takes a few milliseconds
             } catch (InterruptedException e) {
                 Thread.currentThread().interrupt();
                 return -1;
@@ -99,11 +128,25 @@ final class Bubblewrap {
         return -1;
     }
 
-    /** The init shell: bwrap's namespace init's child (two levels below the outer bwrap). */
-    static Optional<Long> innermost(ProcessHandle outer) {
-        return outer.children().flatMap(ProcessHandle::children)
-                .filter(h -> h.info().command().map(c -> c.endsWith("sh")).orElse(false))
-                .map(ProcessHandle::pid).min(Comparator.naturalOrder());
+    private static long firstChild(long pid) {
+        if (pid <= 0) {
+            return -1;
+        }
+        try {
+            String children = Files.readString(Path.of("/proc", Long.toString(pid), "task", Long.toString(pid),
+                    "children")).strip();
+            return children.isEmpty() ? -1 : Long.parseLong(children.split(" ")[0]);
+        } catch (IOException | NumberFormatException e) {
+            return -1;
+        }
+    }
+
+    private static String comm(long pid) {
+        try {
+            return Files.readString(Path.of("/proc", Long.toString(pid), "comm")).strip();
+        } catch (IOException e) {
+            return "";
+        }
     }
 
     /** The last lines of the sandbox's console, for an error message. */

@@ -39,8 +39,8 @@ final class LocalNetwork {
 
     private volatile boolean bridgeReady;
 
-    /** Creates the bridge once (idempotent; checked once per process). */
-    void ensureBridge() throws ProvisionException {
+    /** Creates the bridge once (idempotent; checked once per process; the warm pool and a start may race here). */
+    synchronized void ensureBridge() throws ProvisionException {
         if (bridgeReady) {
             return;
         }
@@ -103,5 +103,30 @@ final class LocalNetwork {
     /** Removes the namespace and the veth (idempotent); processes still in the namespace are killed first. */
     void detach(String ns, String hostIf) {
         Shell.quiet(List.of("/bin/sh", "-c", cleanup(ns, hostIf)));
+    }
+
+    /** Makes slot {@code slot}'s network: its namespace, veth pair on the bridge, address and route. */
+    void attach(int slot) throws ProvisionException {
+        attach(namespace(slot), hostInterface(slot), address(slot));
+    }
+
+    /** Takes slot {@code slot}'s network down (idempotent). */
+    void detach(int slot) {
+        detach(namespace(slot), hostInterface(slot));
+    }
+
+    /** The network namespace of a slot: named after the slot, so a pool entry needs no sandbox to be made. */
+    static String namespace(int slot) {
+        return "stk-n" + slot;
+    }
+
+    /** Where {@code ip netns} keeps the slot's namespace, for {@code nsenter --net}. */
+    static java.nio.file.Path namespacePath(int slot) {
+        return java.nio.file.Path.of("/run/netns", namespace(slot));
+    }
+
+    /** The host side of the slot's veth pair. */
+    static String hostInterface(int slot) {
+        return "vn" + slot;
     }
 }

@@ -15,51 +15,96 @@ import jakarta.annotation.PreDestroy;
 import jakarta.inject.Inject;
 import jakarta.inject.Singleton;
 import java.io.IOException;
+import java.io.UncheckedIOException;
 import java.net.InetSocketAddress;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.OptionalInt;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.function.Predicate;
 import java.util.function.Supplier;
-import java.util.stream.Stream;
+import java.util.concurrent.locks.ReadWriteLock;
+import java.util.concurrent.locks.ReentrantLock;
+import java.util.concurrent.locks.ReentrantReadWriteLock;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
 /**
  * Sandboxes as process trees on this Linux host: each runs under bubblewrap (own mount, pid, ipc and uts
  * namespaces; the host's {@code /usr} read-only; its volume at {@code /workspace}) inside its own network namespace
  * whose only route leads to the egress proxy ({@link LocalNetwork}), with cgroup cpu and memory limits
- * ({@link Cgroups}). Needs root, {@code bwrap}, {@code ip} and {@code bridge}. Volumes live in
- * {@code <data-dir>/sandboxes/<id>/}, network slots in {@code /run/stockade/slots}; processes stop with the
- * platform and are provisioned again by the sandbox feature at its next start.
+ * ({@link Cgroups}). Needs root, {@code bwrap}, {@code ip}, {@code bridge} and {@code nsenter}. Volumes live in
+ * {@code <data-dir>/sandboxes/<id>/}; network slots ({@link HostSlots}) are held while a sandbox runs, several come
+ * ready from a {@link WarmPool}, and what an earlier run left behind is reclaimed by {@link #recover}. Processes stop
+ * with the platform and are provisioned again by the sandbox feature at its next start.
  */
 @Singleton
 @Requires(property = "sandbox.provisioner", value = "local", defaultValue = "local")
 public class LocalProvisioner implements Provisioner {
+    private static final Logger LOG = LoggerFactory.getLogger(LocalProvisioner.class);
     private static final Path SLOTS = Path.of("/run/stockade/slots");
-    /** Slots of the sandboxes this provisioner knows, by sandbox id (the files stay the truth across restarts). */
-    private final Map<String, Integer> slots = new java.util.concurrent.ConcurrentHashMap<>();
-    /** Where the next slot search starts. */
-    private final java.util.concurrent.atomic.AtomicInteger nextSlot = new java.util.concurrent.atomic.AtomicInteger();
+
+    /** A sandbox this provisioner started: its process tree, its network slot, its init's host pid. */
+    private record Started(Process process, int slot, long initPid) {
+    }
+
     private final Path root;
     private final LocalNetwork network;
-    private final Map<String, Process> running = new ConcurrentHashMap<>();
-
+    private final HostSlots slots;
+    private final WarmPool pool;
+    private final Map<String, Started> running = new ConcurrentHashMap<>();
     private final PlatformRelay relay;
+    /**
+     * Starts, stops and deletes of different sandboxes run side by side (the sandbox feature orders those of one
+     * sandbox); reclaiming and the final stop take the write side, so nothing is made behind them.
+     */
+    private final ReadWriteLock lock = new ReentrantReadWriteLock();
+    /**
+     * Operations on one sandbox exclude each other even when they do not come through the sandbox feature's queue
+     * (the deletions it runs at shutdown, while an interrupted start may still be finishing).
+     */
+    private final ReentrantLock[] stripes = new ReentrantLock[64];
+    private volatile boolean closed;
 
     @Inject
     public LocalProvisioner(PlatformConfig config,
                             @Value("${sandbox.local.network:10.213.0.1/16}") String networkCidr,
+                            @Value("${sandbox.local.warm-pool:4}") int warmPool,
                             BeanProvider<EmbeddedServer> server) {
-        this(config, networkCidr, () -> listener(server.get()));
+        this(config, networkCidr, warmPool, () -> listener(server.get()));
     }
 
     /** With {@code platform}: where the platform's API listens, as this host reaches it. */
-    LocalProvisioner(PlatformConfig config, String networkCidr, Supplier<InetSocketAddress> platform) {
+    LocalProvisioner(PlatformConfig config, String networkCidr, int warmPool, Supplier<InetSocketAddress> platform) {
+        for (int i = 0; i < stripes.length; i++) {
+            stripes[i] = new ReentrantLock();
+        }
+        if (warmPool < 0 || warmPool > 64) {
+            throw new IllegalArgumentException("sandbox.local.warm-pool must be 0 to 64");
+        }
         this.root = config.dataDir().resolve("sandboxes");
         this.network = new LocalNetwork(networkCidr);
         this.relay = new PlatformRelay(network.gateway(), platform);
+        try {
+            this.slots = new HostSlots(SLOTS, network.capacity(), HostSlots.ownerOf(config.dataDir()),
+                    config.dataDir());
+        } catch (IOException e) {
+            throw new UncheckedIOException("cannot read or make the platform's identity in " + root, e);
+        }
+        this.pool = new WarmPool(warmPool, new WarmPool.Maker() {
+            @Override
+            public int make() throws ProvisionException {
+                return prepareSlot("");
+            }
+
+            @Override
+            public void unmake(int slot) {
+                release(slot, "");
+            }
+        });
     }
 
     private static InetSocketAddress listener(EmbeddedServer s) {
@@ -93,74 +138,149 @@ public class LocalProvisioner implements Provisioner {
         network.ensureBridge();
     }
 
+    /**
+     * Reclaims what an earlier run of this platform left on the host (slots, namespaces, veths, cgroups; the volumes
+     * of sandboxes {@code exists} no longer knows) and what platforms that can never come back left, then starts
+     * filling the warm pool. Another live platform's slots are never touched.
+     */
     @Override
-    public synchronized void provision(SandboxSpec spec) throws ProvisionException {
+    public void recover(Predicate<String> exists) {
+        lock.writeLock().lock();
+        try {
+            reclaimLeftovers(exists);
+            if (!closed) {
+                pool.start();
+            }
+        } finally {
+            lock.writeLock().unlock();
+        }
+    }
+
+    private void reclaimLeftovers(Predicate<String> exists) {
+        for (HostSlots.Held h : slots.fromEarlierRuns()) {
+            reclaim(h);
+            if (!h.claim().pooled() && !exists.test(h.claim().sandbox())) {
+                Volumes.delete(root, h.claim().sandbox());
+            }
+        }
+        slots.abandoned().forEach(this::reclaim);
+        for (String id : Volumes.ids(root)) {
+            if (!exists.test(id) && !running.containsKey(id)) {
+                Cgroups.remove(name(id));
+                Volumes.delete(root, id);
+            }
+        }
+    }
+
+    private void reclaim(HostSlots.Held held) {
+        slots.reclaim(held, () -> {
+            network.detach(held.slot());
+            if (!held.claim().pooled()) {
+                Cgroups.remove(name(held.claim().sandbox()));
+            }
+        });
+    }
+
+    @Override
+    public void provision(SandboxSpec spec) throws ProvisionException {
+        lock.readLock().lock();
+        try {
+            if (closed) {
+                throw new ProvisionException("the platform is stopping");
+            }
+            ReentrantLock one = stripe(spec.sandboxId());
+            one.lock();
+            try {
+                start(spec);
+            } finally {
+                one.unlock();
+            }
+        } finally {
+            lock.readLock().unlock();
+        }
+    }
+
+    private ReentrantLock stripe(String sandboxId) {
+        return stripes[Math.floorMod(sandboxId.hashCode(), stripes.length)];
+    }
+
+    private void start(SandboxSpec spec) throws ProvisionException {
         String id = spec.sandboxId();
-        stopProcess(id); // the network is cleaned by attach, in the same shell that rebuilds it
-        Path dir = root.resolve(id);
-        Path volume = dir.resolve("volume");
+        stopProcesses(id);
+        long t0 = System.nanoTime();
+        Path dir = Volumes.prepare(root, id, spec.egress().caCertificate());
+        OptionalInt warm = pool.take();
+        int slot = warm.isPresent() ? warm.getAsInt() : prepareSlot(id);
+        long t1 = System.nanoTime();
         try {
-            Files.createDirectories(volume);
-            Files.writeString(dir.resolve("ca.pem"), spec.egress().caCertificate() == null ? ""
-                    : spec.egress().caCertificate());
-        } catch (IOException e) {
-            throw new ProvisionException("cannot prepare the sandbox's volume: " + e.getMessage());
-        }
-        network.ensureBridge();
-        network.attach(ns(id), hostIf(id), network.address(slot(id)));
-        List<Path> cgroups = Cgroups.create(name(id), spec.cpuMillis(), spec.memoryBytes());
-        List<String> argv = new ArrayList<>();
-        // the shell joins the cgroups first, so everything it becomes and starts inherits the limits
-        StringBuilder join = new StringBuilder();
-        for (Path procs : cgroups) {
-            join.append("echo $$ > '").append(procs).append("' && ");
-        }
-        argv.addAll(List.of("/bin/sh", "-c", join + "exec ip netns exec \"$0\" \"$@\"", ns(id)));
-        argv.addAll(Bubblewrap.argv(volume, dir.resolve("ca.pem"), spec));
-        ProcessBuilder pb = new ProcessBuilder(argv).redirectErrorStream(true)
-                .redirectOutput(dir.resolve("console.log").toFile());
-        pb.environment().clear();
-        pb.environment().putAll(Bubblewrap.environment(spec, network.gateway()));
-        try {
-            Process p = pb.start();
-            running.put(id, p);
-            if (Bubblewrap.awaitInit(p) < 0) {
+            slots.assign(slot, id);
+            List<Path> cgroups = Cgroups.create(name(id), spec.cpuMillis(), spec.memoryBytes());
+            long t2 = System.nanoTime();
+            Process p = Bubblewrap.start(LocalNetwork.namespacePath(slot), cgroups, dir, spec, network.gateway());
+            long init = Bubblewrap.awaitInit(p);
+            if (init < 0) {
+                p.destroyForcibly();
                 throw new ProvisionException("the sandbox exited at start: " + Bubblewrap.tail(dir.resolve("console.log")));
             }
-        } catch (IOException e) {
-            throw new ProvisionException("cannot start the sandbox: " + e.getMessage());
+            running.put(id, new Started(p, slot, init));
+            LOG.debug("provisioned {}: network {} ms ({}), cgroups {} ms, bwrap to init {} ms", id, ms(t1 - t0),
+                    warm.isPresent() ? "warm" : "made", ms(t2 - t1), ms(System.nanoTime() - t2));
+        } catch (ProvisionException | RuntimeException e) {
+            release(slot, id);
+            throw e;
+        }
+    }
+
+    /** Claims a slot and makes its network: namespace, veth pair on the bridge, address, route. */
+    private int prepareSlot(String sandbox) throws ProvisionException {
+        network.ensureBridge();
+        int slot = slots.claim(sandbox);
+        try {
+            network.attach(slot);
+            return slot;
+        } catch (ProvisionException e) {
+            release(slot, sandbox);
+            throw e;
         }
     }
 
     @Override
-    public synchronized void stop(String sandboxId) {
-        stopProcesses(sandboxId);
+    public void stop(String sandboxId) {
+        lock.readLock().lock();
+        ReentrantLock one = stripe(sandboxId);
+        one.lock();
+        try {
+            stopProcesses(sandboxId);
+        } finally {
+            one.unlock();
+            lock.readLock().unlock();
+        }
     }
 
     @Override
-    public synchronized void delete(String sandboxId) throws ProvisionException {
-        stopProcesses(sandboxId);
-        freeSlot(sandboxId);
-        Path dir = root.resolve(sandboxId);
-        if (Files.exists(dir)) {
-            try (Stream<Path> files = Files.walk(dir)) {
-                for (Path p : files.sorted(java.util.Comparator.reverseOrder()).toList()) {
-                    Files.deleteIfExists(p);
-                }
-            } catch (IOException e) {
-                throw new ProvisionException("cannot delete the sandbox's volume: " + e.getMessage());
+    public void delete(String sandboxId) throws ProvisionException {
+        lock.readLock().lock();
+        ReentrantLock one = stripe(sandboxId);
+        one.lock();
+        try {
+            stopProcesses(sandboxId);
+            if (!Volumes.delete(root, sandboxId)) {
+                throw new ProvisionException("cannot delete the sandbox's volume");
             }
+        } finally {
+            one.unlock();
+            lock.readLock().unlock();
         }
     }
 
     @Override
     public RuntimeStatus status(String sandboxId) {
-        Process p = running.get(sandboxId);
-        if (p == null) {
+        Started s = running.get(sandboxId);
+        if (s == null) {
             return RuntimeStatus.absent();
         }
-        return p.isAlive() ? new RuntimeStatus("running", "") : new RuntimeStatus("failed",
-                "the sandbox's init process exited with status " + p.exitValue());
+        return s.process().isAlive() ? new RuntimeStatus("running", "") : new RuntimeStatus("failed",
+                "the sandbox's init process exited with status " + s.process().exitValue());
     }
 
     @Override
@@ -171,113 +291,71 @@ public class LocalProvisioner implements Provisioner {
 
     @Override
     public Optional<InetSocketAddress> portAddress(String sandboxId, int port) {
-        if (!status(sandboxId).running()) {
-            return Optional.empty();
-        }
-        Integer slot = slotIfKnown(sandboxId);
-        return slot == null ? Optional.empty() : Optional.of(new InetSocketAddress(network.address(slot), port));
+        Started s = running.get(sandboxId);
+        return s == null || !s.process().isAlive() ? Optional.empty()
+                : Optional.of(new InetSocketAddress(network.address(s.slot()), port));
     }
 
     /** The host pid of the sandbox's init process (inside all its namespaces), while it runs. */
     public Optional<Long> initPid(String sandboxId) {
-        Process p = running.get(sandboxId);
-        return p == null || !p.isAlive() ? Optional.empty() : Bubblewrap.innermost(p.toHandle());
+        Started s = running.get(sandboxId);
+        return s == null || !s.process().isAlive() ? Optional.empty() : Optional.of(s.initPid());
     }
 
+    /** The network slot a running sandbox holds. */
+    OptionalInt slotOf(String sandboxId) {
+        Started s = running.get(sandboxId);
+        return s == null ? OptionalInt.empty() : OptionalInt.of(s.slot());
+    }
+
+    /** How many warm-pool entries are ready now. */
+    int warmReady() {
+        return pool.readyCount();
+    }
+
+    /** Kills the sandbox's processes and gives its network slot back (a stopped sandbox holds no address). */
     private void stopProcesses(String id) {
-        stopProcess(id);
-        network.detach(ns(id), hostIf(id));
-        Cgroups.remove(name(id));
+        Started s = running.remove(id);
+        if (s != null) {
+            s.process().descendants().forEach(ProcessHandle::destroyForcibly);
+            s.process().destroyForcibly();
+            release(s.slot(), id);
+        }
     }
 
-    private void stopProcess(String id) {
-        Process p = running.remove(id);
-        if (p != null) {
-            p.descendants().forEach(ProcessHandle::destroyForcibly);
-            p.destroyForcibly();
+    /** Takes a slot's network down, then frees the slot: a free slot never has a namespace left. */
+    private void release(int slot, String sandbox) {
+        network.detach(slot);
+        if (!sandbox.isEmpty()) {
+            Cgroups.remove(name(sandbox));
         }
+        slots.free(slot);
     }
 
     /**
-     * The sandbox's network slot, unique on this host (several platforms and test contexts share the bridge): a file
-     * per slot under {@code /run/stockade/slots} created atomically, holding the sandbox id; kept while the sandbox
-     * exists, freed on delete. {@code /run} is emptied at boot, with the namespaces.
+     * Stops every sandbox this provisioner started and empties the warm pool (the platform provisions the sandboxes
+     * again at its next start); provisioning asked for afterwards is refused, so nothing is made behind this.
      */
-    private int slot(String id) throws ProvisionException {
-        try {
-            Files.createDirectories(SLOTS);
-            Integer known = slotIfKnown(id);
-            if (known != null) {
-                return known;
-            }
-            int capacity = network.capacity();
-            for (int tried = 0; tried < capacity; tried++) {
-                int i = Math.floorMod(nextSlot.getAndIncrement(), capacity); // round robin: one try when the pool is sparse
-                try {
-                    Files.writeString(SLOTS.resolve(Integer.toString(i)), id, java.nio.file.StandardOpenOption.CREATE_NEW,
-                            java.nio.file.StandardOpenOption.WRITE);
-                    slots.put(id, i);
-                    return i;
-                } catch (java.nio.file.FileAlreadyExistsException taken) {
-                    // the next one
-                }
-            }
-            throw new ProvisionException("no free sandbox address in sandbox.local.network");
-        } catch (IOException e) {
-            throw new ProvisionException("cannot assign the sandbox's address: " + e.getMessage());
-        }
-    }
-
-    /** The sandbox's slot: from memory, else (a sandbox of an earlier run of this host) from the slot files. */
-    private Integer slotIfKnown(String id) {
-        Integer cached = slots.get(id);
-        if (cached != null) {
-            return cached;
-        }
-        try (Stream<Path> files = Files.list(SLOTS)) {
-            for (Path p : files.toList()) {
-                if (Files.readString(p).equals(id)) {
-                    int slot = Integer.parseInt(p.getFileName().toString());
-                    slots.put(id, slot);
-                    return slot;
-                }
-            }
-        } catch (IOException | NumberFormatException e) {
-            return null;
-        }
-        return null;
-    }
-
-    private void freeSlot(String id) {
-        Integer slot = slotIfKnown(id);
-        slots.remove(id);
-        if (slot != null) {
-            try {
-                Files.deleteIfExists(SLOTS.resolve(slot.toString()));
-            } catch (IOException e) {
-                // a leaked slot is reused only after a reboot; the pool is large
-            }
-        }
-    }
-
-    /** Stops every sandbox this provisioner started (the platform provisions them again at its next start). */
     @PreDestroy
     void stopAll() {
-        relay.close();
-        for (String id : List.copyOf(running.keySet())) {
-            stopProcesses(id);
+        closed = true;
+        pool.close(); // outside the lock: the filler it waits for takes none, and starts in flight make their own
+        lock.writeLock().lock();
+        try {
+            relay.close();
+            for (String id : List.copyOf(running.keySet())) {
+                stopProcesses(id);
+            }
+        } finally {
+            lock.writeLock().unlock();
         }
+    }
+
+    private static long ms(long nanos) {
+        return nanos / 1_000_000;
     }
 
     private static String name(String id) {
         return id.replace("-", "").substring(0, 12);
-    }
-
-    private static String ns(String id) {
-        return "stk-" + name(id);
-    }
-
-    private static String hostIf(String id) {
-        return "vh" + name(id);
     }
 }

@@ -51,4 +51,12 @@ public interface Provisioner {
      * empty while the sandbox does not run.
      */
     Optional<java.net.InetSocketAddress> portAddress(String sandboxId, int port);
+
+    /**
+     * At the platform's start, before anything is provisioned: removes what an earlier run left for sandboxes that
+     * {@code exists} no longer knows (deleted just before a stop) and prepares ahead of demand. Never touches another
+     * platform's resources. Nothing to do where the orchestrator owns the lifecycle (Kubernetes).
+     */
+    default void recover(java.util.function.Predicate<String> exists) {
+    }
 }

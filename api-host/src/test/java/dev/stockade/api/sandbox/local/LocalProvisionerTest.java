@@ -52,7 +52,7 @@ class LocalProvisionerTest {
         });
         platform.start();
         provisioner = new LocalProvisioner(new PlatformConfig(null, null, 32768, data, Duration.ofSeconds(10), null),
-                "10.213.0.1/16", platform::getAddress);
+                "10.213.0.1/16", 0, platform::getAddress);
         provisioner.prepareNetwork();
         // stands where the egress proxy listens: records the proxy request line and the proxy credentials
         fakeProxy = HttpServer.create(new InetSocketAddress(provisioner.gateway(), 0), 0);
@@ -68,6 +68,9 @@ class LocalProvisionerTest {
 
     @AfterAll
     void stop() {
+        if (provisioner != null) {
+            provisioner.stopAll();
+        }
         if (fakeProxy != null) {
             fakeProxy.stop(0);
         }

@@ -1,0 +1,247 @@
+package dev.stockade.api.sandbox.local;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import dev.stockade.api.kernel.config.PlatformConfig;
+import dev.stockade.api.sandbox.provision.ExecProcess;
+import dev.stockade.api.sandbox.provision.ExecRequest;
+import dev.stockade.api.sandbox.provision.SandboxSpec;
+import dev.stockade.api.support.Requires;
+import dev.stockade.testing.Await;
+import java.io.IOException;
+import java.net.InetSocketAddress;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.UUID;
+import java.util.concurrent.TimeUnit;
+import java.util.stream.Stream;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * Two platforms (two data directories) share this host's slots folder, bridge and namespaces. A platform that died
+ * with a sandbox deleted but not yet cleaned up gets it back at its next start (slot, namespace, veth, cgroup,
+ * volume), together with its warm-pool entries; the other platform's slots and running sandbox stay as they were.
+ * The warm pool hands its entries to starts, refills in the background, and leaves nothing behind a stop.
+ */
+class SlotReclaimTest {
+    private static final Path SLOTS = Path.of("/run/stockade/slots");
+
+    @TempDir
+    Path dataA;
+    @TempDir
+    Path dataB;
+
+    @BeforeAll
+    static void tools() {
+        Requires.bubblewrap();
+        Requires.root();
+    }
+
+    private static LocalProvisioner platform(Path data, int warmPool) {
+        return new LocalProvisioner(new PlatformConfig(null, null, 32768, data, Duration.ofSeconds(10), null),
+                "10.213.0.1/16", warmPool, () -> new InetSocketAddress("127.0.0.1", 9));
+    }
+
+    private static SandboxSpec spec(String id) {
+        return new SandboxSpec(id, UUID.randomUUID().toString(), UUID.randomUUID().toString(), "s", 1, null, 250,
+                128L << 20, Map.of(), new SandboxSpec.EgressRoute("10.213.0.1", 9, "tok", ""), List.of());
+    }
+
+    @Test
+    void aSandboxDeletedWhileItsPlatformWasDownIsReclaimedAtItsNextStartAndNoOtherPlatformsIsTouched()
+            throws Exception {
+        LocalProvisioner a1 = platform(dataA, 1);
+        LocalProvisioner b = platform(dataB, 0);
+        LocalProvisioner a2 = null;
+        try {
+            a1.recover(id -> true);
+            String kept = UUID.randomUUID().toString();
+            String gone = UUID.randomUUID().toString();
+            String other = UUID.randomUUID().toString();
+            a1.provision(spec(kept));
+            a1.provision(spec(gone));
+            b.provision(spec(other));
+            Await.until("a warm-pool entry of A", () -> a1.warmReady() == 1);
+            int goneSlot = a1.slotOf(gone).orElseThrow();
+            int otherSlot = b.slotOf(other).orElseThrow();
+            String ownerA = HostSlots.ownerOf(dataA);
+            List<Integer> heldByA = slotsOf(ownerA);
+            assertThat(heldByA).hasSize(3).contains(goneSlot); // two sandboxes and the pool entry
+            SlotClaim otherClaim = claim(otherSlot);
+
+            // A dies: its sandboxes die with it (bubblewrap's --die-with-parent), nothing is cleaned up
+            for (int slot : heldByA) {
+                killNamespace("stk-n" + slot);
+            }
+            assertThat(namespaces()).contains("stk-n" + goneSlot);
+            Path cgroup = cgroupOf(gone);
+
+            // while A was down, `gone` was deleted from its database; at A's next start everything of it goes
+            a2 = platform(dataA, 0);
+            a2.recover(kept::equals);
+            assertThat(slotsOf(ownerA)).isEmpty();
+            Set<String> left = namespaces();
+            for (int slot : heldByA) {
+                assertThat(left).doesNotContain("stk-n" + slot);
+                assertThat(links()).doesNotContain("vn" + slot);
+            }
+            assertThat(cgroup).doesNotExist();
+            assertThat(dataA.resolve("sandboxes").resolve(gone)).doesNotExist();
+            assertThat(dataA.resolve("sandboxes").resolve(kept).resolve("volume")).isDirectory();
+
+            // B: its slot file, namespace, veth and sandbox are untouched
+            assertThat(claim(otherSlot)).isEqualTo(otherClaim);
+            assertThat(left).contains("stk-n" + otherSlot);
+            assertThat(links()).contains("vn" + otherSlot);
+            assertThat(run(b.exec(other, new ExecRequest(List.of("echo", "alive"), false, 0, 0)))).isEqualTo("alive\n");
+        } finally {
+            b.stopAll();
+            if (a2 != null) {
+                a2.stopAll();
+            }
+        }
+        assertThat(slotsOf(HostSlots.ownerOf(dataB))).as("a stop leaves no slot behind").isEmpty();
+    }
+
+    @Test
+    void aStartTakesAWarmEntryThePoolRefillsInTheBackgroundAndAStopTakesItAllDown() throws Exception {
+        LocalProvisioner a = platform(dataA, 2);
+        String owner = HostSlots.ownerOf(dataA);
+        List<Integer> pooled;
+        try {
+            a.recover(id -> true);
+            Await.until("two warm entries", () -> a.warmReady() == 2);
+            pooled = slotsOf(owner);
+            assertThat(pooled).hasSize(2);
+            for (int slot : pooled) {
+                assertThat(claim(slot).sandbox()).isEmpty();
+                assertThat(namespaces()).contains("stk-n" + slot);
+            }
+            String id = UUID.randomUUID().toString();
+            a.provision(spec(id));
+            int slot = a.slotOf(id).orElseThrow();
+            assertThat(pooled).contains(slot);
+            assertThat(claim(slot).sandbox()).isEqualTo(id);
+            Await.until("the pool refilled", () -> a.warmReady() == 2);
+            assertThat(slotsOf(owner)).hasSize(3);
+        } finally {
+            a.stopAll();
+        }
+        assertThat(slotsOf(owner)).isEmpty();
+        for (int slot : pooled) {
+            assertThat(namespaces()).doesNotContain("stk-n" + slot);
+        }
+    }
+
+    @Test
+    void slotsOfAPlatformWhoseProcessEndedAndWhoseDataDirectoryIsGoneAreClearedByAnyPlatform() throws Exception {
+        // a platform C that ran in a process now gone, from a data directory since removed, left a slot with a network
+        Path dataC = Files.createTempDirectory("stockade-gone");
+        LocalNetwork network = new LocalNetwork("10.213.0.1/16");
+        network.ensureBridge();
+        HostSlots c = new HostSlots(SLOTS, network.capacity(), HostSlots.ownerOf(dataC), dataC);
+        int slot = c.claim("");
+        network.attach("stk-n" + slot, "vn" + slot, network.address(slot));
+        Process ended = new ProcessBuilder("true").start();
+        assertThat(ended.waitFor(10, TimeUnit.SECONDS)).isTrue();
+        SlotClaim held = claim(slot);
+        SlotClaim dead = new SlotClaim(held.owner(), held.dataDir(), held.run(), ended.pid(), 1L, "");
+        Files.writeString(SLOTS.resolve(Integer.toString(slot)), dead.toJson());
+        // while C's data directory exists, C may come back: nobody else touches the slot
+        LocalProvisioner a = platform(dataA, 0);
+        try {
+            a.recover(id -> true);
+            assertThat(claim(slot)).isEqualTo(dead);
+            removeTree(dataC);
+            a.recover(id -> true);
+            assertThat(Files.exists(SLOTS.resolve(Integer.toString(slot)))).isFalse();
+            assertThat(namespaces()).doesNotContain("stk-n" + slot);
+            assertThat(links()).doesNotContain("vn" + slot);
+        } finally {
+            a.stopAll();
+        }
+    }
+
+    private static void removeTree(Path dir) throws IOException {
+        try (Stream<Path> files = Files.walk(dir)) {
+            for (Path p : files.sorted(java.util.Comparator.reverseOrder()).toList()) {
+                Files.delete(p);
+            }
+        }
+    }
+
+    private static List<Integer> slotsOf(String owner) throws IOException {
+        List<Integer> held = new ArrayList<>();
+        try (Stream<Path> files = Files.list(SLOTS)) {
+            for (Path p : files.toList()) {
+                String name = p.getFileName().toString();
+                if (name.chars().allMatch(Character::isDigit)
+                        && SlotClaim.parse(read(p)).filter(c -> c.owner().equals(owner)).isPresent()) {
+                    held.add(Integer.parseInt(name));
+                }
+            }
+        }
+        return held;
+    }
+
+    private static String read(Path p) {
+        try {
+            return Files.readString(p);
+        } catch (IOException gone) {
+            return "";
+        }
+    }
+
+    private static SlotClaim claim(int slot) {
+        return SlotClaim.parse(read(SLOTS.resolve(Integer.toString(slot)))).orElseThrow();
+    }
+
+    private static Path cgroupOf(String id) {
+        String name = id.replace("-", "").substring(0, 12);
+        Path v2 = Path.of("/sys/fs/cgroup/stockade", name);
+        Path cgroup = Files.exists(v2) ? v2 : Path.of("/sys/fs/cgroup/memory/stockade", name);
+        assertThat(cgroup).isDirectory();
+        return cgroup;
+    }
+
+    private static void killNamespace(String ns) throws Exception {
+        Process p = new ProcessBuilder("/bin/sh", "-c", "for p in $(ip netns pids " + ns + "); do kill -KILL $p; done")
+                .start();
+        assertThat(p.waitFor(30, TimeUnit.SECONDS)).isTrue();
+        Await.until("no process left in " + ns, () -> out("ip", "netns", "pids", ns).isBlank());
+    }
+
+    private static Set<String> namespaces() {
+        return Set.copyOf(out("ip", "netns", "list").lines().map(l -> l.split(" ")[0]).toList());
+    }
+
+    private static Set<String> links() {
+        return Set.copyOf(out("ip", "-o", "link", "show").lines().map(l -> l.split(": ")[1].split("@")[0]).toList());
+    }
+
+    private static String out(String... argv) {
+        try {
+            Process p = new ProcessBuilder(argv).redirectErrorStream(true).start();
+            String text = new String(p.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
+            p.waitFor(30, TimeUnit.SECONDS);
+            return text;
+        } catch (IOException | InterruptedException e) {
+            throw new IllegalStateException(e);
+        }
+    }
+
+    private static String run(ExecProcess p) throws Exception {
+        p.stdin().close();
+        String out = new String(p.stdout().readAllBytes(), StandardCharsets.UTF_8);
+        assertThat(p.exit().get(30, TimeUnit.SECONDS)).isZero();
+        return out;
+    }
+}
