@@ -36,7 +36,7 @@ class ArchitectureTest {
             Map.entry("kernel", 0),
             Map.entry("tenancy", 1), Map.entry("enforcement", 1), Map.entry("enrollment", 1), Map.entry("oauth", 1),
             Map.entry("mcp", 1), Map.entry("audit", 1),
-            Map.entry("credentials", 2), Map.entry("governance", 2), Map.entry("halt", 2),
+            Map.entry("credentials", 2), Map.entry("governance", 2), Map.entry("halt", 2), Map.entry("signin", 2),
             Map.entry("sandbox", 3), Map.entry("clusters", 3),
             Map.entry("connectors", 4), Map.entry("spend", 4),
             Map.entry("inference", 5), Map.entry("egress", 5), Map.entry("impact", 5),

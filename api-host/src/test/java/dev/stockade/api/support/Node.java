@@ -72,8 +72,24 @@ public final class Node {
         private final List<String> all = new ArrayList<>();
 
         public Client(String url, String token, String... rest) {
-            List<String> cmd = new ArrayList<>(List.of("node", "mcp-client.mjs", url, token));
+            this(command("mcp-client.mjs", url, token, rest));
+        }
+
+        /** Runs another script of {@link #DIR} that prints JSON lines the same way. */
+        public static Client script(String script, String... args) {
+            return new Client(command(script, null, null, args));
+        }
+
+        private static List<String> command(String script, String url, String token, String[] rest) {
+            List<String> cmd = new ArrayList<>(List.of("node", script));
+            if (url != null) {
+                cmd.addAll(List.of(url, token));
+            }
             cmd.addAll(List.of(rest));
+            return cmd;
+        }
+
+        private Client(List<String> cmd) {
             try {
                 process = new ProcessBuilder(cmd).directory(DIR.toFile()).redirectErrorStream(true).start();
             } catch (IOException e) {

@@ -87,6 +87,16 @@ public final class ApiOptions {
      * The client for a platform URL and token given as flags (either null), else {@code STOCKADE_URL} and
      * {@code STOCKADE_TOKEN}, else the stored login; a {@link Failure} when none is usable.
      */
+    /** The stored login, renewed first when it is a browser sign-in whose access token has (nearly) expired. */
+    static Credentials renewed(Credentials stored, Map<String, String> env) {
+        if (stored.oauth() == null || stored.oauth().expiresAt() > java.time.Instant.now().getEpochSecond() + 30) {
+            return stored;
+        }
+        Credentials fresh = new BrowserLogin().refresh(stored);
+        fresh.save(Credentials.location(env));
+        return fresh;
+    }
+
     static ApiClient connect(String url, String token, Map<String, String> env, boolean needToken) {
         Optional<Credentials> stored = Optional.empty();
         String u = first(url, env.get("STOCKADE_URL"));
@@ -100,7 +110,7 @@ public final class ApiOptions {
         URI base = ApiClient.parseUrl(u);
         if (t == null && stored.isPresent()) {
             if (ApiClient.parseUrl(stored.get().url()).equals(base)) {
-                t = stored.get().token();
+                t = renewed(stored.get(), env).token();
             } else if (needToken) {
                 throw Failure.usage("the stored login is for " + Text.shown(stored.get().url()) + ", not " + base
                         + "; give --token or STOCKADE_TOKEN for " + base);

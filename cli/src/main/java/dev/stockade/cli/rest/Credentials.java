@@ -4,6 +4,7 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import java.io.IOException;
+import java.net.URI;
 import java.nio.file.AtomicMoveNotSupportedException;
 import java.nio.file.Files;
 import java.nio.file.NoSuchFileException;
@@ -17,9 +18,27 @@ import java.util.Set;
 
 /**
  * The stored login: the platform's URL and the token, in {@code $STOCKADE_CONFIG} or
- * {@code ${XDG_CONFIG_HOME:-~/.config}/stockade/credentials.json}, mode 0600 in a 0700 directory.
+ * {@code ${XDG_CONFIG_HOME:-~/.config}/stockade/credentials.json}, mode 0600 in a 0700 directory. A browser sign-in
+ * ({@code stockade login --url}) also keeps what renews and revokes it ({@link Refreshable}).
  */
-public record Credentials(String url, String token) {
+public record Credentials(String url, String token, Refreshable oauth) {
+    /**
+     * What a browser sign-in keeps beside its access token: the refresh token, the client it was issued to, where
+     * to renew and revoke it, and when the access token expires (epoch seconds).
+     */
+    public record Refreshable(String clientId, String refreshToken, URI tokenEndpoint, URI revocationEndpoint,
+                              long expiresAt) {
+        @Override
+        public String toString() {
+            return "Refreshable[clientId=" + clientId + ", refreshToken=(hidden)]";
+        }
+    }
+
+    /** A login by token file: nothing to renew. */
+    public Credentials(String url, String token) {
+        this(url, token, null);
+    }
+
     private static final ObjectMapper JSON = new ObjectMapper();
     private static final Set<PosixFilePermission> OWNER_ONLY = PosixFilePermissions.fromString("rw-------");
 
@@ -44,9 +63,15 @@ public record Credentials(String url, String token) {
             if (url.isEmpty() || token.isEmpty()) {
                 throw Failure.usage(Text.shown(file) + ": not a Stockade login (needs `url` and `token`); run `stockade login`");
             }
-            return Optional.of(new Credentials(url, token));
+            JsonNode o = node.path("oauth");
+            Refreshable oauth = !o.isObject() ? null : new Refreshable(o.path("clientId").asText(),
+                    o.path("refreshToken").asText(), URI.create(o.path("tokenEndpoint").asText()),
+                    URI.create(o.path("revocationEndpoint").asText()), o.path("expiresAt").asLong());
+            return Optional.of(new Credentials(url, token, oauth));
         } catch (NoSuchFileException e) {
             return Optional.empty();
+        } catch (IllegalArgumentException e) {
+            throw Failure.usage(Text.shown(file) + ": a stored endpoint is not a URL; run `stockade login` again");
         } catch (IOException e) {
             throw Failure.usage("cannot read " + Text.shown(file) + ": " + Text.shown(e.getMessage()));
         }
@@ -64,6 +89,12 @@ public record Credentials(String url, String token) {
                     PosixFilePermissions.asFileAttribute(OWNER_ONLY));
             try {
                 ObjectNode node = JSON.createObjectNode().put("url", url).put("token", token);
+                if (oauth != null) {
+                    node.putObject("oauth").put("clientId", oauth.clientId()).put("refreshToken", oauth.refreshToken())
+                            .put("tokenEndpoint", oauth.tokenEndpoint().toString())
+                            .put("revocationEndpoint", oauth.revocationEndpoint().toString())
+                            .put("expiresAt", oauth.expiresAt());
+                }
                 Files.writeString(tmp, JSON.writerWithDefaultPrettyPrinter().writeValueAsString(node) + "\n");
                 try {
                     Files.move(tmp, file, StandardCopyOption.ATOMIC_MOVE, StandardCopyOption.REPLACE_EXISTING);
@@ -91,6 +122,6 @@ public record Credentials(String url, String token) {
 
     @Override
     public String toString() {
-        return "Credentials[url=" + url + ", token=(hidden)]";
+        return "Credentials[url=" + url + ", token=(hidden)" + (oauth == null ? "" : ", " + oauth) + "]";
     }
 }

@@ -30,16 +30,21 @@ public final class LoginCommands {
     private LoginCommands() {
     }
 
-    /** {@code stockade login --url URL --token-file F}: checks the token with the platform, then stores both. */
+    /**
+     * {@code stockade login --url URL}: signs in through the browser (loopback flow, PKCE S256); with
+     * {@code --token-file F}, checks that token instead. Either way the login is checked and stored.
+     */
     @Command(name = "login", mixinStandardHelpOptions = true,
-            description = "Sign in: check a token with the platform (GET /v1/auth/me) and store it with the URL"
-                    + " in ~/.config/stockade/credentials.json (mode 0600), or in $STOCKADE_CONFIG.")
+            description = "Sign in through the browser (the address is opened, or printed), or with --token-file"
+                    + " for automation; the login is checked (GET /v1/auth/me) and stored with the URL in"
+                    + " ~/.config/stockade/credentials.json (mode 0600), or in $STOCKADE_CONFIG.")
     public static final class Login implements Callable<Integer> {
         @Option(names = "--url", paramLabel = "URL", description = "The platform's URL (default: STOCKADE_URL).")
         String url;
 
-        @Option(names = "--token-file", paramLabel = "FILE", required = true,
-                description = "File holding the token, for example <data-dir>/owner-token; - reads standard input.")
+        @Option(names = "--token-file", paramLabel = "FILE",
+                description = "File holding a token, for example <data-dir>/owner-token; - reads standard input."
+                        + " Without it, sign in through the browser.")
         String tokenFile;
 
         @Option(names = "--format", paramLabel = "FORMAT", defaultValue = "table",
@@ -59,10 +64,12 @@ public final class LoginCommands {
                     throw Failure.usage("give the platform's URL: --url URL (or STOCKADE_URL)");
                 }
                 URI base = ApiClient.parseUrl(u);
-                String token = readToken(tokenFile, ((Stockade) spec.root().userObject()).in());
-                JsonNode me = new ApiClient(base, token).get("/v1/auth/me");
+                Credentials login = tokenFile != null ? new Credentials(base.toString(),
+                        readToken(tokenFile, ((Stockade) spec.root().userObject()).in()))
+                        : new BrowserLogin().signIn(base, env, spec.commandLine().getErr());
+                JsonNode me = new ApiClient(base, login.token()).get("/v1/auth/me");
                 Path file = Credentials.location(env);
-                new Credentials(base.toString(), token).save(file);
+                login.save(file);
                 if (!loopbackOrTls(base)) {
                     out.note("warning: " + base + " is plain HTTP to another machine; the token crosses the network"
                             + " unencrypted");
@@ -74,9 +81,13 @@ public final class LoginCommands {
         }
     }
 
-    /** {@code stockade logout}: forgets the stored login (the token itself stays valid until revoked). */
+    /**
+     * {@code stockade logout}: revokes a browser sign-in's refresh token at the platform and forgets the stored login
+     * (a token from --token-file stays valid until revoked).
+     */
     @Command(name = "logout", mixinStandardHelpOptions = true,
-            description = "Remove the stored login. The token stays valid until revoked (stockade tokens revoke).")
+            description = "Revoke a browser sign-in and remove the stored login. A token stored with --token-file"
+                    + " stays valid until revoked (stockade tokens revoke).")
     public static final class Logout implements Callable<Integer> {
         @Spec
         CommandSpec spec;
@@ -87,6 +98,7 @@ public final class LoginCommands {
             Output out = new Output(spec.commandLine().getOut(), spec.commandLine().getErr(), Output.Format.table);
             return ApiOptions.guard(out, () -> {
                 Path file = Credentials.location(env);
+                Credentials.load(file).map(Credentials::oauth).ifPresent(o -> new BrowserLogin().revoke(o));
                 out.done(Credentials.delete(file) ? "signed out (removed " + file + ")" : "not signed in");
             });
         }

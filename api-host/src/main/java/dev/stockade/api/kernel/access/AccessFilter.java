@@ -4,9 +4,11 @@ import dev.stockade.api.kernel.audit.AuditAppender;
 import dev.stockade.api.kernel.audit.AuditEvent;
 import dev.stockade.api.kernel.audit.AuditKind;
 import dev.stockade.api.kernel.audit.AuditOutcome;
+import dev.stockade.api.kernel.config.PlatformConfig;
 import dev.stockade.api.kernel.identity.Authenticator;
 import dev.stockade.api.kernel.identity.BearerToken;
 import dev.stockade.api.kernel.identity.Identity;
+import dev.stockade.api.kernel.identity.ProtectedResource;
 import dev.stockade.api.kernel.web.ApiProblem;
 import dev.stockade.api.kernel.web.ProblemCode;
 import dev.stockade.api.kernel.web.Problems;
@@ -15,6 +17,7 @@ import io.micronaut.core.order.Ordered;
 import io.micronaut.http.HttpHeaders;
 import io.micronaut.http.HttpRequest;
 import io.micronaut.http.HttpResponse;
+import io.micronaut.http.MutableHttpResponse;
 import io.micronaut.http.annotation.RequestFilter;
 import io.micronaut.http.annotation.ServerFilter;
 import io.micronaut.scheduling.TaskExecutors;
@@ -55,9 +58,11 @@ final class AccessFilter implements Ordered {
     private final Problems problems;
     private final AuditAppender audit;
     private final AuditHomes homes;
+    private final PlatformConfig config;
 
     AccessFilter(WorkGate enrollment, Authenticator authenticator, Authorizer authorizer, Problems problems,
-                 AuditAppender audit, AuditHomes homes) {
+                 PlatformConfig config, AuditAppender audit, AuditHomes homes) {
+        this.config = config;
         this.enrollment = enrollment;
         this.authenticator = authenticator;
         this.authorizer = authorizer;
@@ -111,8 +116,23 @@ final class AccessFilter implements Ordered {
             request.setAttribute(GRANT, grant);
             return null;
         } catch (ApiProblem p) {
-            return problems.response(p);
+            MutableHttpResponse<?> answer = problems.response(p);
+            if (p.code() == ProblemCode.UNAUTHENTICATED) {
+                answer.header(HttpHeaders.WWW_AUTHENTICATE, challenge(request));
+            }
+            return answer;
         }
+    }
+
+    /**
+     * RFC 6750's challenge with RFC 9728's {@code resource_metadata}, so an MCP client learns where to sign in;
+     * {@code invalid_token} when a token was presented and refused.
+     */
+    private String challenge(HttpRequest<?> request) {
+        ProtectedResource resource = ProtectedResource.of(config, request.getPath());
+        String presented = request.getHeaders().get(HttpHeaders.AUTHORIZATION);
+        return "Bearer resource_metadata=\"" + resource.metadataUrl(config) + "\""
+                + (presented == null || presented.isBlank() ? "" : ", error=\"invalid_token\"");
     }
 
     /**
@@ -194,7 +214,7 @@ final class AccessFilter implements Ordered {
             for (String name : API_KEY_HEADERS) {
                 String key = request.getHeaders().get(name);
                 if (key != null && !key.isBlank()) {
-                    return authenticator.authenticate(key.strip());
+                    return authenticator.authenticate(key.strip(), ProtectedResource.of(config, request.getPath()));
                 }
             }
         }
@@ -203,6 +223,6 @@ final class AccessFilter implements Ordered {
         }
         String token = BearerToken.of(header).orElseThrow(() -> new ApiProblem(ProblemCode.UNAUTHENTICATED,
                 "the Authorization header must be `Bearer <token>`"));
-        return authenticator.authenticate(token);
+        return authenticator.authenticate(token, ProtectedResource.of(config, request.getPath()));
     }
 }

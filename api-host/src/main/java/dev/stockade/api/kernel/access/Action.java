@@ -17,6 +17,8 @@ public enum Action {
     INSTALLATION_ACTIVATE(Scope.NONE, false, PUBLIC),
     SETUP(Scope.NONE, false, PUBLIC),
     OAUTH_RELAY(Scope.NONE, false, PUBLIC),
+    /** The sign-in provider's pages and endpoints and the discovery documents: reachable before enrollment. */
+    SIGNIN(Scope.NONE, false, PUBLIC),
     PROBLEM_DOCS(Scope.NONE, false, PUBLIC),
     OPENAPI_READ(Scope.NONE, true, PUBLIC),
     PROJECT_KEYS_READ(Scope.PROJECT, true, PUBLIC),

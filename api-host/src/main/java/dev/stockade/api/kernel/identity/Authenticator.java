@@ -10,6 +10,7 @@ import java.nio.ByteBuffer;
 import java.time.Clock;
 import java.time.Instant;
 import java.util.Optional;
+import java.util.Set;
 
 /**
  * Turns a bearer token into an {@link Identity}. A verified token is trusted for {@code config.tokenCacheTtl} without
@@ -26,11 +27,18 @@ public final class Authenticator {
     private final Clock clock;
     private final Cache<ByteBuffer, Cached> cache;
 
-    private record Cached(Identity identity, Instant expiresAt) {
+    /** {@code audiences}: the resources an embedded provider's token is bound to; null when no binding applies. */
+    private record Cached(Identity identity, Instant expiresAt, Set<String> audiences) {
+        Cached(Identity identity, Instant expiresAt) {
+            this(identity, expiresAt, null);
+        }
     }
+
+    private final PlatformConfig config;
 
     public Authenticator(PlatformConfig config, ApiTokenRepository apiTokens, SandboxTokenRepository sandboxTokens,
                          ProxyTokenRepository proxyTokens, OidcVerifier oidc, ClusterTokens clusterTokens, Clock clock) {
+        this.config = config;
         this.apiTokens = apiTokens;
         this.sandboxTokens = sandboxTokens;
         this.proxyTokens = proxyTokens;
@@ -40,18 +48,28 @@ public final class Authenticator {
         this.cache = Caffeine.newBuilder().maximumSize(100_000).expireAfterWrite(config.tokenCacheTtl()).build();
     }
 
-    /** The identity behind {@code token}; an {@link ApiProblem} (401 or 403) when there is none usable. */
+    /** The identity behind {@code token} used on the REST API; see {@link #authenticate(String, ProtectedResource)}. */
     public Identity authenticate(String token) {
+        return authenticate(token, ProtectedResource.rest(config));
+    }
+
+    /**
+     * The identity behind {@code token} used on {@code resource}; an {@link ApiProblem} (401 or 403) when there is none
+     * usable, including an embedded provider's token minted for another resource (RFC 8707 audience binding).
+     */
+    public Identity authenticate(String token, ProtectedResource resource) {
         ByteBuffer key = ByteBuffer.wrap(TokenFormat.hash(token));
         Instant now = clock.instant();
         Cached hit = cache.getIfPresent(key);
-        if (hit != null && (hit.expiresAt == null || hit.expiresAt.isAfter(now))) {
-            return hit.identity;
+        if (hit == null || (hit.expiresAt != null && !hit.expiresAt.isAfter(now))) {
+            hit = resolve(token, key.array(), now)
+                    .orElseThrow(() -> new ApiProblem(ProblemCode.UNAUTHENTICATED, "the bearer token is not valid"));
+            cache.put(key, hit);
         }
-        Cached fresh = resolve(token, key.array(), now)
-                .orElseThrow(() -> new ApiProblem(ProblemCode.UNAUTHENTICATED, "the bearer token is not valid"));
-        cache.put(key, fresh);
-        return fresh.identity;
+        if (hit.audiences != null && !hit.audiences.contains(resource.uri())) {
+            throw new ApiProblem(ProblemCode.UNAUTHENTICATED, "the bearer token was issued for another resource");
+        }
+        return hit.identity;
     }
 
     /** Forgets a token at once on this replica (revocation). */
@@ -79,7 +97,7 @@ public final class Authenticator {
             if (cluster.isPresent()) {
                 return cluster.map(v -> new Cached(v.identity(), v.expiresAt()));
             }
-            return oidc.verify(token).map(v -> new Cached(v.identity(), v.expiresAt()));
+            return oidc.verify(token).map(v -> new Cached(v.identity(), v.expiresAt(), v.audiences()));
         }
         return Optional.empty();
     }

@@ -1,0 +1,63 @@
+package dev.stockade.api.signin;
+
+import dev.stockade.api.kernel.db.Sql;
+import dev.stockade.api.kernel.identity.TokenFormat;
+import jakarta.inject.Singleton;
+import java.security.SecureRandom;
+import java.sql.Timestamp;
+import java.time.Clock;
+import java.time.Duration;
+import java.util.Base64;
+import java.util.List;
+import java.util.Optional;
+import java.util.UUID;
+
+/**
+ * Server-side browser sessions: the cookie carries a random id, the database its hash, the person, an expiry
+ * ({@value #HOURS} hours, not extended by use) and a revocation time, so a sign-out ends the session everywhere.
+ */
+@Singleton
+final class BrowserSessions {
+    static final int HOURS = 12;
+    static final Duration LIFETIME = Duration.ofHours(HOURS);
+    private static final SecureRandom RANDOM = new SecureRandom();
+
+    /** The person a live session belongs to. */
+    record Session(UUID userId, String email, String name) {
+    }
+
+    private final Sql sql;
+    private final Clock clock;
+
+    BrowserSessions(Sql sql, Clock clock) {
+        this.sql = sql;
+        this.clock = clock;
+    }
+
+    /** A new session for {@code userId}; the returned id goes into the cookie and nowhere else. */
+    String open(UUID userId) {
+        byte[] b = new byte[32];
+        RANDOM.nextBytes(b);
+        String id = Base64.getUrlEncoder().withoutPadding().encodeToString(b);
+        sql.update("INSERT INTO signin_sessions (id_hash, user_id, expires_at) VALUES (?, ?, ?)",
+                List.of(TokenFormat.hash(id), userId, Timestamp.from(clock.instant().plus(LIFETIME))));
+        return id;
+    }
+
+    Optional<Session> find(String id) {
+        if (id == null || id.isEmpty() || id.length() > 100) {
+            return Optional.empty();
+        }
+        return sql.first("SELECT u.id, u.email, u.name FROM signin_sessions s JOIN users u ON u.id = s.user_id"
+                        + " WHERE s.id_hash = ? AND s.revoked_at IS NULL AND s.expires_at > ?",
+                List.of(TokenFormat.hash(id), Timestamp.from(clock.instant())),
+                rs -> new Session(rs.getObject(1, UUID.class), rs.getString(2), rs.getString(3)));
+    }
+
+    void revoke(String id) {
+        if (id != null && id.length() <= 100) {
+            sql.update("UPDATE signin_sessions SET revoked_at = now() WHERE id_hash = ? AND revoked_at IS NULL",
+                    List.of(TokenFormat.hash(id)));
+        }
+    }
+}
