@@ -19,12 +19,15 @@ public final class Engine {
     private final PortIndex index;
     private final Decision defaultDecision;
     private final boolean inferScheme;
+    /** Whether any row holds a graphql rule: without one, no request is fenced and no host needs looking up. */
+    private final boolean anyGraphql;
 
     Engine(Row[] rows, PortIndex index, Decision defaultDecision, boolean inferScheme) {
         this.rows = rows;
         this.index = index;
         this.defaultDecision = defaultDecision;
         this.inferScheme = inferScheme;
+        this.anyGraphql = java.util.Arrays.stream(rows).anyMatch(r -> r.anyGraphql);
     }
 
     /** An engine that denies everything with one decision. */
@@ -151,6 +154,9 @@ public final class Engine {
     /** Whether a graphql rule applies to the request's method and path, so a websocket it opens is judged per frame. */
     public boolean graphqlFenced(EgressRequest request) {
         try {
+            if (!anyGraphql) {
+                return false;
+            }
             Row row = request == null || request.isConnection() ? null : rowOf(request);
             if (row == null || row.deny != null || !row.anyGraphql) {
                 return false;
