@@ -85,13 +85,15 @@ final class EnforcementFollower implements AutoCloseable {
                     if (set == null) {
                         applier.remove(c.sandboxId().toString());
                     } else {
-                        applier.apply(set);
+                        applier.submit(set, s -> { }); // compiles on every core, in force in version order
                     }
                     applied = c.version();
                 }
             } while (changes.size() == FeedSets.BATCH);
         } catch (RuntimeException e) {
             LOG.error("applying sandbox enforcement changes failed; the last applied sets stay", e);
+        } finally {
+            applier.settle();
         }
     }
 }

@@ -60,7 +60,7 @@ public final class ControlPlaneSource implements AutoCloseable {
      * @param token     the proxy token ({@code stk_pxy_...}); never logged
      * @param applier   where changes go
      * @param log       where connection news goes (one line each; never a secret)
-     * @param onApplied called on the reader thread after each sandbox set is in force (benchmarks, tests)
+     * @param onApplied called after each sandbox set is in force, on the thread that installed it (benchmarks, tests)
      * @param idleBound how long a silent stream is trusted
      */
     public ControlPlaneSource(URI platform, String token, FeedApplier applier, Consumer<String> log,
@@ -172,6 +172,7 @@ public final class ControlPlaneSource implements AutoCloseable {
             }
             case FeedWire.HALTED -> applier.halted(FeedWire.readHalted(n));
             case FeedWire.READY -> {
+                applier.settle(); // "in sync" means every set sent so far is in force
                 version = Math.max(version, n.path("version").asLong());
                 if (firstSync.getCount() > 0) {
                     log.accept("control plane: in sync at version " + version + ", " + applier.size()
@@ -192,9 +193,8 @@ public final class ControlPlaneSource implements AutoCloseable {
     private void applySandbox(JsonNode n) {
         long v = n.path("version").asLong();
         try {
-            SandboxSet set = FeedWire.readSandbox(n);
-            applier.apply(set);
-            onApplied.accept(set);
+            // compiles on the applier's pool; sets still come into force in feed order
+            applier.submit(FeedWire.readSandbox(n), onApplied);
         } catch (IllegalArgumentException e) {
             String id = n.path("sandboxId").asText("");
             if (!id.isEmpty()) {

@@ -1,23 +1,20 @@
 package dev.stockade.proxy.feed;
 
-import com.fasterxml.jackson.databind.JsonNode;
 import dev.stockade.policy.compiler.Enforcement;
 import dev.stockade.policy.eval.ReasonCode;
-import dev.stockade.policy.model.Policy;
-import dev.stockade.policy.model.PolicyReader;
-import dev.stockade.policy.model.ReadResult;
-import dev.stockade.policy.model.SourceMap;
 import dev.stockade.proxy.Credential;
 import dev.stockade.proxy.CredentialStore;
-import dev.stockade.proxy.PolicySource;
 import dev.stockade.proxy.SandboxRegistry;
+import java.util.ArrayDeque;
 import java.util.ArrayList;
 import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
+import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.ExecutionException;
 import java.util.concurrent.atomic.AtomicReference;
 import java.util.function.Consumer;
 
@@ -25,8 +22,9 @@ import java.util.function.Consumer;
  * Keeps a {@link SandboxRegistry#dynamic() dynamic registry} equal to what the platform says each sandbox enforces.
  * A set whose documents do not read or compile denies everything for that sandbox (fail closed); a halted
  * organization's sandboxes deny everything until the halt is lifted, and their open connections are closed when it
- * begins. Not thread-safe for writers: one thread applies changes (the feed's reader or the platform's follower), so
- * a sandbox's sets replace each other in version order; lookups ({@link #owner}) may come from any thread.
+ * begins. Sandboxes whose sets list the same documents share one compiled program ({@link SharedPrograms}); sets
+ * {@link #submit submitted} compile on every core and come into force strictly in the order submitted. One thread
+ * submits (the feed's reader or the platform's follower); lookups ({@link #owner}) may come from any thread.
  */
 public final class FeedApplier {
 
@@ -34,28 +32,21 @@ public final class FeedApplier {
     public record Owner(String orgId, String projectId) {
     }
 
-    /** Distinct documents kept read (about two per sandbox of a proxy with a few thousand sandboxes). */
-    private static final int DOCUMENT_CACHE = 10_000;
-
-    private record Entry(String digest, String orgId, String projectId, Enforcement compiled,
+    private record Entry(String digest, String orgId, String projectId, SharedPrograms.Key key, Enforcement compiled,
                          AtomicReference<Enforcement> current) {
+    }
+
+    /** A set waiting for its program; installed once it and every set before it are ready. */
+    private record Pending(SandboxSet set, SharedPrograms.Key key, CompletableFuture<Enforcement> program,
+                           Consumer<SandboxSet> then) {
     }
 
     private final SandboxRegistry registry;
     private final Consumer<Set<String>> closeConnections;
     private final Consumer<String> warn;
+    private final SharedPrograms programs;
     private final Map<String, Entry> entries = new ConcurrentHashMap<>();
-    /**
-     * Documents already read, by their text: sandboxes share attached policies and a change rewrites every set that a
-     * policy reaches while most of each set stays as it was, so reading (the core's strict validation, the costly
-     * step) happens once per distinct document. Bounded; the applier's thread alone touches it.
-     */
-    private final Map<String, Policy> read = new java.util.LinkedHashMap<>(256, 0.75f, true) {
-        @Override
-        protected boolean removeEldestEntry(Map.Entry<String, Policy> eldest) {
-            return size() > DOCUMENT_CACHE;
-        }
-    };
+    private final ArrayDeque<Pending> pending = new ArrayDeque<>(); // guarded by this
     private final Set<String> halted = ConcurrentHashMap.newKeySet();
 
     /**
@@ -64,40 +55,79 @@ public final class FeedApplier {
      * @param warn             where a warning goes (never carries a secret)
      */
     public FeedApplier(SandboxRegistry registry, Consumer<Set<String>> closeConnections, Consumer<String> warn) {
+        this(registry, closeConnections, warn, Runtime.getRuntime().availableProcessors());
+    }
+
+    /** As above, compiling on {@code compileThreads} threads. */
+    public FeedApplier(SandboxRegistry registry, Consumer<Set<String>> closeConnections, Consumer<String> warn,
+                       int compileThreads) {
         this.registry = registry;
         this.closeConnections = closeConnections;
         this.warn = warn;
+        this.programs = new SharedPrograms(Math.max(1, compileThreads), warn);
     }
 
-    /** Adds or replaces a sandbox's set. */
+    /** Adds or replaces a sandbox's set and returns once it is in force. */
     public void apply(SandboxSet set) {
-        remove(set.sandboxId());
-        Entry entry = new Entry(set.tokenSha256(), set.orgId(), set.projectId(), compile(set),
-                new AtomicReference<>());
-        refresh(entry);
-        entries.put(set.sandboxId(), entry);
-        registry.put(entry.digest(), new SandboxRegistry.Sandbox(set.sandboxId(), entry.current()::get,
-                credentials(set)));
+        submit(set, s -> { });
+        settle();
+    }
+
+    /**
+     * Adds or replaces a sandbox's set without waiting for its compilation; it comes into force after every set
+     * submitted before it, and {@code inForce} is called then (on whichever thread installed it).
+     */
+    public void submit(SandboxSet set, Consumer<SandboxSet> inForce) {
+        SharedPrograms.Listing listing = SharedPrograms.listingOf(set);
+        Pending p;
+        synchronized (this) {
+            p = new Pending(set, listing.key(), programs.acquire(listing, set.sandboxId()), inForce);
+            pending.add(p);
+        }
+        p.program().whenComplete((e, failure) -> installReady());
+    }
+
+    /** Waits until every submitted set is in force (compilation always ends: a failure becomes a deny-all). */
+    public synchronized void settle() {
+        boolean interrupted = false;
+        while (!pending.isEmpty()) {
+            try {
+                wait();
+            } catch (InterruptedException e) {
+                interrupted = true; // order matters more than the interrupt: finish, then restore it
+            }
+        }
+        if (interrupted) {
+            Thread.currentThread().interrupt();
+        }
     }
 
     /** Forgets a sandbox: its next connection is refused (407). */
     public void remove(String sandboxId) {
-        Entry old = entries.remove(sandboxId);
-        if (old != null) {
-            registry.remove(old.digest());
+        settle();
+        synchronized (this) {
+            Entry old = entries.remove(sandboxId);
+            if (old != null) {
+                registry.remove(old.digest());
+                programs.release(old.key());
+            }
         }
     }
 
     /** Replaces the set of halted organizations (a feed sends the whole set on connect and on every change). */
     public void halted(Set<String> orgs) {
+        // no wait for pending sets: each is installed through refresh, which reads the halted set then, so a halt
+        // is in force at once for the sandboxes in force and for every set still compiling
         Set<String> started = new HashSet<>(orgs);
-        started.removeAll(halted);
-        Set<String> lifted = new HashSet<>(halted);
-        lifted.removeAll(orgs);
-        halted.addAll(started);
-        halted.removeAll(lifted);
-        entries.values().stream().filter(e -> started.contains(e.orgId()) || lifted.contains(e.orgId()))
-                .forEach(this::refresh);
+        synchronized (this) {
+            started.removeAll(halted);
+            Set<String> lifted = new HashSet<>(halted);
+            lifted.removeAll(orgs);
+            halted.addAll(started);
+            halted.removeAll(lifted);
+            entries.values().stream().filter(e -> started.contains(e.orgId()) || lifted.contains(e.orgId()))
+                    .forEach(this::refresh);
+        }
         if (!started.isEmpty()) {
             closeOpen(started);
         }
@@ -125,6 +155,50 @@ public final class FeedApplier {
         return entries.size();
     }
 
+    /** How many distinct programs the sandboxes share between them. */
+    public int programs() {
+        return programs.distinct();
+    }
+
+    /** How many document lists were compiled since the start. */
+    public long compilations() {
+        return programs.compilations();
+    }
+
+    private synchronized void installReady() {
+        while (!pending.isEmpty() && pending.peek().program().isDone()) {
+            Pending p = pending.poll();
+            install(p.set(), p.key(), programOf(p));
+            p.then().accept(p.set());
+        }
+        if (pending.isEmpty()) {
+            notifyAll();
+        }
+    }
+
+    private static Enforcement programOf(Pending p) {
+        try {
+            return p.program().get();
+        } catch (ExecutionException | InterruptedException | RuntimeException e) {
+            // SharedPrograms turns every compile failure into a deny-all; this is the belt to its braces
+            return Enforcement.denyAll(ReasonCode.POLICY_UNAVAILABLE, "the sandbox's policy could not be compiled");
+        }
+    }
+
+    private void install(SandboxSet set, SharedPrograms.Key key, Enforcement compiled) {
+        Entry old = entries.remove(set.sandboxId());
+        if (old != null) {
+            registry.remove(old.digest());
+            programs.release(old.key());
+        }
+        Entry entry = new Entry(set.tokenSha256(), set.orgId(), set.projectId(), key, compiled,
+                new AtomicReference<>());
+        refresh(entry);
+        entries.put(set.sandboxId(), entry);
+        registry.put(entry.digest(), new SandboxRegistry.Sandbox(set.sandboxId(), entry.current()::get,
+                credentials(set)));
+    }
+
     private void closeOpen(Set<String> orgs) {
         // deny-all is in place: now close what is open (tunnels, sockets, kept-alive connections)
         Set<String> names = new HashSet<>();
@@ -139,39 +213,6 @@ public final class FeedApplier {
     private void refresh(Entry e) {
         e.current().set(halted.contains(e.orgId())
                 ? Enforcement.denyAll(ReasonCode.HALTED, "the organization is halted") : e.compiled());
-    }
-
-    private Enforcement compile(SandboxSet set) {
-        List<Policy> grants = read(set.grants());
-        List<Policy> ceiling = read(set.ceiling());
-        if (grants == null || ceiling == null) {
-            warn.accept("sandbox " + set.sandboxId() + ": its policy set does not read; it denies everything");
-            return Enforcement.denyAll(ReasonCode.POLICY_UNAVAILABLE, "the sandbox's policy could not be read");
-        }
-        try {
-            return PolicySource.compile(grants, ceiling);
-        } catch (RuntimeException e) {
-            warn.accept("sandbox " + set.sandboxId() + ": its policy set does not compile; it denies everything");
-            return Enforcement.denyAll(ReasonCode.POLICY_UNAVAILABLE, "the sandbox's policy could not be compiled");
-        }
-    }
-
-    private List<Policy> read(List<JsonNode> docs) {
-        List<Policy> out = new ArrayList<>();
-        for (JsonNode doc : docs) {
-            String text = doc.toString();
-            Policy p = read.get(text);
-            if (p == null) {
-                ReadResult r = PolicyReader.fromTree(doc, SourceMap.empty(), "platform", text);
-                if (!r.valid()) {
-                    return null;
-                }
-                p = r.policy();
-                read.put(text, p);
-            }
-            out.add(p);
-        }
-        return out;
     }
 
     private CredentialStore credentials(SandboxSet set) {
