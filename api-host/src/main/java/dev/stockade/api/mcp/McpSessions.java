@@ -1,5 +1,8 @@
 package dev.stockade.api.mcp;
 
+import com.github.benmanes.caffeine.cache.Cache;
+import com.github.benmanes.caffeine.cache.Caffeine;
+import dev.stockade.api.kernel.config.PlatformConfig;
 import dev.stockade.api.kernel.db.Sql;
 import dev.stockade.api.kernel.identity.Identity;
 import io.micronaut.context.annotation.Value;
@@ -16,17 +19,28 @@ import java.util.UUID;
 
 /**
  * MCP sessions in PostgreSQL, so any replica serves any session. A session belongs to the identity that initialized
- * it and to one endpoint; presented by anyone else, or at another endpoint, it does not exist.
+ * it and to one endpoint; presented by anyone else, or at another endpoint, it does not exist. A session found is
+ * remembered for {@code config.tokenCacheTtl}, so a busy client costs no query per request; one ended on another
+ * replica keeps working here for at most that long (every call is still authenticated and authorized on its own).
  */
 @Singleton
 public class McpSessions {
     private final Sql jdbc;
     private final Duration idle;
     private final SecureRandom random = new SecureRandom();
+    private final Cache<Known, Found> found;
 
-    public McpSessions(Sql jdbc, @Value("${mcp.session-idle-timeout:24h}") Duration idle) {
+    /** A session id as presented by one principal; another principal presenting it never shares the entry. */
+    private record Known(String id, String principal) {
+    }
+
+    private record Found(@Nullable UUID projectId, Session session) {
+    }
+
+    public McpSessions(Sql jdbc, @Value("${mcp.session-idle-timeout:24h}") Duration idle, PlatformConfig config) {
         this.jdbc = jdbc;
         this.idle = idle;
+        this.found = Caffeine.newBuilder().maximumSize(100_000).expireAfterWrite(config.tokenCacheTtl()).build();
     }
 
     /** Sessions unused for {@code mcp.session-idle-timeout} (24 h) end; their clients initialize again (404). */
@@ -65,27 +79,40 @@ public class McpSessions {
     /** The caller's session {@code id} at this endpoint, or null. */
     @Nullable
     public Session find(Identity caller, @Nullable UUID projectId, String id) {
-        Session found = jdbc.prepare("SELECT project_id, protocol_version, last_used_at < now() - interval '1 minute'"
+        Known key = new Known(id, principal(caller));
+        Found hit = found.getIfPresent(key);
+        if (hit == null) {
+            hit = read(key);
+            if (hit == null) {
+                return null; // an unknown id is never remembered: a session opened later is found at once
+            }
+            found.put(key, new Found(hit.projectId(), new Session(id, hit.session().protocolVersion(), false)));
+        }
+        return Objects.equals(hit.projectId(), projectId) ? hit.session() : null;
+    }
+
+    @Nullable
+    private Found read(Known key) {
+        Found row = jdbc.prepare("SELECT project_id, protocol_version, last_used_at < now() - interval '1 minute'"
                 + " FROM mcp_sessions WHERE id = ? AND principal = ?", ps -> {
-                    ps.setString(1, id);
-                    ps.setString(2, principal(caller));
+                    ps.setString(1, key.id());
+                    ps.setString(2, key.principal());
                     try (ResultSet rs = ps.executeQuery()) {
-                        if (!rs.next() || !Objects.equals(rs.getObject(1, UUID.class), projectId)) {
-                            return null;
-                        }
-                        return new Session(id, rs.getString(2), rs.getBoolean(3));
+                        return rs.next() ? new Found(rs.getObject(1, UUID.class),
+                                new Session(key.id(), rs.getString(2), rs.getBoolean(3))) : null;
                     }
                 });
-        if (found != null && found.stale()) { // recorded at most once a minute: a read per request, not a write
+        if (row != null && row.session().stale()) { // recorded at most once a minute: a read per request, not a write
             jdbc.prepare("UPDATE mcp_sessions SET last_used_at = now() WHERE id = ?", ps -> {
-                ps.setString(1, id);
+                ps.setString(1, key.id());
                 return ps.executeUpdate();
             });
         }
-        return found;
+        return row;
     }
 
     public boolean close(Identity caller, String id) {
+        found.invalidate(new Known(id, principal(caller)));
         return jdbc.prepare("DELETE FROM mcp_sessions WHERE id = ? AND principal = ?", ps -> {
             ps.setString(1, id);
             ps.setString(2, principal(caller));

@@ -29,11 +29,13 @@ public final class Authorizer {
     private final Sql jdbc;
     private final ClusterTokens projects;
     private final PlatformConfig config;
+    private final MemberRoles roles;
 
-    public Authorizer(Sql jdbc, ClusterTokens projects, PlatformConfig config) {
+    public Authorizer(Sql jdbc, ClusterTokens projects, PlatformConfig config, MemberRoles roles) {
         this.jdbc = jdbc;
         this.projects = projects;
         this.config = config;
+        this.roles = roles;
     }
 
     /** Allows {@code action} or throws the refusal; returns what the path resolved to. */
@@ -214,11 +216,8 @@ public final class Authorizer {
         if (t.orgId == null) {
             return;
         }
-        String[] roles = jdbc.first("SELECT (SELECT role FROM org_members WHERE org_id = ? AND user_id = ?),"
-                + " (SELECT role FROM project_members WHERE project_id = ? AND principal_type = ? AND principal_id = ?)",
-                Arrays.asList(t.orgId, person ? principal : null, t.projectId, principalType, principal),
-                rs -> new String[] {rs.getString(1), rs.getString(2)}).orElseThrow();
-        if ("ADMIN".equals(roles[0])) {
+        MemberRoles.Held held = roles.of(new MemberRoles.Key(t.orgId, t.projectId, principalType, principal, person));
+        if ("ADMIN".equals(held.orgRole())) {
             out.addAll(EnumSet.of(Relation.ORG_ADMIN, Relation.ORG_MEMBER));
             if (person) {
                 out.add(Relation.SIGNED_IN_ORG_ADMIN);
@@ -226,12 +225,12 @@ public final class Authorizer {
             if (t.projectId != null) {
                 out.addAll(EnumSet.of(Relation.PROJECT_ADMIN, Relation.PROJECT_MEMBER));
             }
-        } else if ("MEMBER".equals(roles[0])) {
+        } else if ("MEMBER".equals(held.orgRole())) {
             out.add(Relation.ORG_MEMBER);
         }
-        if ("ADMIN".equals(roles[1])) {
+        if ("ADMIN".equals(held.projectRole())) {
             out.addAll(EnumSet.of(Relation.PROJECT_ADMIN, Relation.PROJECT_MEMBER));
-        } else if ("MEMBER".equals(roles[1])) {
+        } else if ("MEMBER".equals(held.projectRole())) {
             out.add(Relation.PROJECT_MEMBER);
         }
     }
