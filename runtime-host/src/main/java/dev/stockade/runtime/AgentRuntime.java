@@ -16,6 +16,7 @@ import dev.stockade.runtime.channel.SlackDestinations;
 import dev.stockade.runtime.channel.slack.SlackAdapter;
 import dev.stockade.runtime.channel.slack.SlackCredentials;
 import dev.stockade.runtime.channel.slack.SlackRefused;
+import dev.stockade.runtime.channel.voice.VoiceChannel;
 import dev.stockade.runtime.config.RuntimeConfig;
 import dev.stockade.runtime.http.HttpServer;
 import dev.stockade.runtime.http.Router;
@@ -49,6 +50,7 @@ public final class AgentRuntime implements AutoCloseable {
     private final Telemetry telemetry;
     private final Tracing tracing;
     private AutoCloseable slack = () -> { };
+    private VoiceChannel voice;
 
     private AgentRuntime(Store store, HttpServer server, List<ExecutorService> pools, Schedules schedules,
             AgentProfile profile, Telemetry telemetry, Tracing tracing) {
@@ -82,8 +84,9 @@ public final class AgentRuntime implements AutoCloseable {
         Tracing tracing = Tracing.langfuse(cfg.value("LANGFUSE_BASE_URL"), cfg.value("LANGFUSE_PUBLIC_KEY"),
                 cfg.value("LANGFUSE_SECRET_KEY"), profile.id());
         PublicLinks links = new PublicLinks(cfg.publicUrl());
+        VoiceChannel voice = VoiceChannel.configure(cfg, () -> wakeWords(agents), telemetry);
         Agent agent = agent(cfg, chat, conversations, agents, new SystemPrompt(docs, skills(cfg), links), memory,
-                telemetry, tracing);
+                telemetry, tracing, voice);
         ExecutorService background = daemonPool("agent-background", 0);
         // Runs of different subscriptions proceed in parallel, but only a few at once, so that a burst of
         // runs cannot starve webhook intake of CPU and of the database.
@@ -99,6 +102,7 @@ public final class AgentRuntime implements AutoCloseable {
         router.add("POST", "/agents/webhooks/{name}", new WebhookReceiver(webhooks, queue, broadcast, telemetry)::handle);
         new WebhookAdmin(webhooks).routes(router);
         new CronRoutes(schedules).routes(router);
+        voice.routes(router);
         new WebUi(agents, agent, conversations, docs, memory, webhooks, new SlackDestinations(store)).routes(router);
         AutoCloseable slack = slack(SlackCredentials.from(cfg::value), agent, conversations, broadcast, background,
                 store);
@@ -111,6 +115,7 @@ public final class AgentRuntime implements AutoCloseable {
         AgentRuntime rt = new AgentRuntime(store, server, List.of(background, runs), schedules, profile, telemetry,
                 tracing);
         rt.slack = slack;
+        rt.voice = voice;
         return rt;
     }
 
@@ -139,15 +144,24 @@ public final class AgentRuntime implements AutoCloseable {
     }
 
     private static Agent agent(RuntimeConfig cfg, ChatModel chat, Conversations conversations, AgentStore agents,
-            SystemPrompt prompt, Memory memory, Telemetry telemetry, Tracing tracing) {
+            SystemPrompt prompt, Memory memory, Telemetry telemetry, Tracing tracing, VoiceChannel voice) {
         ModelCatalog catalog = ModelCatalog.load(cfg.settings().nonBlank("MODEL_CATALOG_URL"),
                 cfg.contextWindowTokens());
         Shell shell = new Shell(Path.of(cfg.value("SHELL_WORKSPACE_ROOT")), 120, cfg.childEnvironment());
-        Toolbox tools = new Toolbox(agents, prompt.docs(), memory, shell, prompt.skills());
+        Toolbox tools = new Toolbox(agents, prompt.docs(), memory, shell, prompt.skills(), voice.agentTools());
         Compactor compactor = new Compactor(conversations, chat, catalog, cfg.compactionThresholdPercent(),
                 cfg.compactionTailMessages());
         return new Agent(chat, conversations, agents, prompt, tools, compactor, cfg.endpoints().mainModel(),
                 telemetry, tracing);
+    }
+
+    /** The words that address the agent in a call: its current name. */
+    private static List<String> wakeWords(AgentStore agents) {
+        try {
+            return List.of(agents.profile().name());
+        } catch (java.sql.SQLException e) {
+            return List.of();
+        }
     }
 
     private static void warm(Memory memory) {
@@ -190,6 +204,7 @@ public final class AgentRuntime implements AutoCloseable {
     @Override
     public void close() {
         schedules.close();
+        voice.close();
         try {
             slack.close();
         } catch (Exception e) {

@@ -69,6 +69,14 @@ class ArchitectureTest {
     }
 
     @Test
+    void onlyTheVoiceChannelKnowsTheBrowserDriver() {
+        noClasses().that().resideOutsideOfPackage("dev.stockade.runtime.channel.voice..")
+                .should().dependOnClassesThat().resideInAnyPackage("org.openqa.selenium..")
+                .because("Selenium loads only when a meeting is joined, so a runtime without voice starts as fast as before")
+                .check(CLASSES);
+    }
+
+    @Test
     void theTerminalUiIsAClientOfTheHttpApiOnly() {
         noClasses().that().resideInAPackage("dev.stockade.runtime.tui..")
                 .should().dependOnClassesThat().resideInAnyPackage("dev.stockade.runtime", "dev.stockade.runtime.agent..",

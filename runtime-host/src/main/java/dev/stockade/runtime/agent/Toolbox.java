@@ -24,6 +24,12 @@ public final class Toolbox {
     private final AgentStore agents;
 
     public Toolbox(AgentStore agents, Documents docs, Memory memory, Shell shell, Skills skills) {
+        this(agents, docs, memory, shell, skills, List.of());
+    }
+
+    /** As above, plus the tools a configured channel offers (the meeting tools); the agent knows none by name. */
+    public Toolbox(AgentStore agents, Documents docs, Memory memory, Shell shell, Skills skills,
+            List<Tool> channelTools) {
         this.agents = agents;
         tools.addAll(DocumentTools.all(docs));
         tools.addAll(MemoryTools.all(memory));
@@ -31,6 +37,7 @@ public final class Toolbox {
         tools.add(renameTool());
         tools.add(shell.tool());
         tools.add(skills.tool());
+        tools.addAll(channelTools);
     }
 
     /** The specs offered to the model now: frozen tools withheld while locked. */

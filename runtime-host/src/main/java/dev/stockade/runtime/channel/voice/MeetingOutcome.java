@@ -1,0 +1,17 @@
+package dev.stockade.runtime.channel.voice;
+
+/** How a meeting ended, logged and said to whoever asks, so a missed call can be told apart from a finished one. */
+public enum MeetingOutcome {
+    /** Left on request ({@code leave_meeting}) or when the runtime stopped. */
+    LEFT,
+    /** The others ended the call or removed the agent. */
+    HUNG_UP,
+    /** Nobody admitted the agent within MEETING_ADMISSION_TIMEOUT_SECONDS of the join request. */
+    NOT_ADMITTED,
+    /** The host refused entry. */
+    REFUSED,
+    /** MEETING_TIMEOUT_MINUTES passed in the call; the agent left. */
+    CAP_REACHED,
+    /** The browser, the audio devices or the realtime session failed. */
+    FAILED
+}

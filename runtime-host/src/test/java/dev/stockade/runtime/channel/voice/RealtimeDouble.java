@@ -1,0 +1,194 @@
+package dev.stockade.runtime.channel.voice;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import java.io.ByteArrayOutputStream;
+import java.net.InetSocketAddress;
+import java.util.Base64;
+import java.util.List;
+import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.TimeUnit;
+import org.java_websocket.WebSocket;
+import org.java_websocket.drafts.Draft;
+import org.java_websocket.exceptions.InvalidDataException;
+import org.java_websocket.handshake.ClientHandshake;
+import org.java_websocket.handshake.ServerHandshakeBuilder;
+import org.java_websocket.server.WebSocketServer;
+
+/**
+ * A loopback stand-in for the OpenAI Realtime API speaking its GA event protocol: it checks the bearer key at the
+ * handshake, greets with {@code session.created}, answers {@code session.update} with {@code session.updated},
+ * collects {@code input_audio_buffer.append} audio, and on {@code response.create} streams
+ * {@code response.output_audio.delta} and ends with {@code response.done} carrying usage. {@link #speak} plays a
+ * caller's turn as the server's VAD and transcriber would report it.
+ */
+public final class RealtimeDouble extends WebSocketServer implements AutoCloseable {
+    static final ObjectMapper JSON = new ObjectMapper();
+    /** The audio every response speaks: 480 samples of a square wave. */
+    static final byte[] REPLY_AUDIO = replyAudio();
+    /** The usage every response reports, as the real server shapes it. */
+    static final long INPUT_TOKENS = 310;
+    static final long OUTPUT_TOKENS = 95;
+    static final long INPUT_AUDIO_TOKENS = 250;
+    static final long OUTPUT_AUDIO_TOKENS = 80;
+    static final long CACHED_TOKENS = 64;
+
+    private final String key;
+    final List<JsonNode> received = new CopyOnWriteArrayList<>();
+    final List<String> handshakes = new CopyOnWriteArrayList<>();
+    private final ByteArrayOutputStream audio = new ByteArrayOutputStream();
+    private final CountDownLatch started = new CountDownLatch(1);
+    private volatile WebSocket client;
+    private int item;
+
+    public RealtimeDouble(String key) throws InterruptedException {
+        super(new InetSocketAddress("127.0.0.1", 0));
+        this.key = key;
+        setReuseAddr(true);
+        start();
+        if (!started.await(10, TimeUnit.SECONDS)) {
+            throw new IllegalStateException("the realtime double did not start");
+        }
+    }
+
+    /** The endpoint as OPENAI_REALTIME_URL would name it. */
+    public String url() {
+        return "ws://127.0.0.1:" + getPort() + "/v1/realtime";
+    }
+
+    @Override
+    public ServerHandshakeBuilder onWebsocketHandshakeReceivedAsServer(WebSocket conn, Draft draft,
+            ClientHandshake request) throws InvalidDataException {
+        handshakes.add(request.getResourceDescriptor() + " " + request.getFieldValue("Authorization"));
+        if (!("Bearer " + key).equals(request.getFieldValue("Authorization"))) {
+            throw new InvalidDataException(401, "invalid_api_key");
+        }
+        return super.onWebsocketHandshakeReceivedAsServer(conn, draft, request);
+    }
+
+    @Override
+    public void onOpen(WebSocket conn, ClientHandshake handshake) {
+        client = conn;
+        send(event("session.created").set("session", JSON.createObjectNode().put("type", "realtime")));
+    }
+
+    @Override
+    public void onMessage(WebSocket conn, String message) {
+        JsonNode e;
+        try {
+            e = JSON.readTree(message);
+        } catch (Exception ex) {
+            send(error("invalid_request_error", "invalid_json"));
+            return;
+        }
+        received.add(e);
+        switch (e.path("type").asText()) {
+            case "session.update" -> send(event("session.updated").set("session", e.path("session")));
+            case "input_audio_buffer.append" -> {
+                synchronized (audio) {
+                    audio.writeBytes(Base64.getDecoder().decode(e.path("audio").asText()));
+                }
+            }
+            case "response.create" -> respond();
+            default -> send(error("invalid_request_error", "unknown_event"));
+        }
+    }
+
+    /** A caller's turn: speech started and stopped, the buffer committed, then the transcript. */
+    public void speak(String transcript) {
+        String id = "item_" + (++item);
+        send(event("input_audio_buffer.speech_started").put("item_id", id).put("audio_start_ms", 0));
+        send(event("input_audio_buffer.speech_stopped").put("item_id", id).put("audio_end_ms", 900));
+        send(event("input_audio_buffer.committed").put("item_id", id));
+        send(event("conversation.item.input_audio_transcription.completed").put("item_id", id)
+                .put("content_index", 0).put("transcript", transcript));
+    }
+
+    /** An error event as the server sends one. */
+    public void fail(String code) {
+        send(error("invalid_request_error", code));
+    }
+
+    private void respond() {
+        String id = "resp_" + (++item);
+        send(event("response.created").set("response", JSON.createObjectNode().put("id", id)
+                .put("status", "in_progress")));
+        send(event("response.output_audio.delta").put("response_id", id)
+                .put("delta", Base64.getEncoder().encodeToString(REPLY_AUDIO)));
+        send(event("response.output_audio.done").put("response_id", id));
+        ObjectNode done = event("response.done");
+        ObjectNode r = done.putObject("response").put("id", id).put("status", "completed");
+        ObjectNode u = r.putObject("usage").put("total_tokens", INPUT_TOKENS + OUTPUT_TOKENS)
+                .put("input_tokens", INPUT_TOKENS).put("output_tokens", OUTPUT_TOKENS);
+        u.putObject("input_token_details").put("text_tokens", INPUT_TOKENS - INPUT_AUDIO_TOKENS)
+                .put("audio_tokens", INPUT_AUDIO_TOKENS).put("cached_tokens", CACHED_TOKENS);
+        u.putObject("output_token_details").put("text_tokens", OUTPUT_TOKENS - OUTPUT_AUDIO_TOKENS)
+                .put("audio_tokens", OUTPUT_AUDIO_TOKENS);
+        send(done);
+    }
+
+    /** The audio appended so far. */
+    public byte[] audio() {
+        synchronized (audio) {
+            return audio.toByteArray();
+        }
+    }
+
+    /** The types of the client's events, in order. */
+    public List<String> types() {
+        return received.stream().map(e -> e.path("type").asText()).toList();
+    }
+
+    private static ObjectNode event(String type) {
+        return JSON.createObjectNode().put("event_id", "event_" + System.nanoTime()).put("type", type);
+    }
+
+    private static ObjectNode error(String type, String code) {
+        ObjectNode e = event("error");
+        e.putObject("error").put("type", type).put("code", code).put("message", "rejected by the double");
+        return e;
+    }
+
+    private void send(ObjectNode e) {
+        WebSocket c = client;
+        if (c != null && c.isOpen()) {
+            c.send(e.toString());
+        }
+    }
+
+    private static byte[] replyAudio() {
+        byte[] b = new byte[960];
+        for (int i = 0; i < b.length; i += 2) {
+            short v = (short) ((i / 2) % 48 < 24 ? 8000 : -8000);
+            b[i] = (byte) v;
+            b[i + 1] = (byte) (v >> 8);
+        }
+        return b;
+    }
+
+    @Override
+    public void onClose(WebSocket conn, int code, String reason, boolean remote) {
+        client = null;
+    }
+
+    @Override
+    public void onError(WebSocket conn, Exception ex) {
+        // a client that went away; the tests assert on what arrived
+    }
+
+    @Override
+    public void onStart() {
+        started.countDown();
+    }
+
+    @Override
+    public void close() {
+        try {
+            stop(2000);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        }
+    }
+}
