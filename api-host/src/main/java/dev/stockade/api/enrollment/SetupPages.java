@@ -5,6 +5,7 @@ import io.micronaut.http.HttpStatus;
 import io.micronaut.http.MediaType;
 import io.micronaut.http.MutableHttpResponse;
 import java.net.URI;
+import org.apache.commons.text.StringEscapeUtils;
 
 /**
  * The setup screen's HTML: small, self-contained (no scripts, no external assets), sent with a strict content
@@ -62,18 +63,8 @@ final class SetupPages {
                 .body(html);
     }
 
+    /** Text and attribute values of a page, escaped by commons-text rather than by hand. */
     static String escape(String s) {
-        StringBuilder out = new StringBuilder(s.length());
-        for (char c : s.toCharArray()) {
-            switch (c) {
-                case '<' -> out.append("&lt;");
-                case '>' -> out.append("&gt;");
-                case '&' -> out.append("&amp;");
-                case '"' -> out.append("&quot;");
-                case '\'' -> out.append("&#39;");
-                default -> out.append(c);
-            }
-        }
-        return out.toString();
+        return StringEscapeUtils.escapeHtml4(s);
     }
 }

@@ -11,7 +11,6 @@ import dev.stockade.policy.model.Problem;
 import dev.stockade.policy.model.ReadResult;
 import dev.stockade.policy.model.SourceMap;
 import io.micronaut.core.annotation.Nullable;
-import java.io.IOException;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.HashSet;
@@ -35,20 +34,7 @@ record ImpactRequest(Instant since, Instant until, List<JsonNode> policies, @Nul
     static final int MAX_CANDIDATES = 50;
 
     static ImpactRequest parse(ObjectMapper json, String body, ImpactLimits limits, Instant now) {
-        JsonNode root;
-        try {
-            root = json.readTree(body == null ? "" : body);
-        } catch (IOException e) {
-            throw new ApiProblem(ProblemCode.MALFORMED_JSON, "the body is not JSON");
-        }
-        if (root == null || !root.isObject()) {
-            throw ApiProblem.invalid("", "type", "the body must be a JSON object");
-        }
-        root.fieldNames().forEachRemaining(f -> {
-            if (!FIELDS.contains(f)) {
-                throw ApiProblem.invalid("/" + f, "unknown-field", "unknown field `" + f + "`");
-            }
-        });
+        JsonNode root = BodyObject.read(json, body, FIELDS);
         TrailWindow window = TrailWindow.of(root, limits, now);
         List<JsonNode> policies = root.has("policies") ? documents(root, "policies", true) : List.of();
         List<JsonNode> ceiling = root.has("ceiling") ? documents(root, "ceiling", false) : null;

@@ -4,7 +4,6 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.JsonNodeFactory;
 import dev.stockade.api.kernel.web.ApiProblem;
-import dev.stockade.api.kernel.web.ProblemCode;
 import dev.stockade.policy.impact.ImpactLimits;
 import dev.stockade.policy.impact.SuggestOptions;
 import dev.stockade.policy.model.PolicyReader;
@@ -12,7 +11,6 @@ import dev.stockade.policy.model.Problem;
 import dev.stockade.policy.model.ReadResult;
 import dev.stockade.policy.model.SourceMap;
 import io.micronaut.core.annotation.Nullable;
-import java.io.IOException;
 import java.time.Instant;
 import java.util.Optional;
 import java.util.Set;
@@ -34,20 +32,7 @@ record SuggestRequest(TrailWindow window, @Nullable UUID sandbox, @Nullable UUID
     static final int MAX_THRESHOLD = 1_000;
 
     static SuggestRequest parse(ObjectMapper json, String body, ImpactLimits limits, Instant now) {
-        JsonNode root;
-        try {
-            root = json.readTree(body == null ? "" : body);
-        } catch (IOException e) {
-            throw new ApiProblem(ProblemCode.MALFORMED_JSON, "the body is not JSON");
-        }
-        if (root == null || !root.isObject()) {
-            throw ApiProblem.invalid("", "type", "the body must be a JSON object");
-        }
-        root.fieldNames().forEachRemaining(f -> {
-            if (!FIELDS.contains(f)) {
-                throw ApiProblem.invalid("/" + f, "unknown-field", "unknown field `" + f + "`");
-            }
-        });
+        JsonNode root = BodyObject.read(json, body, FIELDS);
         TrailWindow window = TrailWindow.of(root, limits, now);
         UUID sandbox = uuid(root, "sandbox").orElse(null);
         UUID identity = uuid(root, "identity").orElse(null);

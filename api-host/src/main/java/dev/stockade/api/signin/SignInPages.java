@@ -10,6 +10,7 @@ import java.security.MessageDigest;
 import java.security.NoSuchAlgorithmException;
 import java.util.Base64;
 import java.util.Map;
+import org.apache.commons.text.StringEscapeUtils;
 
 /**
  * The sign-in pages: server-rendered HTML without any script, sent with a strict content security policy (the one
@@ -94,19 +95,9 @@ final class SignInPages {
         return u.getScheme() + "://" + u.getRawAuthority();
     }
 
+    /** Text and attribute values of a page, escaped by commons-text rather than by hand. */
     static String escape(String s) {
-        StringBuilder out = new StringBuilder(s.length());
-        for (char c : s.toCharArray()) {
-            switch (c) {
-                case '<' -> out.append("&lt;");
-                case '>' -> out.append("&gt;");
-                case '&' -> out.append("&amp;");
-                case '"' -> out.append("&quot;");
-                case '\'' -> out.append("&#39;");
-                default -> out.append(c);
-            }
-        }
-        return out.toString();
+        return StringEscapeUtils.escapeHtml4(s);
     }
 
     private static String sha256(String s) {
