@@ -143,8 +143,11 @@ public class SandboxWorker {
             provisioner.provision(spec);
             long t3 = System.nanoTime();
             inTx(() -> {
+                // the sandbox's row before its revision's, the order a delete locks them in (the row, then the
+                // revisions its deletion cascades to): the other order deadlocked with a delete sent as a start ended
+                boolean ready = store.transition(id, SandboxState.Transition.READY, "", null, clock.instant());
                 store.recordProvisioned(id, s.activeRevision(), provisioned(s, spec));
-                if (!store.transition(id, SandboxState.Transition.READY, "", null, clock.instant())) {
+                if (!ready) {
                     stopQuietly(id); // stopped (or deleted) while provisioning: do not leave it running
                 }
                 return null;
