@@ -46,6 +46,13 @@ class NoServerErrorFromInputTest extends PlatformTest {
         }
     }
 
+    /** The embedded sign-in's OAuth endpoints: their refusals are OAuth error objects, not problem details. */
+    private static final java.util.Set<String> OAUTH_ENDPOINTS = java.util.Set.of("/signin/token", "/signin/register",
+            "/signin/revoke");
+    /** The sign-in forms a browser posts: their refusals are pages for the person, not problem details. */
+    private static final java.util.Set<String> BROWSER_FORMS = java.util.Set.of("/signin/authorize", "/signin/accounts",
+            "/signout");
+
     @Test
     void generatedBodiesOnEveryRouteAnswerAProblemOrADocumentedSuccessNeverA500() {
         String owner = ownerToken();
@@ -75,6 +82,14 @@ class NoServerErrorFromInputTest extends PlatformTest {
         if (answer.status() >= 400 && r.path().endsWith("/mcp") && answer.body().has("jsonrpc")) {
             // the MCP endpoint answers in its own protocol: a JSON-RPC error object (docs/mcp.md)
             assertThat(answer.body().path("error").path("code").isInt()).as(sent + " -> " + answer.raw()).isTrue();
+        } else if (answer.status() >= 400 && OAUTH_ENDPOINTS.contains(r.path())) {
+            // an OAuth endpoint answers in OAuth's error format, which OAuth clients read (RFC 6749 5.2, RFC 7591 3.2.2)
+            assertThat(answer.body().path("error").isTextual()).as(sent + " -> " + answer.raw()).isTrue();
+        } else if (answer.status() >= 400 && BROWSER_FORMS.contains(r.path())
+                && answer.contentType().startsWith("text/html")) {
+            // a form a person's browser posts is answered with a page that says what was wrong (docs/signin.md);
+            // a body the kernel refuses before the form is read (not UTF-8, too large) is a problem as anywhere
+            assertThat(answer.raw()).as(sent + " -> " + answer.raw()).contains("role=\"alert\"");
         } else if (answer.status() >= 400) {
             assertThat(problem(answer, answer.status())).as(sent + " -> " + answer.raw()).isNotBlank();
         } else {
