@@ -74,7 +74,7 @@ final class IdentityCandidates {
                     .map(g -> new ConnectorGrant(g.connectorId().toString(), g.tools(),
                             g.credentialId().map(UUID::toString).orElse(null)))
                     .toList();
-            return Optional.of(new Candidate(noEgress(), merged));
+            return Optional.of(new Candidate(noEgress(), merged, noEgress()));
         } catch (ApiProblem e) {
             return Optional.empty(); // a stored document that no longer resolves: not replayed, never guessed
         }
