@@ -38,7 +38,7 @@ class ArchitectureTest {
             Map.entry("mcp", 1), Map.entry("audit", 1),
             Map.entry("credentials", 2), Map.entry("governance", 2), Map.entry("halt", 2), Map.entry("signin", 2),
             Map.entry("sandbox", 3), Map.entry("clusters", 3),
-            Map.entry("connectors", 4), Map.entry("spend", 4),
+            Map.entry("connectors", 4), Map.entry("spend", 4), Map.entry("aws", 4),
             Map.entry("inference", 5), Map.entry("egress", 5), Map.entry("impact", 5),
             Map.entry("", 6));
 

@@ -4,6 +4,7 @@ import dev.stockade.policy.text.Quoted;
 import dev.stockade.policy.model.TerminalText;
 import dev.stockade.cli.rest.AuditCommand;
 import dev.stockade.cli.rest.BindingsCommand;
+import dev.stockade.cli.rest.AwsConnectionsCommand;
 import dev.stockade.cli.rest.ClusterCommand;
 import dev.stockade.cli.rest.CredentialsCommand;
 import dev.stockade.cli.rest.HaltCommand;
@@ -37,7 +38,8 @@ import picocli.CommandLine.Command;
                 LoginCommands.Whoami.class, OrgsCommand.class, ProjectsCommand.class, TokensCommand.class,
                 SandboxTokensCommand.class, InvitationsCommand.class, HaltCommand.class, AuditCommand.class,
                 PoliciesCommand.class, BindingsCommand.class, CredentialsCommand.class, SandboxCommand.class,
-                InstallationCommand.class, ClusterCommand.class, ProxyTokensCommand.class, McpCommand.class,
+                InstallationCommand.class, ClusterCommand.class, AwsConnectionsCommand.class,
+                ProxyTokensCommand.class, McpCommand.class,
                 ConnectorsCommand.class, SpendCommand.class, InferenceCommand.class, SchemaCommand.class,
                 CompletionCommand.class,
                 CommandLine.HelpCommand.class})

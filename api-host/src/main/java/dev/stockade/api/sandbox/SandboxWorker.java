@@ -40,6 +40,7 @@ public class SandboxWorker {
     private final SecretBox box;
     private final TransactionOperations<Connection> tx;
     private final Clock clock;
+    private final List<SandboxEnvSource> envSources;
     private final ExecutorService pool = Executors.newFixedThreadPool(4, r -> {
         Thread t = new Thread(r, "sandbox-worker");
         t.setDaemon(true);
@@ -51,7 +52,8 @@ public class SandboxWorker {
 
     public SandboxWorker(SandboxStore store, SandboxPolicies policies, CredentialService credentials,
                          Provisioner provisioner, EgressEndpoint egress, SecretBox box,
-                         TransactionOperations<Connection> tx, Clock clock) {
+                         TransactionOperations<Connection> tx, Clock clock, List<SandboxEnvSource> envSources) {
+        this.envSources = List.copyOf(envSources);
         this.store = store;
         this.policies = policies;
         this.credentials = credentials;
@@ -165,8 +167,9 @@ public class SandboxWorker {
 
     private SandboxSpec spec(Sandbox s) throws ProvisionException {
         String token = box.open(s.tokenSealed(), SandboxPolicies.tokenContext(s.id()));
-        Map<String, String> env = PlatformEnv.of(policies.resolve(s).sandboxEnv(), provisioner.platformApiUrl(),
-                token);
+        String apiUrl = provisioner.platformApiUrl();
+        Map<String, String> env = PlatformEnv.of(policies.resolve(s).sandboxEnv(), apiUrl, token);
+        envSources.forEach(source -> source.env(s, apiUrl, token).forEach(env::putIfAbsent));
         return new SandboxSpec(s.id().toString(), s.orgId().toString(), s.projectId().toString(), s.slug(),
                 s.activeRevision(), s.config().image(), s.config().cpuMillis(), s.config().memoryBytes(), env,
                 new SandboxSpec.EgressRoute(egress.host(), egress.port(), token, egress.caCertificate()),

@@ -91,6 +91,13 @@ public enum Action {
     CLUSTER_UPDATE(Scope.CLUSTER, true, PROJECT_ADMIN),
     CLUSTER_DELETE(Scope.CLUSTER, true, PROJECT_ADMIN),
     CLUSTER_ROTATE_TUNNEL_TOKEN(Scope.CLUSTER, true, PROJECT_ADMIN),
+    AWS_CONNECTION_LIST(Scope.PROJECT, true, PROJECT_MEMBER),
+    AWS_CONNECTION_CREATE(Scope.PROJECT, true, PROJECT_ADMIN),
+    AWS_CONNECTION_READ(Scope.AWS_CONNECTION, true, PROJECT_MEMBER),
+    AWS_CONNECTION_UPDATE(Scope.AWS_CONNECTION, true, PROJECT_ADMIN),
+    AWS_CONNECTION_DELETE(Scope.AWS_CONNECTION, true, PROJECT_ADMIN),
+    /** A sandbox reads assumed-role credentials for a connection its policy names (the container credentials URL). */
+    AWS_CREDENTIALS_ISSUE(Scope.NONE, true, SANDBOX_IDENTITY),
     /** Only a cluster JWT of the cluster's project; every other kind of token gets 401 (spec: Authentication). */
     CLUSTER_PROXY(Scope.CLUSTER, true, PROJECT_CLUSTER),
     /** The relay's tunnel (long poll and answers), authenticated by the cluster's tunnel token in the route. */

@@ -168,6 +168,9 @@ public final class Authorizer {
             case CLUSTER -> exists("SELECT project_id FROM clusters WHERE id = ?", id)
                     .flatMap(p -> projects.orgOf(p).map(org -> new Target(org, p)))
                     .orElseThrow(() -> ApiProblem.notFound("cluster `" + id + "`"));
+            case AWS_CONNECTION -> exists("SELECT project_id FROM aws_connections WHERE id = ?", id)
+                    .flatMap(p -> projects.orgOf(p).map(org -> new Target(org, p)))
+                    .orElseThrow(() -> ApiProblem.notFound("AWS connection `" + id + "`"));
             case CONNECTOR -> exists("SELECT project_id FROM mcp_servers WHERE id = ?", id)
                     .flatMap(p -> projects.orgOf(p).map(org -> new Target(org, p)))
                     .orElseThrow(() -> ApiProblem.notFound("connector `" + id + "`"));

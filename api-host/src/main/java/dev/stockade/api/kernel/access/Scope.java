@@ -12,6 +12,9 @@ public enum Scope {
     // k8s slice: a registered cluster (its project and organization come from the clusters table)
     CLUSTER("clusterId"),
 
+    /** An AWS connection: its project and organization come from its row. */
+    AWS_CONNECTION("connectionId"),
+
     /** A registered connector (an upstream MCP server or HTTP API): its project and organization come from its row. */
     CONNECTOR("serverId");
 

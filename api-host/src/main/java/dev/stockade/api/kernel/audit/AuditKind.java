@@ -7,6 +7,8 @@ public enum AuditKind implements Slugged {
     /** A request the authorization table refused (403, or 404 across tenants): REST routes and WebSocket handshakes. */
     ACCESS,
     API_TOKEN,
+    /** An AWS connection written, or credentials for it served to (or refused to) a sandbox. */
+    AWS_CONNECTION,
     CLUSTER,
     CLUSTER_PROXY,
     CONNECTOR,

@@ -133,6 +133,9 @@ final class MatrixFixture {
                 "api/v1/namespaces", "revision", "1", "entryName",
                 "absent-" + UUID.randomUUID().toString().substring(0, 8), "llmPath", "openai/v1/chat/completions"));
         ids.put("inferenceSource", "openai");
+        ids.put("connectionId", created(p + "/aws-connections", Map.of("name", "aws-a", "roleArn",
+                "arn:aws:iam::123456789012:role/agents", "region", "us-east-1")).text("id"));
+        ids.put("awsConnectionName", "aws-a");
         return ids;
     }
 }
