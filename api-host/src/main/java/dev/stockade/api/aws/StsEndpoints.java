@@ -1,13 +1,11 @@
 package dev.stockade.api.aws;
 
+import dev.stockade.api.kernel.net.EndpointUrls;
 import dev.stockade.api.kernel.net.GuardedResolver;
-import dev.stockade.api.kernel.net.UrlHosts;
-import dev.stockade.api.kernel.web.ApiProblem;
 import dev.stockade.proxy.dial.DialGuard;
 import jakarta.annotation.PreDestroy;
 import jakarta.inject.Singleton;
 import java.net.URI;
-import java.net.URISyntaxException;
 import java.util.Locale;
 import software.amazon.awssdk.auth.credentials.AwsCredentialsProvider;
 import software.amazon.awssdk.core.client.config.ClientOverrideConfiguration;
@@ -41,28 +39,8 @@ class StsEndpoints {
         if (raw == null) {
             return null;
         }
-        URI u;
-        try {
-            u = UrlHosts.readable(new URI(raw.strip()));
-        } catch (URISyntaxException e) {
-            throw ApiProblem.invalid("/stsEndpoint", "invalid-url", "`stsEndpoint` is not a URL");
-        }
-        String scheme = u.getScheme() == null ? "" : u.getScheme().toLowerCase(Locale.ROOT);
-        if (!scheme.equals("https") && !(scheme.equals("http") && settings.allowPlainHttp())) {
-            throw ApiProblem.invalid("/stsEndpoint", "scheme", "`stsEndpoint` must be an https URL"
-                    + (scheme.equals("http") ? " (plain http is refused unless aws.allowPlainHttp is set)" : ""));
-        }
-        if (u.getHost() == null || u.getRawUserInfo() != null || u.getRawQuery() != null || u.getRawFragment() != null
-                || !(u.getRawPath() == null || u.getRawPath().isEmpty() || u.getRawPath().equals("/"))) {
-            throw ApiProblem.invalid("/stsEndpoint", "invalid-url",
-                    "`stsEndpoint` must be scheme://host[:port] without credentials, path, query or fragment");
-        }
-        String host = u.getHost().startsWith("[") ? u.getHost().substring(1, u.getHost().length() - 1) : u.getHost();
-        if (host.matches("[0-9.]+") || host.contains(":")) {
-            if (guard.check(host) instanceof DialGuard.Refused r) {
-                throw ApiProblem.invalid("/stsEndpoint", "refused-address", "`stsEndpoint`: " + r.why());
-            }
-        }
+        URI u = EndpointUrls.check(raw, "stsEndpoint", "aws.allowPlainHttp", settings.allowPlainHttp(), false, guard);
+        String scheme = u.getScheme().toLowerCase(Locale.ROOT);
         return scheme + "://" + u.getRawAuthority();
     }
 

@@ -3,20 +3,18 @@ package dev.stockade.api.clusters;
 import com.github.benmanes.caffeine.cache.Cache;
 import com.github.benmanes.caffeine.cache.Caffeine;
 import com.github.benmanes.caffeine.cache.RemovalCause;
+import dev.stockade.api.kernel.net.EndpointUrls;
 import dev.stockade.api.kernel.net.ExchangeDeadlines;
 import dev.stockade.api.kernel.net.OutboundClients;
-import dev.stockade.api.kernel.net.UrlHosts;
 import dev.stockade.api.kernel.web.ApiProblem;
 import dev.stockade.proxy.dial.DialGuard;
 import jakarta.annotation.PreDestroy;
 import jakarta.inject.Inject;
 import jakarta.inject.Singleton;
 import java.net.URI;
-import java.net.URISyntaxException;
 import java.security.GeneralSecurityException;
 import java.security.cert.CertificateException;
 import java.time.Duration;
-import java.util.Locale;
 import java.util.concurrent.ScheduledFuture;
 import java.util.concurrent.atomic.AtomicBoolean;
 import javax.net.ssl.SSLContext;
@@ -58,28 +56,8 @@ public class ClusterTargets {
         if (raw == null) {
             return null;
         }
-        URI u;
-        try {
-            u = UrlHosts.readable(new URI(raw.strip()));
-        } catch (URISyntaxException e) {
-            throw ApiProblem.invalid("/apiServerUrl", "invalid-url", "`apiServerUrl` is not a URL");
-        }
-        String scheme = u.getScheme() == null ? "" : u.getScheme().toLowerCase(Locale.ROOT);
-        if (!scheme.equals("https") && !(scheme.equals("http") && settings.allowPlainHttp())) {
-            throw ApiProblem.invalid("/apiServerUrl", "scheme", "`apiServerUrl` must be an https URL"
-                    + (scheme.equals("http") ? " (plain http is refused unless clusters.allowPlainHttp is set)" : ""));
-        }
-        if (u.getHost() == null || u.getRawUserInfo() != null || u.getRawQuery() != null || u.getRawFragment() != null) {
-            throw ApiProblem.invalid("/apiServerUrl", "invalid-url",
-                    "`apiServerUrl` must be scheme://host[:port][/path] without credentials, query or fragment");
-        }
-        String host = u.getHost().startsWith("[") ? u.getHost().substring(1, u.getHost().length() - 1) : u.getHost();
-        if (host.matches("[0-9.]+") || host.contains(":")) {
-            DialGuard.Outcome outcome = guard.check(host);
-            if (outcome instanceof DialGuard.Refused r) {
-                throw ApiProblem.invalid("/apiServerUrl", "refused-address", "`apiServerUrl`: " + r.why());
-            }
-        }
+        URI u = EndpointUrls.check(raw, "apiServerUrl", "clusters.allowPlainHttp", settings.allowPlainHttp(), true,
+                guard);
         return u.toString().replaceAll("/+$", "");
     }
 

@@ -59,7 +59,7 @@ public final class FollowerBench {
         Runtime rt = Runtime.getRuntime();
         for (int i = 0; i < 3; i++) {
             System.gc(); // a benchmark's own measurement: full collections before reading the heap
-            Thread.sleep(100);
+            Thread.sleep(100); // System.gc() returns before the collector's concurrent work ends: let it settle
         }
         return rt.totalMemory() - rt.freeMemory();
     }

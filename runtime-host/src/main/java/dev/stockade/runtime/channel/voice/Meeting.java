@@ -115,6 +115,10 @@ public final class Meeting {
         return url;
     }
 
+    /**
+     * The wait between two looks at the meeting page: WebDriver gives no event when the page changes, so the waiting
+     * room and the call are polled, each loop bounded by its own deadline (admission, the cap).
+     */
     static void pause(Duration d) {
         try {
             Thread.sleep(d.toMillis());
