@@ -40,6 +40,7 @@ class ArchitectureTest {
             Map.entry("sandbox", 3), Map.entry("clusters", 3),
             Map.entry("connectors", 4), Map.entry("spend", 4), Map.entry("aws", 4),
             Map.entry("inference", 5), Map.entry("egress", 5), Map.entry("impact", 5),
+            Map.entry("ui", 5),
             Map.entry("", 6));
 
     private static final JavaClasses PLATFORM = new ClassFileImporter()

@@ -9,6 +9,7 @@ import dev.stockade.api.kernel.audit.AuditLog;
 import dev.stockade.api.kernel.audit.AuditOutcome;
 import dev.stockade.api.kernel.config.PlatformConfig;
 import dev.stockade.api.kernel.identity.Authenticator;
+import dev.stockade.api.kernel.identity.BrowserSession;
 import dev.stockade.api.kernel.identity.Identity;
 import dev.stockade.api.kernel.identity.ProtectedResource;
 import dev.stockade.api.kernel.secrets.SecretBox;
@@ -36,7 +37,7 @@ import java.util.Map;
 import java.util.Optional;
 
 /**
- * Browser sign-in: {@code GET /} shows who is signed in or starts a sign-in at the identity provider;
+ * Browser sign-in: {@code GET /} sends a signed-in person to the admin UI or starts a sign-in at the identity provider;
  * {@code GET /signin/callback} takes the code back, checks it exactly as a bearer token is checked (owner emails,
  * direct-access gate), accepts the person's open invitations and opens a session; {@code POST /signout} ends it.
  */
@@ -44,7 +45,9 @@ import java.util.Optional;
 @Tag(name = "sign-in")
 @ExecuteOn(TaskExecutors.BLOCKING)
 class BrowserController {
-    static final String SESSION_COOKIE = "stockade_session";
+    static final String SESSION_COOKIE = BrowserSession.COOKIE;
+    /** Where a signed-in person lands: the admin UI (package {@code ui}), which sends anyone else back here. */
+    static final String UI_HOME = "/ui/";
 
     private final BrowserProvider provider;
     private final BrowserSessions sessions;
@@ -70,10 +73,8 @@ class BrowserController {
     @Get(produces = MediaType.TEXT_HTML)
     @Access(Action.SIGNIN)
     MutableHttpResponse<String> home(@CookieValue(SESSION_COOKIE) @Nullable String session) {
-        Optional<BrowserSessions.Session> signedIn = sessions.find(session);
-        if (signedIn.isPresent()) {
-            String csrf = Csrf.fresh();
-            return BrowserPages.home(signedIn.get(), csrf).cookie(Csrf.cookie(csrf, secure()));
+        if (sessions.find(session).isPresent()) {
+            return HttpResponse.<String>seeOther(java.net.URI.create(UI_HOME)).header("Cache-Control", "no-store");
         }
         PendingSignIn pending = PendingSignIn.start(clock.instant());
         return HttpResponse.<String>seeOther(provider.authorizationUrl(pending))
@@ -110,7 +111,7 @@ class BrowserController {
             return forget(BrowserPages.problem(p.code().status().getCode(), p.detail()));
         }
         invitations.listMine(user).forEach(i -> invitations.accept(user, i.id()));
-        String id = sessions.open(user.userId());
+        String id = sessions.open(user);
         audit.record(AuditEvent.of(AuditKind.SESSION, "browser-sign-in").by(user).target(user.userId().toString())
                 .build());
         return forget(HttpResponse.<String>seeOther(java.net.URI.create("/"))
@@ -123,9 +124,8 @@ class BrowserController {
     @Consumes(MediaType.APPLICATION_FORM_URLENCODED)
     @Access(Action.SIGNIN)
     MutableHttpResponse<String> signOut(@Body Map<String, String> form,
-                                        @CookieValue(SESSION_COOKIE) @Nullable String session,
-                                        @CookieValue(Csrf.COOKIE) @Nullable String csrf) {
-        if (!Csrf.matches(csrf, form.get(Csrf.FIELD))) {
+                                        @CookieValue(SESSION_COOKIE) @Nullable String session) {
+        if (!BrowserSession.csrfMatches(session, form.get(Csrf.FIELD))) {
             // 400, not 403: nothing is refused to the person, the form itself is stale or forged
             return BrowserPages.problem(400, "This sign-out form has expired or was sent from another site.");
         }

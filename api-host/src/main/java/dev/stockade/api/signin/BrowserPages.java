@@ -2,19 +2,9 @@ package dev.stockade.api.signin;
 
 import io.micronaut.http.MutableHttpResponse;
 
-/** The pages of browser sign-in: the signed-in landing page with its sign-out button, and the outcomes. */
+/** The pages of browser sign-in's outcomes: signed out, or a sign-in that did not complete. */
 final class BrowserPages {
     private BrowserPages() {
-    }
-
-    /** A minimal landing page: who is signed in and the sign-out form (the admin pages come later). */
-    static MutableHttpResponse<String> home(BrowserSessions.Session s, String csrf) {
-        String who = s.name() == null || s.name().isBlank() ? s.email() : s.name() + " (" + s.email() + ")";
-        String body = "<p>Signed in as <strong id=\"who\">" + SignInPages.escape(who == null ? "" : who)
-                + "</strong>.</p>"
-                + "<form method=\"post\" action=\"/signout\">" + SignInPages.hidden(Csrf.FIELD, csrf)
-                + "<button id=\"signout\" type=\"submit\">Sign out</button></form>";
-        return SignInPages.page(200, "Stockade", body, "'self'");
     }
 
     static MutableHttpResponse<String> signedOut() {

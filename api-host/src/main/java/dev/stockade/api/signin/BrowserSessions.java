@@ -1,6 +1,8 @@
 package dev.stockade.api.signin;
 
 import dev.stockade.api.kernel.db.Sql;
+import dev.stockade.api.kernel.identity.BrowserSession;
+import dev.stockade.api.kernel.identity.Identity;
 import dev.stockade.api.kernel.identity.TokenFormat;
 import jakarta.inject.Singleton;
 import java.security.SecureRandom;
@@ -10,20 +12,26 @@ import java.time.Duration;
 import java.util.Base64;
 import java.util.List;
 import java.util.Optional;
+import java.util.Set;
 import java.util.UUID;
 
 /**
  * Server-side browser sessions: the cookie carries a random id, the database its hash, the person, an expiry
- * ({@value #HOURS} hours, not extended by use) and a revocation time, so a sign-out ends the session everywhere.
+ * ({@value #HOURS} hours, not extended by use) and a revocation time, so a sign-out ends the session everywhere. The
+ * session keeps whether the provider verified the person's address, the one fact of the sign-in the authorization
+ * table reads later (the direct-access role gate was passed at sign-in).
  */
 @Singleton
-final class BrowserSessions {
+final class BrowserSessions implements BrowserSession {
     static final int HOURS = 12;
     static final Duration LIFETIME = Duration.ofHours(HOURS);
     private static final SecureRandom RANDOM = new SecureRandom();
 
     /** The person a live session belongs to. */
-    record Session(UUID userId, String email, String name) {
+    record Session(UUID userId, String email, String name, boolean emailVerified) {
+        Identity.User identity() {
+            return new Identity.User(userId, email, emailVerified, name, Set.of());
+        }
     }
 
     private final Sql sql;
@@ -34,13 +42,14 @@ final class BrowserSessions {
         this.clock = clock;
     }
 
-    /** A new session for {@code userId}; the returned id goes into the cookie and nowhere else. */
-    String open(UUID userId) {
+    /** A new session for {@code user}; the returned id goes into the cookie and nowhere else. */
+    String open(Identity.User user) {
         byte[] b = new byte[32];
         RANDOM.nextBytes(b);
         String id = Base64.getUrlEncoder().withoutPadding().encodeToString(b);
-        sql.update("INSERT INTO signin_sessions (id_hash, user_id, expires_at) VALUES (?, ?, ?)",
-                List.of(TokenFormat.hash(id), userId, Timestamp.from(clock.instant().plus(LIFETIME))));
+        sql.update("INSERT INTO signin_sessions (id_hash, user_id, expires_at, email_verified) VALUES (?, ?, ?, ?)",
+                List.of(TokenFormat.hash(id), user.userId(), Timestamp.from(clock.instant().plus(LIFETIME)),
+                        user.emailVerified()));
         return id;
     }
 
@@ -48,10 +57,16 @@ final class BrowserSessions {
         if (id == null || id.isEmpty() || id.length() > 100) {
             return Optional.empty();
         }
-        return sql.first("SELECT u.id, u.email, u.name FROM signin_sessions s JOIN users u ON u.id = s.user_id"
+        return sql.first("SELECT u.id, u.email, u.name, s.email_verified FROM signin_sessions s"
+                        + " JOIN users u ON u.id = s.user_id"
                         + " WHERE s.id_hash = ? AND s.revoked_at IS NULL AND s.expires_at > ?",
                 List.of(TokenFormat.hash(id), Timestamp.from(clock.instant())),
-                rs -> new Session(rs.getObject(1, UUID.class), rs.getString(2), rs.getString(3)));
+                rs -> new Session(rs.getObject(1, UUID.class), rs.getString(2), rs.getString(3), rs.getBoolean(4)));
+    }
+
+    @Override
+    public Optional<Identity.User> user(String sessionId) {
+        return find(sessionId).map(Session::identity);
     }
 
     void revoke(String id) {

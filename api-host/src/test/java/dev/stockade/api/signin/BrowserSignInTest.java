@@ -26,7 +26,7 @@ import org.openqa.selenium.support.ui.WebDriverWait;
 
 /**
  * Browser sign-in in a real browser (headless Debian chromium): {@code /} sends a signed-out person to the embedded
- * provider's login page, the page is filled in and submitted, the landing page names the person, the session cookie
+ * provider's login page, the page is filled in and submitted, the admin UI names the person, the session cookie
  * is {@code HttpOnly} and {@code SameSite=Lax}, and sign-out ends the session on the server.
  */
 @MicronautTest(transactional = false)
@@ -82,7 +82,9 @@ class BrowserSignInTest extends PlatformTest {
         } catch (org.openqa.selenium.TimeoutException e) {
             throw new AssertionError("not signed in: at " + browser.getCurrentUrl() + " " + browser.getPageSource(), e);
         }
-        assertThat(browser.getCurrentUrl()).isEqualTo(base() + "/");
+        assertThat(browser.getCurrentUrl()).isEqualTo(base() + "/ui/");
+        // the admin UI's first view is drawn from the API, called with the session: the person's organizations
+        wait.until(ExpectedConditions.textToBePresentInElementLocated(By.tagName("h1"), "Organizations"));
         assertThat(browser.findElement(By.id("who")).getText()).isEqualTo("Linus (" + EMAIL + ")");
         Cookie session = browser.manage().getCookieNamed(BrowserController.SESSION_COOKIE);
         assertThat(session.isHttpOnly()).isTrue();

@@ -40,6 +40,17 @@ final class FormBrowser {
         return send(HttpRequest.newBuilder(base.resolve(pathOrUrl)).GET());
     }
 
+    /** A request with extra headers, through this browser's cookie store (an admin UI page's script calling the API). */
+    HttpResponse<String> request(String method, String path, Map<String, String> headers, String jsonBody) {
+        HttpRequest.Builder b = HttpRequest.newBuilder(base.resolve(path)).method(method, jsonBody == null
+                ? HttpRequest.BodyPublishers.noBody() : HttpRequest.BodyPublishers.ofString(jsonBody));
+        headers.forEach(b::header);
+        if (jsonBody != null) {
+            b.header("Content-Type", "application/json");
+        }
+        return send(b);
+    }
+
     /** A GET with a cookie set by hand (a stolen or replayed one), past this browser's own cookie store. */
     HttpResponse<String> getWithCookie(String path, String cookie) {
         try {

@@ -7,6 +7,7 @@ import dev.stockade.api.kernel.audit.AuditOutcome;
 import dev.stockade.api.kernel.config.PlatformConfig;
 import dev.stockade.api.kernel.identity.Authenticator;
 import dev.stockade.api.kernel.identity.BearerToken;
+import dev.stockade.api.kernel.identity.BrowserSession;
 import dev.stockade.api.kernel.identity.Identity;
 import dev.stockade.api.kernel.identity.ProtectedResource;
 import dev.stockade.api.kernel.web.ApiProblem;
@@ -59,10 +60,12 @@ final class AccessFilter implements Ordered {
     private final AuditAppender audit;
     private final AuditHomes homes;
     private final PlatformConfig config;
+    private final BrowserSession sessions;
 
     AccessFilter(WorkGate enrollment, Authenticator authenticator, Authorizer authorizer, Problems problems,
-                 PlatformConfig config, AuditAppender audit, AuditHomes homes) {
+                 PlatformConfig config, AuditAppender audit, AuditHomes homes, BrowserSession sessions) {
         this.config = config;
+        this.sessions = sessions;
         this.enrollment = enrollment;
         this.authenticator = authenticator;
         this.authorizer = authorizer;
@@ -103,7 +106,7 @@ final class AccessFilter implements Ordered {
             if (action.isPublic() || action.tunnelTokenOnly()) {
                 return null; // a relay route compares the cluster's tunnel token itself (clusters.RelayController)
             }
-            Identity caller = authenticate(request, action.acceptsApiKeyHeader());
+            Identity caller = authenticate(request, action.acceptsApiKeyHeader(), false);
             if (action.clusterTokenOnly() && !(caller instanceof Identity.ClusterToken)) {
                 throw new ApiProblem(ProblemCode.UNAUTHENTICATED,
                         "the cluster proxy accepts only a cluster token issued to a sandbox");
@@ -157,7 +160,7 @@ final class AccessFilter implements Ordered {
         if (socket.action().gated()) {
             enrollment.check();
         }
-        Identity caller = authenticate(request, socket.action().acceptsApiKeyHeader());
+        Identity caller = authenticate(request, socket.action().acceptsApiKeyHeader(), true);
         if (caller instanceof Identity.ClusterToken) {
             throw new ApiProblem(ProblemCode.UNAUTHENTICATED, "a cluster token is accepted only by the cluster proxy");
         }
@@ -206,9 +209,11 @@ final class AccessFilter implements Ordered {
 
     /**
      * The caller behind the request's bearer token; with {@code apiKeyHeaders}, a request without an Authorization
-     * header may carry its token as an SDK's API key ({@code x-api-key}, then {@code api-key}).
+     * header may carry its token as an SDK's API key ({@code x-api-key}, then {@code api-key}). With neither, a
+     * person's browser session (the admin UI) with its CSRF token, sent as a header, or on a WebSocket handshake
+     * (where a page cannot set headers) as the {@code csrf} query parameter.
      */
-    private Identity authenticate(HttpRequest<?> request, boolean apiKeyHeaders) {
+    private Identity authenticate(HttpRequest<?> request, boolean apiKeyHeaders, boolean handshake) {
         String header = request.getHeaders().get(HttpHeaders.AUTHORIZATION);
         if ((header == null || header.isBlank()) && apiKeyHeaders) {
             for (String name : API_KEY_HEADERS) {
@@ -219,10 +224,27 @@ final class AccessFilter implements Ordered {
             }
         }
         if (header == null || header.isBlank()) {
+            Optional<String> session = request.getCookies().findCookie(BrowserSession.COOKIE).map(c -> c.getValue());
+            if (session.isPresent()) {
+                return browserSession(request, session.get(), handshake);
+            }
             throw new ApiProblem(ProblemCode.UNAUTHENTICATED, "a bearer token is required");
         }
         String token = BearerToken.of(header).orElseThrow(() -> new ApiProblem(ProblemCode.UNAUTHENTICATED,
                 "the Authorization header must be `Bearer <token>`"));
         return authenticator.authenticate(token, ProtectedResource.of(config, request.getPath()));
+    }
+
+    private Identity.User browserSession(HttpRequest<?> request, String session, boolean handshake) {
+        String csrf = request.getHeaders().get(BrowserSession.CSRF_HEADER);
+        if (csrf == null && handshake) {
+            csrf = request.getParameters().get("csrf");
+        }
+        if (!BrowserSession.csrfMatches(session, csrf)) {
+            throw new ApiProblem(ProblemCode.UNAUTHENTICATED, "a browser session's request needs the page's CSRF token"
+                    + " in the " + BrowserSession.CSRF_HEADER + " header; without one, send a bearer token");
+        }
+        return sessions.user(session).orElseThrow(() -> new ApiProblem(ProblemCode.UNAUTHENTICATED,
+                "the browser session has ended; sign in again"));
     }
 }

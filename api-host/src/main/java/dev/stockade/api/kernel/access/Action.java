@@ -20,6 +20,11 @@ public enum Action {
     /** The sign-in provider's pages and endpoints and the discovery documents: reachable before enrollment. */
     SIGNIN(Scope.NONE, false, PUBLIC),
     PROBLEM_DOCS(Scope.NONE, false, PUBLIC),
+    /**
+     * The admin UI's page shell and static assets: they hold no data, so anyone may fetch them; every call the UI
+     * makes goes to the REST API and is judged by this table like any other.
+     */
+    UI(Scope.NONE, false, PUBLIC),
     OPENAPI_READ(Scope.NONE, true, PUBLIC),
     PROJECT_KEYS_READ(Scope.PROJECT, true, PUBLIC),
 

@@ -1,0 +1,4 @@
+// The landing view: the organizations the person can see.
+export default [
+  { path: '/', title: 'Organizations', load: () => import('./orgs.js') },
+];
