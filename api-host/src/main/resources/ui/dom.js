@@ -17,12 +17,12 @@ export function h(tag, attrs = {}, ...children) {
       el.setAttribute(name, String(value));
     }
   }
-  append(el, children);
+  append(el, ...children);
   return el;
 }
 
 /** Appends children as {@link h} takes them. */
-export function append(el, children) {
+export function append(el, ...children) {
   for (const child of children.flat(Infinity)) {
     if (child === null || child === undefined || child === false) continue;
     el.append(child instanceof Node ? child : document.createTextNode(String(child)));
@@ -33,7 +33,7 @@ export function append(el, children) {
 /** Replaces an element's content. */
 export function replace(el, ...children) {
   el.replaceChildren();
-  return append(el, children);
+  return append(el, ...children);
 }
 
 /** A table from rows: `columns` are `[heading, row => cell content]`. */

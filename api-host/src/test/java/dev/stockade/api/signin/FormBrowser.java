@@ -25,18 +25,18 @@ import java.util.regex.Pattern;
  * posts them back, and does not follow redirects, so a test sees where the platform sends it. Also the OAuth client
  * side: registration, PKCE and the token endpoint.
  */
-final class FormBrowser {
+public final class FormBrowser {
     private static final ObjectMapper JSON = new ObjectMapper();
     private static final Pattern INPUT = Pattern.compile("<input type=\"hidden\" name=\"([^\"]+)\" value=\"([^\"]*)\">");
     private final HttpClient client = HttpClient.newBuilder().cookieHandler(new CookieManager())
             .followRedirects(HttpClient.Redirect.NEVER).connectTimeout(Duration.ofSeconds(5)).build();
     final URI base;
 
-    FormBrowser(URI base) {
+    public FormBrowser(URI base) {
         this.base = base;
     }
 
-    HttpResponse<String> get(String pathOrUrl) {
+    public HttpResponse<String> get(String pathOrUrl) {
         return send(HttpRequest.newBuilder(base.resolve(pathOrUrl)).GET());
     }
 
@@ -65,7 +65,7 @@ final class FormBrowser {
         }
     }
 
-    HttpResponse<String> postForm(String path, Map<String, String> fields) {
+    public HttpResponse<String> postForm(String path, Map<String, String> fields) {
         return send(HttpRequest.newBuilder(base.resolve(path)).header("Content-Type",
                 "application/x-www-form-urlencoded").POST(HttpRequest.BodyPublishers.ofString(encode(fields))));
     }
@@ -80,7 +80,7 @@ final class FormBrowser {
     }
 
     /** The hidden fields of the page's form (the authorization request and the CSRF token). */
-    static Map<String, String> hiddenFields(String html) {
+    public static Map<String, String> hiddenFields(String html) {
         Map<String, String> out = new LinkedHashMap<>();
         Matcher m = INPUT.matcher(html);
         while (m.find()) {

@@ -11,12 +11,12 @@ import java.util.List;
 import java.util.Map;
 
 /** The steps of signing in through the embedded provider, as a person with a browser and an OAuth client take them. */
-final class SignInSteps {
+public final class SignInSteps {
     private SignInSteps() {
     }
 
     /** The operator's account form, proven with the owner token. */
-    static void createAccount(FormBrowser browser, String ownerToken, String email, String name, String password) {
+    public static void createAccount(FormBrowser browser, String ownerToken, String email, String name, String password) {
         HttpResponse<String> page = browser.get("/signin/accounts");
         assertThat(page.statusCode()).as(page.body()).isEqualTo(200);
         Map<String, String> form = new LinkedHashMap<>(FormBrowser.hiddenFields(page.body()));
