@@ -87,6 +87,7 @@ public final class AgentRuntime implements AutoCloseable {
         VoiceChannel voice = VoiceChannel.configure(cfg, () -> wakeWords(agents), telemetry);
         Agent agent = agent(cfg, chat, conversations, agents, new SystemPrompt(docs, skills(cfg), links), memory,
                 telemetry, tracing, voice);
+        voice.serve(agent, conversations);
         ExecutorService background = daemonPool("agent-background", 0);
         // Runs of different subscriptions proceed in parallel, but only a few at once, so that a burst of
         // runs cannot starve webhook intake of CPU and of the database.

@@ -1,5 +1,6 @@
 package dev.stockade.runtime.agent;
 
+import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.stockade.runtime.observe.Log;
 import dev.stockade.runtime.observe.Telemetry;
@@ -9,6 +10,7 @@ import dev.stockade.runtime.provider.Item;
 import dev.stockade.runtime.provider.ModelReply;
 import dev.stockade.runtime.provider.ModelRequest;
 import dev.stockade.runtime.provider.ProviderException;
+import dev.stockade.runtime.provider.ToolSpec;
 import dev.stockade.runtime.store.AgentProfile;
 import dev.stockade.runtime.store.AgentStore;
 import java.time.Instant;
@@ -17,9 +19,10 @@ import java.util.List;
 
 /**
  * The one agent of this runtime: a turn runs the model with tools until it answers. Every channel
- * (web chat, webhooks, cron, heartbeat, later Slack and voice) calls {@link #turn}.
+ * (web chat, webhooks, cron, heartbeat, Slack) calls {@link #turn}; a voice call, whose realtime model converses
+ * itself, takes the same instructions, tools and dispatcher through {@link LiveAgent}.
  */
-public final class Agent implements AgentTask {
+public final class Agent implements AgentTask, LiveAgent {
     /** Most model calls in one turn; a turn that needs more ends with a notice. */
     public static final int MAX_STEPS = 25;
     private static final int MAX_TOKENS = 8192;
@@ -93,7 +96,7 @@ public final class Agent implements AgentTask {
                     }
                 } else if (it instanceof Item.ToolCall c) {
                     Instant from = Instant.now();
-                    boolean error = runTool(threadId, c);
+                    boolean error = call(threadId, c.id(), c.name(), c.input()).error();
                     trace.tool(c.name(), from, error);
                     listener.tool(c.name(), error);
                     toolCalls++;
@@ -132,16 +135,27 @@ public final class Agent implements AgentTask {
         }
     }
 
-    private boolean runTool(String threadId, Item.ToolCall c) throws Exception {
-        ObjectNode use = Toolbox.JSON.createObjectNode().put("id", c.id()).put("name", c.name());
-        use.set("input", c.input());
+    @Override
+    public String instructions() throws Exception {
+        return prompt.build(agents.profile());
+    }
+
+    @Override
+    public List<ToolSpec> tools() throws Exception {
+        return tools.offered(agents.profile().lockedIn());
+    }
+
+    @Override
+    public Toolbox.Result call(String threadId, String callId, String name, JsonNode input) throws Exception {
+        ObjectNode use = Toolbox.JSON.createObjectNode().put("id", callId).put("name", name);
+        use.set("input", input);
         conversations.append(threadId, "tool_use", use.toString(), true);
-        Toolbox.Result res = tools.call(c.name(), c.input());
-        Log.info("agent.tool", "tool", c.name(), "error", res.error());
-        ObjectNode out = Toolbox.JSON.createObjectNode().put("id", c.id()).put("output", res.output())
+        Toolbox.Result res = tools.call(name, input);
+        Log.info("agent.tool", "tool", name, "error", res.error());
+        ObjectNode out = Toolbox.JSON.createObjectNode().put("id", callId).put("output", res.output())
                 .put("error", res.error());
         conversations.append(threadId, "tool_result", out.toString(), true);
-        return res.error();
+        return res;
     }
 
     public Compactor compactor() {

@@ -5,6 +5,7 @@ import dev.stockade.runtime.observe.Log;
 import java.net.URI;
 import java.time.Duration;
 import java.time.Instant;
+import java.util.Optional;
 import java.util.concurrent.CompletableFuture;
 
 /**
@@ -18,7 +19,7 @@ public final class Meeting {
     /** Connects the agent's voice once admitted: given the devices, returns what to close when the call ends. */
     @FunctionalInterface
     public interface Voice {
-        AutoCloseable connect(AudioDevices devices) throws VoiceRefused;
+        AutoCloseable connect(URI meeting, AudioDevices devices) throws VoiceRefused;
     }
 
     private final URI url;
@@ -29,6 +30,8 @@ public final class Meeting {
     private final CompletableFuture<MeetingOutcome> outcome = new CompletableFuture<>();
     private final CompletableFuture<Void> admitted = new CompletableFuture<>();
     private volatile boolean leaveRequested;
+    private volatile String failure;
+    private volatile String callSink;
 
     public Meeting(URI url, VoiceSettings settings, VoiceToolchain tools, ChildEnvironment env, Voice voice) {
         this.url = url;
@@ -45,23 +48,27 @@ public final class Meeting {
         try (AudioDevices audio = AudioDevices.open(env);
                 MeetingBrowser browser = MeetingBrowser.start(tools, env, audio.browserEnvironment(),
                         settings.profileDir())) {
-            browser.askToJoin(url);
+            callSink = audio.callSink();
+            browser.open(url, settings.account());
+            browser.askToJoin();
             end = waitForAdmission(browser, requested.plus(settings.admission()));
             if (end == null) {
                 admitted.complete(null);
-                try (AutoCloseable connected = voice.connect(audio)) {
+                try (AutoCloseable connected = voice.connect(url, audio)) {
                     end = stayInCall(browser, Instant.now().plus(settings.cap()));
                 }
             }
             browser.leave();
         } catch (VoiceRefused e) {
+            failure = e.getMessage();
             Log.warn("voice.meeting_failed", "reason", e.getMessage());
             end = MeetingOutcome.FAILED;
         } catch (Exception e) {
+            failure = "the meeting failed: " + e.getClass().getSimpleName();
             Log.warn("voice.meeting_failed", "error", e.getClass().getSimpleName());
             end = MeetingOutcome.FAILED;
         }
-        Log.info("voice.meeting_ended", "outcome", end.name().toLowerCase(java.util.Locale.ROOT));
+        Log.info("voice.meeting_ended", "outcome", end.wire());
         outcome.complete(end);
         return end;
     }
@@ -104,6 +111,16 @@ public final class Meeting {
     /** Completes when the meeting has ended and everything is closed. */
     public CompletableFuture<MeetingOutcome> outcome() {
         return outcome;
+    }
+
+    /** Why a {@link MeetingOutcome#FAILED} meeting failed, in words that name no secret; empty otherwise. */
+    public Optional<String> failure() {
+        return Optional.ofNullable(failure);
+    }
+
+    /** The PulseAudio sink this meeting's browser plays the call into, once the devices are loaded. */
+    public Optional<String> callSink() {
+        return Optional.ofNullable(callSink);
     }
 
     /** Completes when the agent is in the call. */

@@ -53,6 +53,7 @@ final class MeetingBrowser implements AutoCloseable {
             ProcessBuilder b = env.processBuilder(List.of(tools.chromedriver().toString(), "--port=" + port))
                     .redirectOutput(ProcessBuilder.Redirect.DISCARD).redirectError(ProcessBuilder.Redirect.DISCARD);
             b.environment().putAll(audio);
+            withoutProxyCredentials(b.environment());
             p = b.start();
         } catch (IOException e) {
             throw new VoiceRefused("could not start chromedriver: " + e.getClass().getSimpleName());
@@ -64,6 +65,19 @@ final class MeetingBrowser implements AutoCloseable {
             p.destroyForcibly();
             throw e instanceof VoiceRefused v ? v : new VoiceRefused("the browser did not start: "
                     + e.getClass().getSimpleName());
+        }
+    }
+
+    /**
+     * Strips the user information from the proxy variables the browser inherits: Chromium takes no credentials from
+     * them, so a proxy password there would only be a secret in a child's environment. Everything up to the last
+     * {@code @} goes, so an unescaped {@code @} or {@code /} in the password never leaves a part behind.
+     */
+    static void withoutProxyCredentials(Map<String, String> environment) {
+        for (String name : List.of("HTTPS_PROXY", "https_proxy", "HTTP_PROXY", "http_proxy", "ALL_PROXY",
+                "all_proxy")) {
+            environment.computeIfPresent(name, (k, v) -> v.replaceFirst("^([A-Za-z][A-Za-z0-9+.-]*://)?\\S*@",
+                    "$1"));
         }
     }
 
@@ -111,17 +125,31 @@ final class MeetingBrowser implements AutoCloseable {
         }
     }
 
-    /** Opens the meeting and asks to join; refused when the page offers no join button. */
-    void askToJoin(URI meeting) throws VoiceRefused {
+    /**
+     * Opens the meeting; when it sends the browser to the account's sign-in page, signs in with {@code account} and
+     * comes back to the meeting (a profile signed in before goes straight to the meeting).
+     */
+    void open(URI meeting, MeetingAccount account) throws VoiceRefused {
         try {
             driver.get(meeting.toString());
+            if (AccountSignIn.asked(driver)) {
+                new AccountSignIn(driver, account).complete(JOIN);
+            }
+        } catch (WebDriverException e) {
+            throw new VoiceRefused("the browser could not open the meeting: " + e.getClass().getSimpleName());
+        }
+    }
+
+    /** Asks to join the open meeting; refused when the page offers no join button. */
+    void askToJoin() throws VoiceRefused {
+        try {
             List<WebElement> join = driver.findElements(JOIN);
             if (join.isEmpty()) {
                 throw new VoiceRefused("the meeting page offers no \"Ask to join\" or \"Join now\" button");
             }
             join.get(0).click();
         } catch (WebDriverException e) {
-            throw new VoiceRefused("the browser could not open the meeting: " + e.getClass().getSimpleName());
+            throw new VoiceRefused("the browser could not ask to join: " + e.getClass().getSimpleName());
         }
     }
 

@@ -1,5 +1,8 @@
 package dev.stockade.runtime.channel.voice;
 
+import com.fasterxml.jackson.annotation.JsonValue;
+import java.util.Locale;
+
 /** How a meeting ended, logged and said to whoever asks, so a missed call can be told apart from a finished one. */
 public enum MeetingOutcome {
     /** Left on request ({@code leave_meeting}) or when the runtime stopped. */
@@ -12,6 +15,12 @@ public enum MeetingOutcome {
     REFUSED,
     /** MEETING_TIMEOUT_MINUTES passed in the call; the agent left. */
     CAP_REACHED,
-    /** The browser, the audio devices or the realtime session failed. */
-    FAILED
+    /** The sign-in, the browser, the audio devices or the realtime session failed. */
+    FAILED;
+
+    /** The lower-case name logs and answers use. */
+    @JsonValue
+    public String wire() {
+        return name().toLowerCase(Locale.ROOT);
+    }
 }

@@ -2,44 +2,44 @@ package dev.stockade.runtime.channel.voice;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.stockade.runtime.json.MalformedJson;
 import dev.stockade.runtime.json.StrictJson;
 import dev.stockade.runtime.observe.Log;
 import dev.stockade.runtime.observe.Telemetry;
-import java.net.InetSocketAddress;
-import java.net.ProxySelector;
+import dev.stockade.runtime.provider.ToolSpec;
 import java.net.URI;
 import java.net.URLEncoder;
-import java.net.http.HttpClient;
-import java.net.http.WebSocket;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.Base64;
 import java.util.List;
 import java.util.Locale;
-import java.util.concurrent.CompletableFuture;
-import java.util.concurrent.CompletionStage;
-import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicReference;
 
 /**
- * One conversation with the OpenAI Realtime API over a WebSocket. Speech is committed by the server's voice activity
- * detection but answered only when the transcriber's text addresses the agent: the session then asks for a response
- * itself, and the transcript is never sent to the model. Usage is metered per {@code response.done}.
+ * One conversation with the OpenAI Realtime API over a WebSocket, carrying the agent's instructions and tools. Speech
+ * is committed by the server's voice activity detection but answered only when the transcriber's text addresses the
+ * agent: the session then asks for a response itself, and the transcript is never sent to the model. Function calls
+ * run through the agent's dispatcher ({@link FunctionCalls}); usage is metered per {@code response.done}.
  */
 public final class RealtimeSession implements AutoCloseable {
     private static final ObjectMapper JSON = new ObjectMapper();
     private static final List<String> LOOPBACK = List.of("localhost", "127.0.0.1", "[::1]", "::1");
     private static final Duration CONNECT_TIMEOUT = Duration.ofSeconds(15);
 
-    /** What the session hands back to the meeting: the model's audio, decisions and usage. */
+    /** What the session hands back to the meeting: the model's audio, what was said, and usage. */
     public interface Listener {
         /** PCM16 mono 24 kHz audio the model speaks. */
         void audio(byte[] pcm16);
 
-        /** A speaker's turn ended; {@code addressed} says whether the agent will answer it. */
-        default void heard(boolean addressed) {
+        /** A speaker's turn ended with {@code transcript}; {@code addressed} says whether the agent will answer. */
+        default void heard(String transcript, boolean addressed) {
+        }
+
+        /** The transcript of what the agent said in one response. */
+        default void replied(String transcript) {
         }
 
         /** A response finished with this usage. */
@@ -51,47 +51,40 @@ public final class RealtimeSession implements AutoCloseable {
         }
     }
 
-    private final WebSocket socket;
+    private final RealtimeSocket socket;
     private final Addressing addressing;
     private final Listener listener;
     private final Telemetry telemetry;
+    private final FunctionCalls calls;
     private final AtomicReference<RealtimeUsage> total = new AtomicReference<>(RealtimeUsage.NONE);
 
-    private RealtimeSession(WebSocket socket, Addressing addressing, Listener listener, Telemetry telemetry) {
+    private RealtimeSession(RealtimeSocket socket, Addressing addressing, CallBrief brief, Listener listener,
+            Telemetry telemetry) {
         this.socket = socket;
         this.addressing = addressing;
         this.listener = listener;
         this.telemetry = telemetry;
+        this.calls = new FunctionCalls(brief.dispatch(), this::send);
     }
 
-    /** Connects, authenticates with the bearer key and configures the session. */
-    public static RealtimeSession open(VoiceSettings s, Addressing addressing, Listener listener, Telemetry telemetry)
-            throws VoiceRefused {
+    /** Connects, authenticates with the bearer key and configures the session with the agent's brief. */
+    public static RealtimeSession open(VoiceSettings s, Addressing addressing, CallBrief brief, Listener listener,
+            Telemetry telemetry) throws VoiceRefused {
         if (!s.endpoint().available()) {
             throw new VoiceRefused(VoiceChannel.NO_CREDENTIAL);
         }
         URI target = target(s);
-        HttpClient.Builder http = HttpClient.newBuilder().connectTimeout(CONNECT_TIMEOUT);
-        if (s.proxy() != null) {
-            int port = s.proxy().getPort() > 0 ? s.proxy().getPort() : 80;
-            // The JDK's WebSocket client opens a CONNECT tunnel through an HTTP proxy, for ws and wss alike.
-            http.proxy(ProxySelector.of(new InetSocketAddress(s.proxy().getHost(), port)));
-        }
-        SessionReader reader = new SessionReader();
-        WebSocket ws;
+        RealtimeSocket socket;
         try {
-            ws = http.build().newWebSocketBuilder().connectTimeout(CONNECT_TIMEOUT)
-                    .header("Authorization", "Bearer " + s.endpoint().apiKey())
-                    .buildAsync(target, reader).get(CONNECT_TIMEOUT.toSeconds() + 5, TimeUnit.SECONDS);
-        } catch (Exception e) {
-            Throwable cause = e.getCause() == null ? e : e.getCause();
-            throw new VoiceRefused("could not open the realtime session at `" + safe(target) + "`: "
-                    + cause.getClass().getSimpleName());
+            socket = RealtimeSocket.open(target, s.endpoint().apiKey(), s.proxy(), CONNECT_TIMEOUT);
+        } catch (VoiceRefused e) {
+            throw new VoiceRefused("could not open the realtime session at `" + safe(target) + "`: " + e.getMessage());
         }
-        RealtimeSession session = new RealtimeSession(ws, addressing, listener, telemetry);
-        reader.attach(session);
-        session.send(sessionUpdate(s));
-        Log.info("voice.session_opened", "endpoint_step", s.endpoint().step(), "model", s.model());
+        RealtimeSession session = new RealtimeSession(socket, addressing, brief, listener, telemetry);
+        session.send(sessionUpdate(s, brief));
+        socket.listen(session::dispatch);
+        Log.info("voice.session_opened", "endpoint_step", s.endpoint().step(), "model", s.model(), "tools",
+                brief.tools().size());
         return session;
     }
 
@@ -113,10 +106,14 @@ public final class RealtimeSession implements AutoCloseable {
         return u.getScheme() + "://" + u.getHost() + (u.getPort() > 0 ? ":" + u.getPort() : "") + u.getPath();
     }
 
-    /** The GA session shape: audio out in the configured voice, server VAD that commits but does not answer. */
-    static ObjectNode sessionUpdate(VoiceSettings s) {
+    /**
+     * The GA session shape: the agent's instructions and tools, audio out in the configured voice, and server VAD that
+     * commits but does not answer.
+     */
+    static ObjectNode sessionUpdate(VoiceSettings s, CallBrief brief) {
         ObjectNode msg = JSON.createObjectNode().put("type", "session.update");
-        ObjectNode session = msg.putObject("session").put("type", "realtime").put("model", s.model());
+        ObjectNode session = msg.putObject("session").put("type", "realtime").put("model", s.model())
+                .put("instructions", brief.instructions());
         session.putArray("output_modalities").add("audio");
         ObjectNode input = session.putObject("audio").putObject("input");
         input.putObject("format").put("type", "audio/pcm").put("rate", 24_000);
@@ -127,6 +124,12 @@ public final class RealtimeSession implements AutoCloseable {
         ObjectNode output = ((ObjectNode) session.get("audio")).putObject("output");
         output.putObject("format").put("type", "audio/pcm").put("rate", 24_000);
         output.put("voice", s.voice());
+        ArrayNode tools = session.putArray("tools");
+        for (ToolSpec t : brief.tools()) {
+            tools.addObject().put("type", "function").put("name", t.name()).put("description", t.description())
+                    .set("parameters", t.inputSchema());
+        }
+        session.put("tool_choice", brief.tools().isEmpty() ? "none" : "auto");
         return msg;
     }
 
@@ -141,17 +144,19 @@ public final class RealtimeSession implements AutoCloseable {
         return total.get();
     }
 
-    private synchronized void send(ObjectNode event) {
-        // The JDK allows one outstanding send; waiting here keeps frames in order.
-        socket.sendText(event.toString(), true).join();
+    private void send(ObjectNode event) {
+        socket.send(event.toString());
     }
 
     void onEvent(JsonNode e) {
-        String type = e.path("type").asText("");
-        switch (type) {
+        switch (e.path("type").asText("")) {
             case "response.output_audio.delta", "response.audio.delta" ->
                 listener.audio(Base64.getDecoder().decode(e.path("delta").asText("")));
             case "conversation.item.input_audio_transcription.completed" -> onTranscript(e.path("transcript").asText(""));
+            case "response.output_audio_transcript.done", "response.audio_transcript.done" ->
+                listener.replied(e.path("transcript").asText(""));
+            case "response.output_item.added" -> calls.itemAdded(e.path("item"));
+            case "response.function_call_arguments.done" -> calls.argumentsDone(e);
             case "response.done" -> onResponseDone(e.path("response"));
             case "error" -> {
                 String code = e.path("error").path("code").asText(e.path("error").path("type").asText("unknown"));
@@ -169,7 +174,7 @@ public final class RealtimeSession implements AutoCloseable {
         if (addressed) {
             send(JSON.createObjectNode().put("type", "response.create"));
         }
-        listener.heard(addressed);
+        listener.heard(transcript, addressed);
     }
 
     private void onResponseDone(JsonNode response) {
@@ -180,49 +185,7 @@ public final class RealtimeSession implements AutoCloseable {
                 "output_audio_tokens", u.outputAudioTokens());
         Log.info("voice.response", "input_tokens", u.inputTokens(), "output_tokens", u.outputTokens());
         listener.responded(u);
-    }
-
-    @Override
-    public void close() {
-        try {
-            socket.sendClose(WebSocket.NORMAL_CLOSURE, "bye").get(5, TimeUnit.SECONDS);
-        } catch (Exception e) {
-            socket.abort();
-        }
-    }
-
-    /** Joins text frames into events; a malformed event is logged by kind and dropped. */
-    private static final class SessionReader implements WebSocket.Listener {
-        private final CompletableFuture<RealtimeSession> session = new CompletableFuture<>();
-        private final StringBuilder text = new StringBuilder();
-
-        void attach(RealtimeSession s) {
-            session.complete(s);
-        }
-
-        @Override
-        public CompletionStage<?> onText(WebSocket ws, CharSequence data, boolean last) {
-            text.append(data);
-            if (last) {
-                String frame = text.toString();
-                text.setLength(0);
-                // Events that arrive before open() returns wait for the session object.
-                return session.thenAccept(s -> s.dispatch(frame)).thenRun(() -> ws.request(1));
-            }
-            ws.request(1);
-            return null;
-        }
-
-        @Override
-        public CompletionStage<?> onClose(WebSocket ws, int statusCode, String reason) {
-            Log.info("voice.session_closed", "code", statusCode);
-            return null;
-        }
-
-        @Override
-        public void onError(WebSocket ws, Throwable error) {
-            Log.warn("voice.session_failed", "error", error.getClass().getSimpleName());
-        }
+        calls.responseDone(response);
     }
 
     private void dispatch(String frame) {
@@ -233,5 +196,11 @@ public final class RealtimeSession implements AutoCloseable {
         } catch (RuntimeException e) {
             Log.warn("voice.event_failed", "error", e.getClass().getSimpleName());
         }
+    }
+
+    @Override
+    public void close() {
+        calls.close();
+        socket.close();
     }
 }

@@ -3,6 +3,8 @@ package dev.stockade.runtime.channel.voice;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import dev.stockade.runtime.agent.Conversations;
+import dev.stockade.runtime.agent.LiveAgent;
 import dev.stockade.runtime.agent.Tool;
 import dev.stockade.runtime.config.ChildEnvironment;
 import dev.stockade.runtime.config.RuntimeConfig;
@@ -20,6 +22,7 @@ import java.util.List;
 import java.util.Locale;
 import java.util.Optional;
 import java.util.concurrent.Executor;
+import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicReference;
 import java.util.function.Supplier;
 
@@ -34,22 +37,36 @@ public final class VoiceChannel {
             + "OPENAI_REALTIME_URL with OPENAI_REALTIME_API_KEY, or PLATFORM_INFERENCE_OPENAI_BASE_URL with "
             + "PLATFORM_INFERENCE_OPENAI_API_KEY, or OPENAI_API_KEY)";
     private static final ObjectMapper JSON = new ObjectMapper();
+    /** How long stopping the runtime waits for a call to be left and cleaned up. */
+    private static final Duration CLOSE_WAIT = Duration.ofSeconds(20);
     private static final List<String> LOOPBACK = List.of("localhost", "127.0.0.1", "[::1]", "::1");
 
     private final VoiceSettings settings;
     private final VoiceToolchain tools;
     private final ChildEnvironment env;
-    private final Meeting.Voice voice;
+    private final Supplier<List<String>> wakeWords;
+    private final Telemetry telemetry;
     private final Executor calls;
     private final AtomicReference<Meeting> current = new AtomicReference<>();
+    private volatile Meeting.Voice voice;
+    private volatile CallStatus lastEnd = new CallStatus("idle", null, null, null);
 
-    public VoiceChannel(VoiceSettings settings, VoiceToolchain tools, ChildEnvironment env, Meeting.Voice voice,
-            Executor calls) {
+    public VoiceChannel(VoiceSettings settings, VoiceToolchain tools, ChildEnvironment env,
+            Supplier<List<String>> wakeWords, Telemetry telemetry, Executor calls) {
         this.settings = settings;
         this.tools = tools;
         this.env = env;
-        this.voice = voice;
+        this.wakeWords = wakeWords;
+        this.telemetry = telemetry;
         this.calls = calls;
+    }
+
+    /**
+     * Connects calls to the one agent once it exists (the agent is built with this channel's tools, so it comes
+     * second): a call then carries the agent's instructions and tools and is stored in {@code conversations}.
+     */
+    public void serve(LiveAgent agent, Conversations conversations) {
+        voice = new RealtimeVoice(settings, wakeWords, agent, conversations, telemetry);
     }
 
     /**
@@ -64,11 +81,12 @@ public final class VoiceChannel {
             Log.warn("voice.disabled", "reason", e.getMessage());
             s = new VoiceSettings(new VoiceEndpoint(null, null, 0), cfg.value("OPENAI_REALTIME_MODEL"),
                     cfg.value("OPENAI_REALTIME_VOICE"), cfg.value("OPENAI_TRANSCRIPTION_MODEL"), null,
-                    cfg.dataDir().resolve("meeting-profile"), Duration.ofSeconds(cfg.meetingAdmissionTimeoutSeconds()),
+                    MeetingAccount.NONE, cfg.dataDir().resolve("meeting-profile"),
+                    Duration.ofSeconds(cfg.meetingAdmissionTimeoutSeconds()),
                     Duration.ofMinutes(cfg.meetingTimeoutMinutes()));
         }
         VoiceChannel c = new VoiceChannel(s, VoiceToolchain.find(cfg.childEnvironment().variables().get("PATH")),
-                cfg.childEnvironment(), new RealtimeVoice(s, wakeWords, telemetry), r -> {
+                cfg.childEnvironment(), wakeWords, telemetry, r -> {
                     Thread t = new Thread(r, "voice-meeting");
                     t.setDaemon(true);
                     t.start();
@@ -105,12 +123,19 @@ public final class VoiceChannel {
                 in -> join(urlOf(in)), null);
         Tool leave = new Tool(new ToolSpec("leave_meeting", "Leave the video call you are in.",
                 JSON.createObjectNode().put("type", "object")), false, in -> leave(), null);
-        return List.of(join, leave);
+        Tool status = new Tool(new ToolSpec("meeting_status", "Whether you are waiting to be admitted or in a call, "
+                + "and how the last call ended (for example why joining failed).",
+                JSON.createObjectNode().put("type", "object")), false, in -> status().said(), null);
+        return List.of(join, leave, status);
     }
 
-    /** {@code POST /agents/voice/calls {"url": ...}} joins; {@code DELETE /agents/voice/calls} leaves. */
+    /**
+     * {@code POST /agents/voice/calls {"url": ...}} joins; {@code DELETE /agents/voice/calls} leaves;
+     * {@code GET /agents/voice/calls} says what the channel is doing and how the last call ended.
+     */
     public void routes(Router router) {
         router.add("POST", "/agents/voice/calls", this::post);
+        router.add("GET", "/agents/voice/calls", req -> Response.json(200, status()));
         router.add("DELETE", "/agents/voice/calls", req -> {
             try {
                 return Response.json(200, JSON.createObjectNode().put("detail", leave()));
@@ -134,11 +159,18 @@ public final class VoiceChannel {
 
     /** Starts a meeting in the background and says what happens next. */
     String join(URI url) throws Tool.ToolError {
-        Meeting m = new Meeting(url, settings, tools, env, voice);
+        Meeting.Voice v = voice;
+        if (v == null) {
+            throw new Tool.ToolError("the voice channel is not connected to the agent yet; try again in a moment");
+        }
+        Meeting m = new Meeting(url, settings, tools, env, v);
         if (!current.compareAndSet(null, m)) {
             throw new Tool.ToolError("already in a meeting (" + current.get().url() + "); leave it first");
         }
-        m.outcome().whenComplete((o, e) -> current.compareAndSet(m, null));
+        m.outcome().whenComplete((o, e) -> {
+            lastEnd = new CallStatus("idle", null, o, m.failure().orElse(null));
+            current.compareAndSet(m, null);
+        });
         calls.execute(m::run);
         Log.info("voice.meeting_join", "host", url.getHost());
         return "Asked to join " + url + ". Waiting up to " + settings.admission().toSeconds()
@@ -154,14 +186,35 @@ public final class VoiceChannel {
         return "Leaving " + m.url() + ".";
     }
 
+    /** What the channel is doing now, and how the last call ended. */
+    public CallStatus status() {
+        Meeting m = current.get();
+        CallStatus last = lastEnd;
+        if (m == null) {
+            return last;
+        }
+        return new CallStatus(m.admitted().isDone() ? "in_call" : "waiting", m.url().toString(), last.lastOutcome(),
+                last.lastDetail());
+    }
+
     /** The meeting in progress, if any. */
     public Optional<Meeting> current() {
         return Optional.ofNullable(current.get());
     }
 
-    /** Leaves the meeting in progress (the runtime is stopping). */
+    /**
+     * Leaves the meeting in progress (the runtime is stopping) and waits, bounded, for the browser to close and the
+     * sinks to be unloaded, so that nothing of the call outlives the runtime.
+     */
     public void close() {
-        current().ifPresent(Meeting::leave);
+        current().ifPresent(m -> {
+            m.leave();
+            try {
+                m.outcome().get(CLOSE_WAIT.toSeconds(), TimeUnit.SECONDS);
+            } catch (Exception e) {
+                Log.warn("voice.close_incomplete", "error", e.getClass().getSimpleName());
+            }
+        });
     }
 
     /** A meeting link: https, or plain http only on this machine (a local meeting page). */

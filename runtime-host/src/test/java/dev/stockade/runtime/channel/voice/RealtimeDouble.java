@@ -7,6 +7,10 @@ import java.io.ByteArrayOutputStream;
 import java.net.InetSocketAddress;
 import java.util.Base64;
 import java.util.List;
+import java.util.Deque;
+import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.ConcurrentLinkedDeque;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
@@ -21,8 +25,10 @@ import org.java_websocket.server.WebSocketServer;
  * A loopback stand-in for the OpenAI Realtime API speaking its GA event protocol: it checks the bearer key at the
  * handshake, greets with {@code session.created}, answers {@code session.update} with {@code session.updated},
  * collects {@code input_audio_buffer.append} audio, and on {@code response.create} streams
- * {@code response.output_audio.delta} and ends with {@code response.done} carrying usage. {@link #speak} plays a
- * caller's turn as the server's VAD and transcriber would report it.
+ * {@code response.output_audio.delta} and its transcript and ends with {@code response.done} carrying usage, or, when
+ * scripted ({@link #nextResponseCalls}), streams a function call and then expects its
+ * {@code function_call_output} item. {@link #speak} plays a caller's turn as the server's VAD and transcriber would
+ * report it.
  */
 public final class RealtimeDouble extends WebSocketServer implements AutoCloseable {
     static final ObjectMapper JSON = new ObjectMapper();
@@ -36,10 +42,16 @@ public final class RealtimeDouble extends WebSocketServer implements AutoCloseab
     static final long CACHED_TOKENS = 64;
 
     private final String key;
-    final List<JsonNode> received = new CopyOnWriteArrayList<>();
+    public final List<JsonNode> received = new CopyOnWriteArrayList<>();
     final List<String> handshakes = new CopyOnWriteArrayList<>();
     private final ByteArrayOutputStream audio = new ByteArrayOutputStream();
     private final CountDownLatch started = new CountDownLatch(1);
+    /** Function calls the next responses make instead of speaking, in order: {name, JSON arguments}. */
+    private final Deque<String[]> scriptedCalls = new ConcurrentLinkedDeque<>();
+    /** Call ids the double has made and not yet seen an output for. */
+    private final Set<String> openCalls = ConcurrentHashMap.newKeySet();
+    private volatile byte[] replyAudio = REPLY_AUDIO;
+    private volatile String replyTranscript = "Yes, I am here.";
     private volatile WebSocket client;
     private int item;
 
@@ -91,7 +103,15 @@ public final class RealtimeDouble extends WebSocketServer implements AutoCloseab
                     audio.writeBytes(Base64.getDecoder().decode(e.path("audio").asText()));
                 }
             }
-            case "response.create" -> respond();
+            case "response.create" -> {
+                String[] call = scriptedCalls.poll();
+                if (call == null) {
+                    respond();
+                } else {
+                    callFunction(call[0], call[1]);
+                }
+            }
+            case "conversation.item.create" -> itemCreated(e.path("item"));
             default -> send(error("invalid_request_error", "unknown_event"));
         }
     }
@@ -106,6 +126,17 @@ public final class RealtimeDouble extends WebSocketServer implements AutoCloseab
                 .put("content_index", 0).put("transcript", transcript));
     }
 
+    /** The next response calls {@code name} with {@code arguments} (a JSON object as text) instead of speaking. */
+    public void nextResponseCalls(String name, String arguments) {
+        scriptedCalls.add(new String[] {name, arguments});
+    }
+
+    /** What every spoken response says from now on: its audio (PCM16 mono 24 kHz) and the transcript of it. */
+    public void replyWith(byte[] pcm16, String transcript) {
+        replyAudio = pcm16;
+        replyTranscript = transcript;
+    }
+
     /** An error event as the server sends one. */
     public void fail(String code) {
         send(error("invalid_request_error", code));
@@ -113,13 +144,63 @@ public final class RealtimeDouble extends WebSocketServer implements AutoCloseab
 
     private void respond() {
         String id = "resp_" + (++item);
+        String itemId = "item_" + (++item);
         send(event("response.created").set("response", JSON.createObjectNode().put("id", id)
                 .put("status", "in_progress")));
-        send(event("response.output_audio.delta").put("response_id", id)
-                .put("delta", Base64.getEncoder().encodeToString(REPLY_AUDIO)));
-        send(event("response.output_audio.done").put("response_id", id));
+        byte[] pcm = replyAudio;
+        // the real server streams audio in deltas of a fraction of a second
+        for (int from = 0; from < pcm.length; from += 9_600) {
+            byte[] part = java.util.Arrays.copyOfRange(pcm, from, Math.min(pcm.length, from + 9_600));
+            send(event("response.output_audio.delta").put("response_id", id).put("item_id", itemId)
+                    .put("output_index", 0).put("content_index", 0)
+                    .put("delta", Base64.getEncoder().encodeToString(part)));
+        }
+        send(event("response.output_audio_transcript.delta").put("response_id", id).put("item_id", itemId)
+                .put("output_index", 0).put("content_index", 0).put("delta", replyTranscript));
+        send(event("response.output_audio.done").put("response_id", id).put("item_id", itemId));
+        send(event("response.output_audio_transcript.done").put("response_id", id).put("item_id", itemId)
+                .put("output_index", 0).put("content_index", 0).put("transcript", replyTranscript));
+        ObjectNode message = JSON.createObjectNode().put("id", itemId).put("type", "message")
+                .put("status", "completed").put("role", "assistant");
+        message.putArray("content").addObject().put("type", "output_audio").put("transcript", replyTranscript);
+        done(id, message);
+    }
+
+    /** A response that calls a function, event by event as the GA server streams one. */
+    private void callFunction(String name, String arguments) {
+        String id = "resp_" + (++item);
+        String itemId = "item_" + (++item);
+        String callId = "call_" + (++item);
+        openCalls.add(callId);
+        send(event("response.created").set("response", JSON.createObjectNode().put("id", id)
+                .put("status", "in_progress")));
+        ObjectNode added = JSON.createObjectNode().put("id", itemId).put("type", "function_call")
+                .put("status", "in_progress").put("name", name).put("call_id", callId).put("arguments", "");
+        send(event("response.output_item.added").put("response_id", id).put("output_index", 0).set("item", added));
+        send(event("response.function_call_arguments.delta").put("response_id", id).put("item_id", itemId)
+                .put("output_index", 0).put("call_id", callId).put("delta", arguments));
+        send(event("response.function_call_arguments.done").put("response_id", id).put("item_id", itemId)
+                .put("output_index", 0).put("call_id", callId).put("name", name).put("arguments", arguments));
+        ObjectNode complete = added.deepCopy().put("status", "completed").put("arguments", arguments);
+        send(event("response.output_item.done").put("response_id", id).put("output_index", 0).set("item", complete));
+        done(id, complete);
+    }
+
+    /** A client's item: a function call's output must answer a call the model made. */
+    private void itemCreated(JsonNode it) {
+        if (!"function_call_output".equals(it.path("type").asText()) || !openCalls.remove(it.path("call_id").asText())) {
+            send(error("invalid_request_error", "invalid_item"));
+            return;
+        }
+        ObjectNode stored = ((ObjectNode) it.deepCopy()).put("id", "item_" + (++item)).put("status", "completed");
+        send(event("conversation.item.added").set("item", stored));
+        send(event("conversation.item.done").set("item", stored));
+    }
+
+    private void done(String id, ObjectNode outputItem) {
         ObjectNode done = event("response.done");
         ObjectNode r = done.putObject("response").put("id", id).put("status", "completed");
+        r.putArray("output").add(outputItem);
         ObjectNode u = r.putObject("usage").put("total_tokens", INPUT_TOKENS + OUTPUT_TOKENS)
                 .put("input_tokens", INPUT_TOKENS).put("output_tokens", OUTPUT_TOKENS);
         u.putObject("input_token_details").put("text_tokens", INPUT_TOKENS - INPUT_AUDIO_TOKENS)
