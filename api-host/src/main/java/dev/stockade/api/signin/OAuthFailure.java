@@ -15,11 +15,22 @@ final class OAuthFailure extends RuntimeException {
 
     private final int status;
     private final Body body;
+    private final long retryAfterSeconds;
 
     OAuthFailure(int status, String error, String description) {
+        this(status, error, description, 0);
+    }
+
+    /** A refusal to try again later: {@code retryAfterSeconds} becomes the answer's {@code Retry-After}. */
+    OAuthFailure(int status, String error, String description, long retryAfterSeconds) {
         super(error + ": " + description, null, false, false);
         this.status = status;
         this.body = new Body(error, description);
+        this.retryAfterSeconds = retryAfterSeconds;
+    }
+
+    long retryAfterSeconds() {
+        return retryAfterSeconds;
     }
 
     static OAuthFailure invalidRequest(String description) {

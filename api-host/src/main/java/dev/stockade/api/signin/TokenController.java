@@ -5,6 +5,7 @@ import dev.stockade.api.kernel.access.Action;
 import dev.stockade.api.kernel.config.OidcConfig;
 import dev.stockade.api.kernel.web.ApiProblem;
 import io.micronaut.core.annotation.Nullable;
+import io.micronaut.http.HttpRequest;
 import io.micronaut.http.HttpResponse;
 import io.micronaut.http.HttpStatus;
 import io.micronaut.http.MediaType;
@@ -31,8 +32,10 @@ class TokenController {
     private final Grants grants;
     private final Clients clients;
     private final OidcConfig oidc;
+    private final RegistrationLimit limit;
 
-    TokenController(Grants grants, Clients clients, OidcConfig oidc) {
+    TokenController(Grants grants, Clients clients, OidcConfig oidc, RegistrationLimit limit) {
+        this.limit = limit;
         this.grants = grants;
         this.clients = clients;
         this.oidc = oidc;
@@ -68,8 +71,11 @@ class TokenController {
     @Post("/register")
     @Consumes(MediaType.APPLICATION_JSON)
     @Access(Action.SIGNIN)
-    MutableHttpResponse<?> register(@Nullable @Body String body) {
-        return answer(HttpStatus.CREATED, () -> clients.register(body));
+    MutableHttpResponse<?> register(HttpRequest<?> request, @Nullable @Body String body) {
+        return answer(HttpStatus.CREATED, () -> {
+            limit.admit(request.getRemoteAddress().getAddress().getHostAddress());
+            return clients.register(body);
+        });
     }
 
     private MutableHttpResponse<?> answer(HttpStatus ok, Supplier<Object> work) {
@@ -82,8 +88,12 @@ class TokenController {
                     .header("Pragma", "no-cache");
             return body == null ? r : r.contentType(MediaType.APPLICATION_JSON_TYPE).body(body);
         } catch (OAuthFailure f) {
-            return HttpResponse.status(HttpStatus.valueOf(f.status())).contentType(MediaType.APPLICATION_JSON_TYPE)
-                    .header("Cache-Control", "no-store").body(f.body());
+            MutableHttpResponse<Object> r = HttpResponse.status(HttpStatus.valueOf(f.status()))
+                    .contentType(MediaType.APPLICATION_JSON_TYPE).header("Cache-Control", "no-store");
+            if (f.retryAfterSeconds() > 0) {
+                r.header("Retry-After", Long.toString(f.retryAfterSeconds()));
+            }
+            return r.body(f.body());
         }
     }
 }
