@@ -3,6 +3,8 @@ package dev.stockade.api.aws;
 import dev.stockade.api.sandbox.Sandbox;
 import dev.stockade.api.sandbox.SandboxEnvSource;
 import dev.stockade.api.sandbox.SandboxPolicies;
+import dev.stockade.api.sandbox.local.LocalProvisioner;
+import dev.stockade.api.sandbox.provision.Provisioner;
 import dev.stockade.policy.model.Integration;
 import dev.stockade.policy.model.IntegrationType;
 import dev.stockade.policy.model.Policy;
@@ -20,7 +22,8 @@ import java.util.Set;
  * Points a sandbox's AWS SDKs at the platform's container credentials endpoint when its policies name AWS
  * connections: the first named connection becomes the default credentials of the SDKs' provider chain, authorised by
  * the sandbox's own token (sent as is in {@code Authorization}, so it carries its {@code Bearer} scheme), and with
- * exactly one connection its region becomes {@code AWS_REGION}.
+ * exactly one connection its region becomes {@code AWS_REGION}. A local sandbox is pointed at the link-local address
+ * its namespace maps to the platform, since the SDKs accept plain http only there or on loopback.
  */
 @Singleton
 class AwsSandboxEnv implements SandboxEnvSource {
@@ -30,10 +33,12 @@ class AwsSandboxEnv implements SandboxEnvSource {
 
     private final SandboxPolicies policies;
     private final AwsConnectionService connections;
+    private final Provisioner provisioner;
 
-    AwsSandboxEnv(SandboxPolicies policies, AwsConnectionService connections) {
+    AwsSandboxEnv(SandboxPolicies policies, AwsConnectionService connections, Provisioner provisioner) {
         this.policies = policies;
         this.connections = connections;
+        this.provisioner = provisioner;
     }
 
     @Override
@@ -44,7 +49,8 @@ class AwsSandboxEnv implements SandboxEnvSource {
         if (named.isEmpty()) {
             return env;
         }
-        env.put(FULL_URI, credentialsUrl(platformApiUrl, named.get(0)));
+        String api = provisioner instanceof LocalProvisioner local ? local.linkLocalApiUrl() : platformApiUrl;
+        env.put(FULL_URI, credentialsUrl(api, named.get(0)));
         env.put(AUTHORIZATION, "Bearer " + sandboxToken);
         if (named.size() == 1) {
             Optional<AwsConnection> only = connections.byName(s.projectId(), named.get(0));

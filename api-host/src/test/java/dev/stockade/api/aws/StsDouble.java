@@ -9,12 +9,14 @@ import java.net.URI;
 import java.net.URLDecoder;
 import java.nio.charset.StandardCharsets;
 import java.time.Clock;
+import java.time.Duration;
 import java.time.Instant;
 import java.time.ZoneOffset;
 import java.time.format.DateTimeFormatter;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
@@ -25,26 +27,40 @@ import software.amazon.awssdk.http.SdkHttpRequest;
 import software.amazon.awssdk.http.auth.aws.signer.AwsV4HttpSigner;
 
 /**
- * A stand-in for AWS STS speaking its Query protocol: a form POST of {@code Action=AssumeRole&Version=2011-06-15}
- * whose SigV4 signature it checks by signing the same request again with the caller's secret, answered with the XML
- * {@code AssumeRoleResponse} or STS's XML error shape. It knows one role, its external ID and one caller key.
+ * A stand-in for AWS STS speaking its Query protocol: form POSTs of {@code Action=AssumeRole} (signed with the one
+ * caller key it knows: the platform's) and {@code Action=GetCallerIdentity} (signed with credentials it issued, session
+ * token included: what agent code in a sandbox calls), each SigV4 signature checked by signing the same request again
+ * with the signer's secret, answered in STS's XML or its XML error shape. It knows one role and its external ID.
  */
 final class StsDouble implements AutoCloseable {
     private static final Pattern AUTH = Pattern.compile("AWS4-HMAC-SHA256 Credential=([^/]+)/(\\d{8})/([^/]+)"
             + "/sts/aws4_request, SignedHeaders=([^,]+), Signature=(\\w+)");
     private static final DateTimeFormatter AMZ_DATE = DateTimeFormatter.ofPattern("yyyyMMdd'T'HHmmss'Z'")
             .withZone(ZoneOffset.UTC);
+    private static final String XMLNS = " xmlns=\"https://sts.amazonaws.com/doc/2011-06-15/\"";
 
     /** An AssumeRole request the double accepted. */
     record Assumed(String roleArn, String externalId, String sessionName, int durationSeconds, String accessKeyId) {
     }
 
+    /** A GetCallerIdentity request the double accepted: the issued key that signed it, and the caller it answered. */
+    record Called(String accessKeyId, String arn) {
+    }
+
+    /** Temporary credentials the double issued: their secret and session token derive from the key id. */
+    private record Issued(String accessKeyId, String arn, Instant expires) {
+    }
+
     final List<Assumed> assumed = new CopyOnWriteArrayList<>();
+    final List<Called> called = new CopyOnWriteArrayList<>();
+    private final Map<String, Issued> issuedKeys = new ConcurrentHashMap<>();
     private final HttpServer server;
     private final String callerKeyId;
     private final String callerSecret;
     private final String roleArn;
     private final String externalId;
+    /** When set, how long issued credentials live whatever was asked (real STS never goes below 900 s). */
+    private volatile Duration lifetime;
     private int issued;
 
     StsDouble(String callerKeyId, String callerSecret, String roleArn, String externalId) throws IOException {
@@ -61,50 +77,79 @@ final class StsDouble implements AutoCloseable {
         return "http://127.0.0.1:" + server.getAddress().getPort();
     }
 
+    int port() {
+        return server.getAddress().getPort();
+    }
+
+    /** Issue credentials that expire {@code lifetime} after issue ({@code null}: as the request asks). */
+    void lifetime(Duration lifetime) {
+        this.lifetime = lifetime;
+    }
+
     private void handle(HttpExchange ex) throws IOException {
         byte[] body = ex.getRequestBody().readAllBytes();
         Map<String, String> form = form(new String(body, StandardCharsets.UTF_8));
-        String why = check(ex, body, form);
+        String action = "POST".equals(ex.getRequestMethod()) && "2011-06-15".equals(form.get("Version"))
+                ? form.getOrDefault("Action", "") : "";
+        String why = switch (action) {
+            case "AssumeRole" -> checkAssume(ex, body, form);
+            case "GetCallerIdentity" -> checkCaller(ex, body);
+            default -> "InvalidAction the double knows only POST AssumeRole and GetCallerIdentity, Version=2011-06-15";
+        };
         if (why != null) {
             String[] codeAndMessage = why.split(" ", 2);
-            reply(ex, codeAndMessage[0].equals("AccessDenied") ? 403 : 400, "<ErrorResponse xmlns=\"https://sts"
-                    + ".amazonaws.com/doc/2011-06-15/\"><Error><Type>Sender</Type><Code>" + codeAndMessage[0]
-                    + "</Code><Message>" + codeAndMessage[1] + "</Message></Error><RequestId>r-1</RequestId>"
-                    + "</ErrorResponse>");
-            return;
+            reply(ex, codeAndMessage[0].equals("AccessDenied") ? 403 : 400, "<ErrorResponse" + XMLNS + "><Error>"
+                    + "<Type>Sender</Type><Code>" + codeAndMessage[0] + "</Code><Message>" + codeAndMessage[1]
+                    + "</Message></Error><RequestId>r-1</RequestId></ErrorResponse>");
+        } else if (action.equals("AssumeRole")) {
+            assume(ex, form);
+        } else {
+            identify(ex);
         }
+    }
+
+    private void assume(HttpExchange ex, Map<String, String> form) throws IOException {
         int duration = Integer.parseInt(form.getOrDefault("DurationSeconds", "3600"));
         String key;
         synchronized (this) {
             key = "ASIADOUBLE" + String.format("%010d", ++issued);
         }
+        String arn = roleArn.replace(":iam::", ":sts::").replace(":role/", ":assumed-role/") + "/"
+                + form.get("RoleSessionName");
+        Duration life = lifetime;
+        Instant expires = Instant.now().plus(life != null ? life : Duration.ofSeconds(duration));
+        issuedKeys.put(key, new Issued(key, arn, expires));
         assumed.add(new Assumed(form.get("RoleArn"), form.get("ExternalId"), form.get("RoleSessionName"), duration,
                 key));
-        Instant expires = Instant.now().plusSeconds(duration);
-        reply(ex, 200, "<AssumeRoleResponse xmlns=\"https://sts.amazonaws.com/doc/2011-06-15/\"><AssumeRoleResult>"
-                + "<Credentials><AccessKeyId>" + key + "</AccessKeyId><SecretAccessKey>secret-of-" + key
-                + "</SecretAccessKey><SessionToken>session-of-" + key + "</SessionToken><Expiration>" + expires
-                + "</Expiration></Credentials><AssumedRoleUser><AssumedRoleId>AROADOUBLE:" + form.get("RoleSessionName")
-                + "</AssumedRoleId><Arn>" + roleArn.replace(":iam::", ":sts::").replace(":role/", ":assumed-role/")
-                + "/" + form.get("RoleSessionName") + "</Arn></AssumedRoleUser></AssumeRoleResult>"
-                + "<ResponseMetadata><RequestId>r-2</RequestId></ResponseMetadata></AssumeRoleResponse>");
+        reply(ex, 200, "<AssumeRoleResponse" + XMLNS + "><AssumeRoleResult><Credentials><AccessKeyId>" + key
+                + "</AccessKeyId><SecretAccessKey>secret-of-" + key + "</SecretAccessKey><SessionToken>session-of-"
+                + key + "</SessionToken><Expiration>" + expires + "</Expiration></Credentials><AssumedRoleUser>"
+                + "<AssumedRoleId>AROADOUBLE:" + form.get("RoleSessionName") + "</AssumedRoleId><Arn>" + arn
+                + "</Arn></AssumedRoleUser></AssumeRoleResult><ResponseMetadata><RequestId>r-2</RequestId>"
+                + "</ResponseMetadata></AssumeRoleResponse>");
     }
 
-    /** Why the request is refused (STS code, a space, the message), or {@code null}. */
-    private String check(HttpExchange ex, byte[] body, Map<String, String> form) {
-        if (!"POST".equals(ex.getRequestMethod()) || !"AssumeRole".equals(form.get("Action"))
-                || !"2011-06-15".equals(form.get("Version"))) {
-            return "InvalidAction the double knows only POST Action=AssumeRole Version=2011-06-15";
-        }
-        String auth = ex.getRequestHeaders().getFirst("Authorization");
-        Matcher m = auth == null ? null : AUTH.matcher(auth);
-        if (m == null || !m.matches()) {
+    private void identify(HttpExchange ex) throws IOException {
+        Matcher m = AUTH.matcher(ex.getRequestHeaders().getFirst("Authorization"));
+        Issued k = m.matches() ? issuedKeys.get(m.group(1)) : null;
+        called.add(new Called(k.accessKeyId(), k.arn()));
+        String account = roleArn.split(":")[4];
+        reply(ex, 200, "<GetCallerIdentityResponse" + XMLNS + "><GetCallerIdentityResult><Arn>" + k.arn()
+                + "</Arn><UserId>AROADOUBLE:" + k.arn().substring(k.arn().lastIndexOf('/') + 1) + "</UserId>"
+                + "<Account>" + account + "</Account></GetCallerIdentityResult><ResponseMetadata><RequestId>r-3"
+                + "</RequestId></ResponseMetadata></GetCallerIdentityResponse>");
+    }
+
+    /** Why an AssumeRole is refused (STS code, a space, the message), or {@code null}. */
+    private String checkAssume(HttpExchange ex, byte[] body, Map<String, String> form) {
+        Matcher m = signature(ex);
+        if (m == null) {
             return "MissingAuthenticationToken request is not SigV4-signed for sts";
         }
         if (!m.group(1).equals(callerKeyId)) {
             return "InvalidClientTokenId the security token included in the request is invalid";
         }
-        if (!m.group(5).equals(expectedSignature(ex, body, m.group(3), m.group(4)))) {
+        if (!m.group(5).equals(expectedSignature(ex, body, m, callerSecret))) {
             return "SignatureDoesNotMatch the request signature we calculated does not match the signature you"
                     + " provided";
         }
@@ -114,20 +159,48 @@ final class StsDouble implements AutoCloseable {
         return null;
     }
 
-    /** The signature the caller's secret gives the request as received, over the headers it says it signed. */
-    private String expectedSignature(HttpExchange ex, byte[] body, String region, String signedHeaders) {
+    /** Why a GetCallerIdentity is refused: it must be signed with issued, unexpired credentials and their token. */
+    private String checkCaller(HttpExchange ex, byte[] body) {
+        Matcher m = signature(ex);
+        if (m == null) {
+            return "MissingAuthenticationToken request is not SigV4-signed for sts";
+        }
+        Issued k = issuedKeys.get(m.group(1));
+        String token = ex.getRequestHeaders().getFirst("X-Amz-Security-Token");
+        if (k == null || !("session-of-" + k.accessKeyId()).equals(token)
+                || !List.of(m.group(4).split(";")).contains("x-amz-security-token")) {
+            return "InvalidClientTokenId the security token included in the request is invalid";
+        }
+        if (!Instant.now().isBefore(k.expires())) {
+            return "ExpiredToken the security token included in the request is expired";
+        }
+        if (!m.group(5).equals(expectedSignature(ex, body, m, "secret-of-" + k.accessKeyId()))) {
+            return "SignatureDoesNotMatch the request signature we calculated does not match the signature you"
+                    + " provided";
+        }
+        return null;
+    }
+
+    private static Matcher signature(HttpExchange ex) {
+        String auth = ex.getRequestHeaders().getFirst("Authorization");
+        Matcher m = auth == null ? null : AUTH.matcher(auth);
+        return m != null && m.matches() ? m : null;
+    }
+
+    /** The signature {@code secret} gives the request as received, over the headers the caller says it signed. */
+    private String expectedSignature(HttpExchange ex, byte[] body, Matcher auth, String secret) {
         Instant at = Instant.from(AMZ_DATE.parse(ex.getRequestHeaders().getFirst("X-Amz-Date")));
         SdkHttpRequest.Builder req = SdkHttpRequest.builder().method(SdkHttpMethod.POST)
                 .uri(URI.create(url() + ex.getRequestURI()));
-        for (String h : signedHeaders.split(";")) {
+        for (String h : auth.group(4).split(";")) {
             if (!h.equals("x-amz-date")) {
                 req.putHeader(h, ex.getRequestHeaders().getFirst(h));
             }
         }
-        String signed = AwsV4HttpSigner.create().sign(r -> r.identity(AwsBasicCredentials.create(callerKeyId,
-                        callerSecret)).request(req.build()).payload(ContentStreamProvider.fromByteArray(body))
+        String signed = AwsV4HttpSigner.create().sign(r -> r.identity(AwsBasicCredentials.create(auth.group(1),
+                        secret)).request(req.build()).payload(ContentStreamProvider.fromByteArray(body))
                 .putProperty(AwsV4HttpSigner.SERVICE_SIGNING_NAME, "sts")
-                .putProperty(AwsV4HttpSigner.REGION_NAME, region)
+                .putProperty(AwsV4HttpSigner.REGION_NAME, auth.group(3))
                 .putProperty(AwsV4HttpSigner.SIGNING_CLOCK, Clock.fixed(at, ZoneOffset.UTC)))
                 .request().firstMatchingHeader("Authorization").orElse("");
         Matcher m = AUTH.matcher(signed);

@@ -123,6 +123,15 @@ public class LocalProvisioner implements Provisioner {
         return "http://" + network.gateway() + ":" + relay.port() + "/v1";
     }
 
+    /**
+     * The platform's API as a sandbox also reaches it at ECS's link-local credentials address (port 80, mapped to the
+     * relay inside its namespace): plain http that the AWS SDKs accept in {@code AWS_CONTAINER_CREDENTIALS_FULL_URI},
+     * where they refuse the bridge's address.
+     */
+    public String linkLocalApiUrl() {
+        return "http://" + LocalNetwork.LINK_LOCAL_PLATFORM + "/v1";
+    }
+
     @Override
     public String kind() {
         return "local";
@@ -236,7 +245,7 @@ public class LocalProvisioner implements Provisioner {
         network.ensureBridge();
         int slot = slots.claim(sandbox);
         try {
-            network.attach(slot);
+            network.attach(slot, relay.port());
             return slot;
         } catch (ProvisionException e) {
             release(slot, sandbox);
