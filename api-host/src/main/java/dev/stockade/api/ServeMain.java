@@ -14,7 +14,9 @@ import java.util.List;
 import java.util.Map;
 import java.util.concurrent.Callable;
 import picocli.CommandLine.Command;
+import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Option;
+import picocli.CommandLine.Spec;
 import picocli.CommandLine;
 
 /**
@@ -28,6 +30,9 @@ import picocli.CommandLine;
 @Command(name = "serve", mixinStandardHelpOptions = true, version = "stockade " + PlatformVersion.VALUE,
         description = "Start the Stockade platform (REST API under /v1).")
 public final class ServeMain implements Callable<Integer> {
+    @Spec
+    CommandSpec spec;
+
     @Option(names = "--data-dir", paramLabel = "DIR", description = "Where the installation keeps its files (default: ${DEFAULT-VALUE}).")
     Path dataDir = Path.of(".stockade", "platform");
 
@@ -46,6 +51,16 @@ public final class ServeMain implements Callable<Integer> {
     @Option(names = "--database-password-file", paramLabel = "FILE", description = "File holding the password for --database-url.")
     Path databasePasswordFile;
 
+    // unset keeps datasources.default.maximum-pool-size of the configuration (application.yml's 16, or the chart's)
+    @Option(names = "--database-pool-size", paramLabel = "N",
+            description = "Connections this replica keeps open to PostgreSQL (1 to 1000; default 16).")
+    Integer databasePoolSize;
+
+    @Option(names = "--database-statement-timeout", paramLabel = "DURATION", converter = StatementTimeout.Converter.class,
+            description = "Longest a database statement may run before PostgreSQL cancels it, e.g. 30s, 2m, 500ms;"
+                    + " 0 = no bound (default: ${DEFAULT-VALUE}).")
+    StatementTimeout statementTimeout = StatementTimeout.DEFAULT;
+
     // repeatable: the Helm chart adds the operator's OAuth applications (oauthApplications.existingSecret) as a second file
     @Option(names = "--config", paramLabel = "FILE", description = "YAML configuration file (spec names: config.publicUrl, oidc.issuer, hub.url, ...); repeatable.")
     List<Path> configFiles = new ArrayList<>();
@@ -62,6 +77,11 @@ public final class ServeMain implements Callable<Integer> {
 
     @Override
     public Integer call() throws Exception {
+        if (databasePoolSize != null && (databasePoolSize < 1 || databasePoolSize > 1000)) {
+            spec.commandLine().getErr().println("stockade serve: --database-pool-size must be 1 to 1000, not "
+                    + databasePoolSize);
+            return 2;
+        }
         Path dir = dataDir.toAbsolutePath().normalize();
         Files.createDirectories(dir);
         Map<String, Object> props = new HashMap<>();
@@ -78,6 +98,11 @@ public final class ServeMain implements Callable<Integer> {
                 props.put("datasources.default.password", Files.readString(databasePasswordFile).trim());
             }
         }
+        if (databasePoolSize != null) {
+            props.put("datasources.default.maximum-pool-size", databasePoolSize);
+        }
+        // every pooled connection, the migrations' included, starts with the bound (a role's or URL's is overridden)
+        props.put("datasources.default.connection-init-sql", statementTimeout.initSql());
         if (!configFiles.isEmpty()) {
             System.setProperty("micronaut.config.files",
                     String.join(",", configFiles.stream().map(f -> f.toAbsolutePath().toString()).toList()));
