@@ -50,6 +50,20 @@ record RenderedChart(List<JsonNode> documents) {
         });
     }
 
+    /**
+     * Renders into {@code namespace} with the value set {@code src/test/resources/values/<name>.yaml} ({@code null}:
+     * the chart's defaults) and {@code values} (Helm's --set syntax) on top.
+     */
+    static RenderedChart renderIn(String namespace, String name, Map<String, Object> values) {
+        return render(namespace, command -> {
+            if (name != null) {
+                command.withValuesFile(Path.of("src", "test", "resources", "values", name + ".yaml"));
+            }
+            values.forEach(command::set);
+            return command;
+        });
+    }
+
     private static RenderedChart render(UnaryOperator<TemplateCommand> values) {
         return render(NAMESPACE, values);
     }

@@ -18,7 +18,9 @@ import io.micronaut.context.annotation.Requires;
 import jakarta.inject.Singleton;
 import java.net.InetAddress;
 import java.net.InetSocketAddress;
+import java.net.URLEncoder;
 import java.net.UnknownHostException;
+import java.nio.charset.StandardCharsets;
 import java.util.List;
 import java.util.Optional;
 import java.util.concurrent.TimeUnit;
@@ -74,7 +76,8 @@ public final class KubernetesProvisioner implements Provisioner {
             }
             client.pods().inNamespace(ns).resource(SandboxManifests.pod(spec, names, settings)).create();
         } catch (KubernetesClientException e) {
-            throw new ProvisionException("the cluster refused the sandbox's objects: " + reason(e));
+            throw new ProvisionException("the cluster refused the sandbox's objects: "
+                    + withoutToken(reason(e), spec.egress().proxyToken()));
         }
         awaitRunning(names);
     }
@@ -167,6 +170,14 @@ public final class KubernetesProvisioner implements Provisioner {
         }
     }
 
+    /** {@code text} with the proxy token (raw or URL-encoded) cut out, should a server message ever echo a value. */
+    private static String withoutToken(String text, String token) {
+        if (token == null || token.isEmpty()) {
+            return text;
+        }
+        return text.replace(token, "[token]").replace(URLEncoder.encode(token, StandardCharsets.UTF_8), "[token]");
+    }
+
     private PodResource pod(String name) {
         return client.pods().inNamespace(settings.namespace()).withName(name);
     }
@@ -185,10 +196,19 @@ public final class KubernetesProvisioner implements Provisioner {
         }
     }
 
-    /** A short reason from the API server's status, never the request (which may carry the proxy token). */
+    /**
+     * A short reason from the API server's status, never the request (which may carry the proxy token). For an object
+     * the server refuses (422) or an act it forbids (403) its message too: it names the object and each field with the
+     * rule it broke, or what admission or RBAC refused, which is what someone fixing the install or the sandbox needs.
+     */
     private static String reason(KubernetesClientException e) {
         if (e.getStatus() != null && e.getStatus().getReason() != null) {
-            return e.getStatus().getReason() + " (" + e.getCode() + ")";
+            String why = e.getStatus().getReason() + " (" + e.getCode() + ")";
+            String message = e.getStatus().getMessage();
+            if ((e.getCode() == 422 || e.getCode() == 403) && message != null && !message.isBlank()) {
+                why += ": " + (message.length() > 500 ? message.substring(0, 500) + "…" : message.strip());
+            }
+            return why;
         }
         return e.getCode() > 0 ? "HTTP " + e.getCode() : "the API server could not be reached";
     }
