@@ -39,7 +39,7 @@ public final class SecretBox {
             byte[] pt = envelope.decrypt(Base64.getDecoder().decode(sealed), context.getBytes(StandardCharsets.UTF_8));
             return new String(pt, StandardCharsets.UTF_8);
         } catch (GeneralSecurityException | IllegalArgumentException e) {
-            throw new IllegalStateException("a sealed secret does not open with this installation's key");
+            throw new UnreadableSecret();
         }
     }
 }

@@ -45,6 +45,7 @@ public enum ProblemCode {
     // managed inference (the /llm/* routes; spec: Errors 404, 503)
     INFERENCE_NOT_AVAILABLE(HttpStatus.NOT_FOUND, "inference-not-available", "Inference backend not available"),
     PII_MASKING_UNAVAILABLE(HttpStatus.SERVICE_UNAVAILABLE, "pii-masking-unavailable", "PII masking unavailable"),
+    SECRETS_UNREADABLE(HttpStatus.SERVICE_UNAVAILABLE, "secrets-unreadable", "Secrets unreadable"),
     // realtime voice: eight sessions per project per replica (spec: Limits)
     REALTIME_SESSIONS_EXHAUSTED(HttpStatus.TOO_MANY_REQUESTS, "realtime-sessions-exhausted",
             "Realtime sessions exhausted");

@@ -36,7 +36,7 @@ record ProblemErrorProcessor(Problems problems) implements ErrorResponseProcesso
         return response;
     }
 
-    private ApiProblem translate(int status, Throwable cause) {
+    static ApiProblem translate(int status, Throwable cause) {
         for (Throwable t = cause; t != null; t = t.getCause()) {
             if (t instanceof ApiProblem p) {
                 return p;
@@ -53,6 +53,10 @@ record ProblemErrorProcessor(Problems problems) implements ErrorResponseProcesso
             if (t instanceof jakarta.validation.ValidationException) {
                 return new ApiProblem(ProblemCode.VALIDATION_FAILED,
                         "the body must be a JSON object of the documented shape");
+            }
+            if (t instanceof dev.stockade.api.kernel.secrets.UnreadableSecret unreadable) {
+                LOG.error(unreadable.getMessage());
+                return new ApiProblem(ProblemCode.SECRETS_UNREADABLE, unreadable.getMessage());
             }
             if (t.getClass().getName().endsWith("TooLongHttpHeaderException")) {
                 return new ApiProblem(ProblemCode.HEADERS_TOO_LARGE, detailFor(ProblemCode.HEADERS_TOO_LARGE));
