@@ -2,8 +2,10 @@ package dev.stockade.api.egress;
 
 import dev.stockade.api.enforcement.EnforcementStore;
 import dev.stockade.proxy.SandboxRegistry;
+import dev.stockade.proxy.feed.DocumentHash;
 import dev.stockade.proxy.feed.FeedApplier;
 import dev.stockade.proxy.feed.SandboxSet;
+import java.util.HashSet;
 import java.util.List;
 import java.util.Set;
 import java.util.UUID;
@@ -42,6 +44,7 @@ final class EnforcementFollower implements AutoCloseable {
         this.store = store;
         this.sets = sets;
         this.applier = new FeedApplier(registry, closeConnections, LOG::warn);
+        applier.documents().fetchMissingFrom(store::document); // one evicted from the follower's cache
         this.haltedAtStart = haltedAtStart;
     }
 
@@ -75,12 +78,25 @@ final class EnforcementFollower implements AutoCloseable {
         thread.shutdownNow();
     }
 
+    /** The documents a batch lists that the follower lacks, read in one query rather than fetched one by one. */
+    private void offerMissing(List<EnforcementStore.ListedChange> changes) {
+        Set<DocumentHash> missing = new HashSet<>();
+        for (EnforcementStore.ListedChange c : changes) {
+            if (c.set() != null) {
+                c.set().grants().stream().filter(h -> !applier.documents().has(h)).forEach(missing::add);
+                c.set().ceiling().stream().filter(h -> !applier.documents().has(h)).forEach(missing::add);
+            }
+        }
+        store.documents(missing).forEach((h, text) -> applier.documents().offer(h, text));
+    }
+
     private void catchUp() {
         try {
-            List<EnforcementStore.Change> changes;
+            List<EnforcementStore.ListedChange> changes;
             do {
                 changes = store.changesAfter(applied, FeedSets.BATCH);
-                for (EnforcementStore.Change c : changes) {
+                offerMissing(changes);
+                for (EnforcementStore.ListedChange c : changes) {
                     SandboxSet set = sets.set(c);
                     if (set == null) {
                         applier.remove(c.sandboxId().toString());

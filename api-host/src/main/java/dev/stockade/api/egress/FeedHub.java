@@ -4,6 +4,7 @@ import dev.stockade.api.enforcement.EnforcementStore;
 import dev.stockade.api.halt.HaltService;
 import dev.stockade.api.kernel.events.EventStream;
 import dev.stockade.api.kernel.events.Topic;
+import dev.stockade.proxy.feed.DocumentHash;
 import dev.stockade.proxy.feed.FeedWire;
 import dev.stockade.proxy.feed.SandboxSet;
 import io.micronaut.context.annotation.Value;
@@ -11,7 +12,10 @@ import io.micronaut.http.sse.Event;
 import jakarta.annotation.PreDestroy;
 import jakarta.inject.Singleton;
 import java.time.Duration;
+import java.util.LinkedHashMap;
+import java.util.LinkedHashSet;
 import java.util.List;
+import java.util.Map;
 import java.util.Set;
 import java.util.UUID;
 import java.util.concurrent.ConcurrentHashMap;
@@ -35,6 +39,8 @@ import reactor.core.publisher.FluxSink;
 @Singleton
 public class FeedHub {
     private static final Logger LOG = LoggerFactory.getLogger(FeedHub.class);
+    /** Documents a feed remembers having sent: about ten per sandbox of a proxy with ten thousand. */
+    private static final int SENT_DOCUMENTS = 100_000;
 
     private final EnforcementStore store;
     private final FeedSets sets;
@@ -61,10 +67,13 @@ public class FeedHub {
                 TimeUnit.MILLISECONDS);
     }
 
-    /** A feed from {@code after}: the server-sent events a proxy replica reads. */
-    public Flux<Event<String>> open(long after, UUID tokenId, String proxyName) {
+    /**
+     * A feed from {@code after}: the server-sent events a proxy replica reads, documents by hash when {@code wire} is
+     * {@link FeedWire#BY_HASH}, whole in each set otherwise (replicas that predate it).
+     */
+    public Flux<Event<String>> open(long after, int wire, UUID tokenId, String proxyName) {
         return Flux.create(sink -> {
-            Session s = new Session(sink, after, tokenId, proxyName);
+            Session s = new Session(sink, after, wire == FeedWire.BY_HASH, tokenId, proxyName);
             sessions.add(s);
             sink.onDispose(() -> {
                 sessions.remove(s);
@@ -74,6 +83,12 @@ public class FeedHub {
             LOG.info("proxy feed of `{}` opened after version {}", proxyName, after);
             s.haltChanged();
         }, FluxSink.OverflowStrategy.BUFFER);
+    }
+
+    private static List<DocumentHash> concat(List<DocumentHash> a, List<DocumentHash> b) {
+        List<DocumentHash> out = new java.util.ArrayList<>(a);
+        out.addAll(b);
+        return out;
     }
 
     @PreDestroy
@@ -89,12 +104,21 @@ public class FeedHub {
         private final UUID tokenId;
         private final AtomicBoolean running = new AtomicBoolean();
         private final AtomicBoolean again = new AtomicBoolean();
+        private final boolean byHash;
+        /** The documents this feed has sent (bounded: one forgotten is sent again, or the replica fetches it). */
+        private final Map<DocumentHash, Boolean> sentDocuments = new LinkedHashMap<>(1024, 0.75f, true) {
+            @Override
+            protected boolean removeEldestEntry(Map.Entry<DocumentHash, Boolean> eldest) {
+                return size() > SENT_DOCUMENTS;
+            }
+        };
         private volatile boolean haltDirty;
         private volatile long sent;
         private boolean ready;
 
-        Session(FluxSink<Event<String>> sink, long after, UUID tokenId, String proxyName) {
+        Session(FluxSink<Event<String>> sink, long after, boolean byHash, UUID tokenId, String proxyName) {
             this.sink = sink;
+            this.byHash = byHash;
             this.tokenId = tokenId;
             this.sent = after;
             this.proxyName = proxyName;
@@ -140,14 +164,16 @@ public class FeedHub {
         /** Sends batches while the proxy asks for more; the first catch-up ends with {@code ready}. */
         private void sendChanges() {
             while (sink.requestedFromDownstream() > 0 && !sink.isCancelled()) {
-                List<EnforcementStore.Change> changes = store.changesAfter(sent, FeedSets.BATCH);
-                for (EnforcementStore.Change c : changes) {
+                List<EnforcementStore.ListedChange> changes = store.changesAfter(sent, FeedSets.BATCH);
+                Map<DocumentHash, String> texts = store.documents(unsent(changes));
+                for (EnforcementStore.ListedChange c : changes) {
                     SandboxSet set = sets.set(c);
-                    sink.next(set == null
-                            ? Event.of(FeedWire.removed(c.version(), c.sandboxId().toString()).toString())
-                                    .name(FeedWire.REMOVED).id(Long.toString(c.version()))
-                            : Event.of(FeedWire.sandbox(set).toString()).name(FeedWire.SANDBOX)
-                                    .id(Long.toString(c.version())));
+                    if (set == null) {
+                        sink.next(Event.of(FeedWire.removed(c.version(), c.sandboxId().toString()).toString())
+                                .name(FeedWire.REMOVED).id(Long.toString(c.version())));
+                    } else {
+                        send(set, texts);
+                    }
                     sent = c.version();
                 }
                 if (changes.size() < FeedSets.BATCH) {
@@ -159,6 +185,37 @@ public class FeedHub {
                 }
             }
             again.set(true); // demand ran out mid-way: onRequest wakes the session again
+        }
+
+        /** The documents a batch lists that this feed has not sent (wire 1: every one, each set carries them). */
+        private Set<DocumentHash> unsent(List<EnforcementStore.ListedChange> changes) {
+            Set<DocumentHash> out = new LinkedHashSet<>();
+            for (EnforcementStore.ListedChange c : changes) {
+                if (c.set() != null) {
+                    c.set().grants().forEach(out::add);
+                    c.set().ceiling().forEach(out::add);
+                }
+            }
+            if (byHash) {
+                out.removeIf(sentDocuments::containsKey);
+            }
+            return out;
+        }
+
+        /** A set, after the documents it lists that were not sent yet (wire 2), or with them whole (wire 1). */
+        private void send(SandboxSet set, Map<DocumentHash, String> texts) {
+            String id = Long.toString(set.version());
+            if (!byHash) {
+                sink.next(Event.of(FeedWire.sandbox(set, texts::get).toString()).name(FeedWire.SANDBOX).id(id));
+                return;
+            }
+            for (DocumentHash h : concat(set.grants(), set.ceiling())) {
+                String text = texts.get(h);
+                if (text != null && sentDocuments.put(h, Boolean.TRUE) == null) {
+                    sink.next(Event.of(FeedWire.document(h, text).toString()).name(FeedWire.DOCUMENT));
+                }
+            }
+            sink.next(Event.of(FeedWire.set(set).toString()).name(FeedWire.SET).id(id));
         }
     }
 }

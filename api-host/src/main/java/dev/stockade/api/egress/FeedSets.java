@@ -2,16 +2,15 @@ package dev.stockade.api.egress;
 
 import dev.stockade.api.enforcement.CredentialMaterials;
 import dev.stockade.api.enforcement.EnforcementStore;
-import dev.stockade.api.enforcement.SandboxEnforcement;
 import dev.stockade.proxy.feed.SandboxSet;
 import jakarta.inject.Singleton;
 import java.util.HexFormat;
 import java.util.List;
 
 /**
- * Turns a row of {@code sandbox_enforcement} into the set a proxy enforces: the documents as stored, the credentials'
- * material revealed (the one place secrets leave their sealed form, for a proxy to inject them). Used by the
- * in-process proxy and by the feed that separate proxy replicas read.
+ * Turns a row of {@code sandbox_enforcement} into the set a proxy enforces: the documents by hash as stored, the
+ * credentials' material revealed (the one place secrets leave their sealed form, for a proxy to inject them). Used by
+ * the in-process proxy and by the feed that separate proxy replicas read.
  */
 @Singleton
 record FeedSets(CredentialMaterials materials) {
@@ -19,15 +18,15 @@ record FeedSets(CredentialMaterials materials) {
     static final int BATCH = 500;
 
     /** The set of a change, or null for a sandbox no proxy serves any more (deleted, or without a token). */
-    public SandboxSet set(EnforcementStore.Change c) {
-        if (c.deleted() || c.enforcement().tokenHash() == null) {
+    public SandboxSet set(EnforcementStore.ListedChange c) {
+        if (c.deleted() || c.set().tokenHash() == null) {
             return null;
         }
-        SandboxEnforcement e = c.enforcement();
+        EnforcementStore.ListedSet e = c.set();
         List<SandboxSet.CredentialSpec> credentials = materials.reveal(e.credentials()).stream()
                 .map(m -> new SandboxSet.CredentialSpec(m.name(), m.domains(), m.headerFormat(), m.secret()))
                 .toList();
-        return new SandboxSet(c.version(), e.sandboxId().toString(), e.orgId().toString(), e.projectId().toString(),
+        return new SandboxSet(c.version(), c.sandboxId().toString(), c.orgId().toString(), e.projectId().toString(),
                 HexFormat.of().formatHex(e.tokenHash()), e.grants(), e.ceiling(), credentials);
     }
 }

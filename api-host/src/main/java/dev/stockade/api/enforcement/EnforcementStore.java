@@ -7,6 +7,7 @@ import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.stockade.api.kernel.db.Sql;
 import dev.stockade.api.kernel.events.Events;
 import dev.stockade.api.kernel.events.Topic;
+import dev.stockade.proxy.feed.DocumentHash;
 import jakarta.inject.Singleton;
 import java.io.IOException;
 import java.io.UncheckedIOException;
@@ -14,59 +15,99 @@ import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.sql.Types;
 import java.util.ArrayList;
+import java.util.Collection;
+import java.util.HashMap;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 import java.util.UUID;
 
 /**
- * The {@code sandbox_enforcement} table: the sandbox feature publishes what a sandbox's proxy must enforce on its own
- * transaction; the proxy feed reads the changes after a version. Each write takes the next version and publishes an
- * {@code enforcement} event, so listeners on every replica wake after commit.
+ * The {@code sandbox_enforcement} table and its documents: the sandbox feature publishes what a sandbox's proxy must
+ * enforce on its own transaction; the proxy feed reads the changes after a version. A set lists its documents by
+ * content hash and each distinct document is stored once ({@code enforcement_documents}). Each write takes the next
+ * version and publishes an {@code enforcement} event, so listeners on every replica wake after commit.
  */
 @Singleton
 public class EnforcementStore {
-    /** One row as the feed reads it; {@code enforcement} is null for a tombstone. */
+    /** One row with its documents, as readers outside the feed use it; {@code enforcement} is null for a tombstone. */
     public record Change(long version, UUID sandboxId, UUID orgId, boolean deleted, SandboxEnforcement enforcement) {
+    }
+
+    /** One row as the feed reads it: the set by document hashes; {@code set} is null for a tombstone. */
+    public record ListedChange(long version, UUID sandboxId, UUID orgId, boolean deleted, ListedSet set) {
+    }
+
+    /**
+     * A sandbox's set with its documents named by hash.
+     *
+     * @param grants  the policy documents' hashes (attachment order, the embedded policy last)
+     * @param ceiling the org ceiling's documents' hashes
+     */
+    public record ListedSet(UUID projectId, byte[] tokenHash, int revision, List<DocumentHash> grants,
+                            List<DocumentHash> ceiling, List<UUID> credentials) {
+        public ListedSet {
+            grants = List.copyOf(grants);
+            ceiling = List.copyOf(ceiling);
+            credentials = List.copyOf(credentials);
+        }
     }
 
     /** The advisory lock key of enforcement writes ("stk-enfo" in ASCII). */
     private static final long WRITE_LOCK = 0x73746b2d656e666fL;
 
-    /** The columns {@link #change} reads. */
+    /** The columns {@link #listed} reads. */
     private static final String CHANGES = "SELECT version, sandbox_id, org_id, project_id, token_hash, revision,"
             + " bundle::text, deleted FROM sandbox_enforcement";
 
     private final Sql jdbc;
     private final Events events;
     private final ObjectMapper json;
+    private final EnforcementDocuments documents;
 
     public EnforcementStore(Sql jdbc, Events events, ObjectMapper json) {
         this.json = json;
         this.jdbc = jdbc;
         this.events = events;
+        this.documents = new EnforcementDocuments(jdbc);
     }
 
     /**
      * Records what each sandbox's proxy enforces from now on, in one JDBC batch, and publishes one {@code enforcement}
-     * event per organization (on the caller's transaction).
+     * event per organization (on the caller's transaction). Documents new to the table are stored once. A row equal
+     * to the one stored (same documents, token, revision and no credentials) keeps its version: no proxy is sent a set
+     * that did not change. A row with credentials is always written, since their material is read when it is sent.
      */
     public void publishAll(List<SandboxEnforcement> all) {
         if (all.isEmpty()) {
             return;
         }
         serialize();
+        Map<DocumentHash, String> texts = new LinkedHashMap<>();
+        List<ObjectNode> bundles = new ArrayList<>(all.size());
+        Map<JsonNode, DocumentHash> hashed = new java.util.IdentityHashMap<>(); // a shared policy is one node
+        for (SandboxEnforcement e : all) {
+            bundles.add(bundle(e, texts, hashed));
+        }
+        documents.store(texts);
         jdbc.prepare("INSERT INTO sandbox_enforcement (sandbox_id, org_id, project_id, token_hash, revision, bundle,"
                 + " version, deleted, updated_at) VALUES (?, ?, ?, ?, ?, ?::jsonb, nextval('enforcement_version'),"
                 + " false, now()) ON CONFLICT (sandbox_id) DO UPDATE SET token_hash = EXCLUDED.token_hash,"
                 + " revision = EXCLUDED.revision, bundle = EXCLUDED.bundle, version = EXCLUDED.version,"
-                + " deleted = false, updated_at = now()", ps -> {
-                    for (SandboxEnforcement e : all) {
+                + " deleted = false, updated_at = now() WHERE sandbox_enforcement.deleted"
+                + " OR sandbox_enforcement.bundle IS DISTINCT FROM EXCLUDED.bundle"
+                + " OR sandbox_enforcement.token_hash IS DISTINCT FROM EXCLUDED.token_hash"
+                + " OR sandbox_enforcement.revision <> EXCLUDED.revision"
+                + " OR jsonb_array_length(EXCLUDED.bundle -> 'credentials') > 0", ps -> {
+                    for (int i = 0; i < all.size(); i++) {
+                        SandboxEnforcement e = all.get(i);
                         ps.setObject(1, e.sandboxId(), Types.OTHER);
                         ps.setObject(2, e.orgId(), Types.OTHER);
                         ps.setObject(3, e.projectId(), Types.OTHER);
                         ps.setBytes(4, e.tokenHash());
                         ps.setInt(5, e.revision());
-                        ps.setString(6, bundle(e).toString());
+                        ps.setString(6, bundles.get(i).toString());
                         ps.addBatch();
                     }
                     return ps.executeBatch();
@@ -98,51 +139,88 @@ public class EnforcementStore {
         });
     }
 
-    /** The rows written after {@code version}, oldest first, at most {@code limit}. */
-    public List<Change> changesAfter(long version, int limit) {
+    /** The rows written after {@code version}, oldest first, at most {@code limit}, documents by hash. */
+    public List<ListedChange> changesAfter(long version, int limit) {
         return jdbc.query(CHANGES + " WHERE version > ? ORDER BY version LIMIT ?", List.of(version, limit),
-                this::change);
+                this::listed);
+    }
+
+    /** The texts of the documents {@code hashes} name that are stored (one query). */
+    public Map<DocumentHash, String> documents(Collection<DocumentHash> hashes) {
+        return documents.texts(hashes);
+    }
+
+    /** The text of one document, or empty when no set ever listed it. */
+    public Optional<String> document(DocumentHash hash) {
+        return Optional.ofNullable(documents.texts(List.of(hash)).get(hash));
     }
 
     /** The organization and project of a sandbox that has (or had) a row; empty for an unknown id. */
-    public java.util.Optional<UUID[]> owner(UUID sandboxId) {
+    public Optional<UUID[]> owner(UUID sandboxId) {
         return jdbc.first("SELECT org_id, project_id FROM sandbox_enforcement WHERE sandbox_id = ?", List.of(sandboxId),
                 rs -> new UUID[] {rs.getObject(1, UUID.class), rs.getObject(2, UUID.class)});
     }
 
-    /** The live (not deleted) rows of an organization, by sandbox id. */
+    /** The live (not deleted) rows of an organization, by sandbox id, with their documents. */
     public List<Change> current(UUID orgId) {
-        return jdbc.query(CHANGES + " WHERE org_id = ? AND NOT deleted ORDER BY sandbox_id", List.of(orgId),
-                this::change);
+        List<ListedChange> rows = jdbc.query(CHANGES + " WHERE org_id = ? AND NOT deleted ORDER BY sandbox_id",
+                List.of(orgId), this::listed);
+        List<DocumentHash> wanted = rows.stream().flatMap(r -> java.util.stream.Stream.concat(
+                r.set().grants().stream(), r.set().ceiling().stream())).distinct().toList();
+        Map<DocumentHash, JsonNode> trees = new HashMap<>();
+        documents.texts(wanted).forEach((h, text) -> trees.put(h, read(text)));
+        List<Change> out = new ArrayList<>(rows.size());
+        for (ListedChange r : rows) {
+            ListedSet s = r.set();
+            out.add(new Change(r.version(), r.sandboxId(), r.orgId(), false, new SandboxEnforcement(r.sandboxId(),
+                    r.orgId(), s.projectId(), s.tokenHash(), s.revision(), s.grants().stream().map(trees::get)
+                    .toList(), s.ceiling().stream().map(trees::get).toList(), s.credentials())));
+        }
+        return out;
     }
 
-    private Change change(ResultSet rs) throws SQLException {
+    private ListedChange listed(ResultSet rs) throws SQLException {
         long version = rs.getLong(1);
         UUID sandboxId = rs.getObject(2, UUID.class);
         UUID orgId = rs.getObject(3, UUID.class);
         if (rs.getBoolean(8)) {
-            return new Change(version, sandboxId, orgId, true, null);
+            return new ListedChange(version, sandboxId, orgId, true, null);
         }
         JsonNode bundle = read(rs.getString(7));
-        List<JsonNode> grants = new ArrayList<>();
-        bundle.path("grants").forEach(grants::add);
-        List<JsonNode> ceiling = new ArrayList<>();
-        bundle.path("ceiling").forEach(ceiling::add);
         List<UUID> credentials = new ArrayList<>();
         bundle.path("credentials").forEach(c -> credentials.add(UUID.fromString(c.asText())));
-        return new Change(version, sandboxId, orgId, false, new SandboxEnforcement(sandboxId, orgId,
-                rs.getObject(4, UUID.class), rs.getBytes(5), rs.getInt(6), grants, ceiling, credentials));
+        return new ListedChange(version, sandboxId, orgId, false, new ListedSet(rs.getObject(4, UUID.class),
+                rs.getBytes(5), rs.getInt(6), hashes(bundle.path("grants")), hashes(bundle.path("ceiling")),
+                credentials));
     }
 
-    private ObjectNode bundle(SandboxEnforcement e) {
+    private static List<DocumentHash> hashes(JsonNode list) {
+        List<DocumentHash> out = new ArrayList<>(list.size());
+        list.forEach(h -> out.add(new DocumentHash(h.asText())));
+        return out;
+    }
+
+    /** The stored bundle: documents by hash ({@code texts} collects the documents to store). */
+    private ObjectNode bundle(SandboxEnforcement e, Map<DocumentHash, String> texts,
+                              Map<JsonNode, DocumentHash> hashed) {
         ObjectNode b = json.createObjectNode();
         ArrayNode grants = b.putArray("grants");
-        e.grants().forEach(grants::add);
+        e.grants().forEach(d -> grants.add(hash(d, texts, hashed).hex()));
         ArrayNode ceiling = b.putArray("ceiling");
-        e.ceiling().forEach(ceiling::add);
+        e.ceiling().forEach(d -> ceiling.add(hash(d, texts, hashed).hex()));
         ArrayNode credentials = b.putArray("credentials");
         e.credentials().forEach(id -> credentials.add(id.toString()));
         return b;
+    }
+
+    private static DocumentHash hash(JsonNode doc, Map<DocumentHash, String> texts,
+                                     Map<JsonNode, DocumentHash> hashed) {
+        return hashed.computeIfAbsent(doc, d -> {
+            String text = d.toString();
+            DocumentHash h = DocumentHash.of(text);
+            texts.putIfAbsent(h, text);
+            return h;
+        });
     }
 
     private JsonNode read(String text) {

@@ -70,7 +70,7 @@ class EnforcementOrderTest extends PlatformTest {
             boolean last = false;
             while (!last) {
                 last = done.get(); // one more read after the writers finished
-                for (EnforcementStore.Change c : store.changesAfter(after, 500)) {
+                for (EnforcementStore.ListedChange c : store.changesAfter(after, 500)) {
                     seen.add(c.sandboxId());
                     after = c.version();
                 }

@@ -26,16 +26,19 @@ import java.util.concurrent.TimeUnit;
  * <ol>
  *   <li>a policy write to enforcement: {@code PATCH} the shared policy and time, per sandbox, until a proxy replica
  *       fed by the platform ({@link ControlPlaneSource}, in this JVM) has the sandbox's new set in force;</li>
- *   <li>resident memory of a separate proxy process ({@code stockade-proxy --platform}) holding the N sandboxes'
- *       programs, beside the same process holding none;</li>
+ *   <li>memory: the live heap of the replica in this JVM over its empty state, fresh and after the rewrites; and
+ *       resident memory and live heap of a separate proxy process ({@code stockade-proxy --platform}) holding the N
+ *       sandboxes' programs, beside the same process holding none;</li>
  *   <li>halt to every open connection closed: one held request per sandbox through the platform's in-process proxy
  *       (with each sandbox's own token), then {@code POST .../halt}, timing until each is closed ({@link Tunnels}).</li>
  * </ol>
- * Needs root, bubblewrap and iproute2, and the built jars. Usage: {@code java -cp benchmarks/target/benchmarks.jar
+ * Needs root, bubblewrap and iproute2, and the built jars; {@code BENCH_PLATFORM_JAVA_OPTIONS} is passed to the
+ * platform's JVM (a flight recording, say). Usage: {@code java -cp benchmarks/target/benchmarks.jar
  * dev.stockade.bench.sandbox.EnforcementBench [sandboxes] [rounds]}.
  */
 public final class EnforcementBench {
     private static final int ENTRIES = 100;
+    private static final double MIB = 1024.0 * 1024.0;
 
     private EnforcementBench() {
     }
@@ -43,10 +46,14 @@ public final class EnforcementBench {
     public static void main(String[] args) throws Exception {
         int count = args.length > 0 ? Integer.parseInt(args[0]) : 1000;
         int rounds = args.length > 1 ? Integer.parseInt(args[1]) : 5;
+        Map<String, String> env = new java.util.HashMap<>(Map.of("SANDBOX_EGRESS_ALLOW_LOOPBACK_ORIGINS", "true",
+                "SANDBOX_EGRESS_RESOLVE", "origin.bench=127.0.0.1"));
+        String platformOptions = System.getenv("BENCH_PLATFORM_JAVA_OPTIONS"); // e.g. a flight recording
+        if (platformOptions != null) {
+            env.put("JAVA_TOOL_OPTIONS", platformOptions);
+        }
         try (Tunnels.Origin origin = Tunnels.Origin.start();
-             BenchPlatform platform = BenchPlatform.start(18491, Map.of(
-                     "SANDBOX_EGRESS_ALLOW_LOOPBACK_ORIGINS", "true",
-                     "SANDBOX_EGRESS_RESOLVE", "origin.bench=127.0.0.1"))) {
+             BenchPlatform platform = BenchPlatform.start(18491, env)) {
             String org = platform.send("POST", "/v1/orgs", "{\"name\":\"bench\"}").path("id").asText();
             String project = platform.send("POST", "/v1/orgs/" + org + "/projects", "{\"name\":\"p\"}")
                     .path("id").asText();
@@ -64,8 +71,11 @@ public final class EnforcementBench {
                     .start();
                  ProxyProcess empty = ProxyProcess.start(platform, tokenFile)) {
                 long rssEmpty = empty.awaitSynced(0);
+                long heapEmpty = empty.liveHeap();
+                long replicaEmpty = FollowerBench.liveHeap();
                 List<String> paths = create(platform, project, policy, count);
                 awaitApplied(applied, count);
+                long replicaFresh = FollowerBench.liveHeap();
                 System.out.printf("%d sandboxes running, each with %d + 1 entries%n", count, ENTRIES);
 
                 List<Double> all = new ArrayList<>();
@@ -74,19 +84,39 @@ public final class EnforcementBench {
                     long t0 = System.nanoTime();
                     platform.send("PATCH", "/v1/projects/" + project + "/policies/" + policy,
                             shared(round).toString());
+                    long acknowledged = System.nanoTime();
                     awaitApplied(applied, count);
                     List<Double> ms = new ArrayList<>();
-                    applied.values().forEach(t -> ms.add((t - t0) / 1e6));
-                    BenchPlatform.report("policy write -> in force at a replica, round " + round, ms);
+                    List<Double> sent = new ArrayList<>();
+                    applied.values().forEach(t -> {
+                        ms.add((t - acknowledged) / 1e6);
+                        sent.add((t - t0) / 1e6);
+                    });
+                    BenchPlatform.report("write acknowledged -> in force at a replica, round " + round, ms);
+                    BenchPlatform.report("  (from the write sent), round " + round, sent);
+                    // where the time goes: the write's answer, then the first set in force
+                    System.out.printf("  write answered %.1f ms after it was sent; first set in force %.1f ms after"
+                            + " the answer%n", (acknowledged - t0) / 1e6, Collections.min(ms));
                     all.addAll(ms);
                 }
-                BenchPlatform.report("policy write -> in force at a replica, all rounds", all);
+                BenchPlatform.report("write acknowledged -> in force at a replica, all rounds", all);
+                long replicaChurned = FollowerBench.liveHeap();
+                System.out.printf("replica in this JVM, live heap over its empty state per sandbox: %.3f MiB fresh,"
+                        + " %.3f MiB after %d rewrites (%d programs, %d compilations, %d documents fetched)%n",
+                        (replicaFresh - replicaEmpty) / MIB / count, (replicaChurned - replicaEmpty) / MIB / count,
+                        rounds, applier.programs(), applier.compilations(), applier.documents().fetched());
 
                 try (ProxyProcess full = ProxyProcess.start(platform, tokenFile)) {
                     long rssFull = full.awaitSynced(count);
+                    long heapFull = full.liveHeap();
                     System.out.printf("proxy process RSS: %d MiB holding 0 sandboxes, %d MiB holding %d sandboxes"
                             + " (%d entries each); the first process after following them: %d MiB%n",
                             rssEmpty >> 20, rssFull >> 20, count, ENTRIES + 1, empty.rss() >> 20);
+                    System.out.printf("proxy process live heap: %.1f MiB holding 0 sandboxes, %.1f MiB holding %d"
+                            + " (fresh process): %.3f MiB per sandbox; the first process after following the"
+                            + " creations and rewrites: %.1f MiB, %.3f MiB per sandbox%n", heapEmpty / MIB,
+                            heapFull / MIB, count, (heapFull - heapEmpty) / MIB / count, empty.liveHeap() / MIB,
+                            (empty.liveHeap() - heapEmpty) / MIB / count);
                 }
 
                 List<String> tokens = tokens(platform, paths);

@@ -4,6 +4,7 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.stockade.proxy.SandboxRegistry;
+import dev.stockade.proxy.feed.DocumentHash;
 import dev.stockade.proxy.feed.FeedApplier;
 import dev.stockade.proxy.feed.SandboxSet;
 import java.util.ArrayList;
@@ -11,7 +12,8 @@ import java.util.List;
 
 /**
  * The follower's side of "Enforcement at scale" without the platform: one {@link FeedApplier} takes N sets shaped as
- * {@link EnforcementBench} shapes them (the project's shared policy plus 100 entries of the sandbox's own), then
+ * {@link EnforcementBench} shapes them (the project's shared policy plus 100 entries of the sandbox's own), each
+ * distinct document offered once and the sets naming them by hash as the feed's wire 2 sends them, then
  * {@code rounds} rewrites of the shared policy; prints the time each pass takes to be in force and the live heap per
  * sandbox over the empty applier (after full GCs), fresh and after the rewrites. Usage: {@code java -cp
  * benchmarks/target/benchmarks.jar dev.stockade.bench.sandbox.FollowerBench [sandboxes] [rounds]}.
@@ -27,18 +29,25 @@ public final class FollowerBench {
         int rounds = args.length > 1 ? Integer.parseInt(args[1]) : 5;
         long empty = liveHeap();
         FeedApplier applier = new FeedApplier(SandboxRegistry.dynamic(), names -> { }, line -> { });
-        List<JsonNode> own = new ArrayList<>();
+        List<String> own = new ArrayList<>();
+        List<DocumentHash> ownHashes = new ArrayList<>();
         for (int i = 0; i < count; i++) {
-            own.add(own(i));
+            own.add(own(i).toString());
+            ownHashes.add(DocumentHash.of(own.get(i))); // the platform hashes; the wire carries the hash
         }
         long version = 0;
         long fresh = 0;
         for (int round = 0; round <= rounds; round++) {
-            JsonNode shared = shared(round);
             long t0 = System.nanoTime();
+            // as the feed sends them: each distinct document once (the shared one per round), then sets by hash
+            DocumentHash shared = applier.documents().offer(shared(round).toString());
             for (int i = 0; i < count; i++) {
+                if (round == 0) {
+                    applier.documents().offer(ownHashes.get(i), own.get(i));
+                }
+                DocumentHash mine = ownHashes.get(i);
                 applier.submit(new SandboxSet(++version, "sb-" + i, "org", "project", String.format("%064x", i),
-                        List.of(shared, own.get(i)), List.of(), List.of()), s -> { });
+                        List.of(shared, mine), List.of(), List.of()), s -> { });
             }
             applier.settle();
             System.out.printf("%s: %d sets in force in %.0f ms%n", round == 0 ? "creation" : "rewrite " + round,
@@ -47,7 +56,8 @@ public final class FollowerBench {
                 fresh = liveHeap();
             }
         }
-        own.clear(); // the feed's trees are the platform's, not the follower's
+        own.clear(); // the feed's texts and hashes are the platform's, not the follower's
+        ownHashes.clear();
         long churned = liveHeap();
         System.out.printf("live heap over the empty applier: %.3f MiB per sandbox fresh, %.3f after %d rewrites"
                 + " (%d sandboxes, %d distinct programs, %d compilations)%n", (fresh - empty) / 1048576.0 / count,
@@ -55,7 +65,8 @@ public final class FollowerBench {
                 applier.compilations());
     }
 
-    private static long liveHeap() throws InterruptedException {
+    /** The live heap of this JVM after full collections, in bytes. */
+    static long liveHeap() throws InterruptedException {
         Runtime rt = Runtime.getRuntime();
         for (int i = 0; i < 3; i++) {
             System.gc(); // a benchmark's own measurement: full collections before reading the heap

@@ -53,6 +53,30 @@ final class ProxyProcess implements AutoCloseable {
         throw new IOException("no VmRSS for " + process.pid());
     }
 
+    /**
+     * The process's live heap in bytes: a full collection ({@code jcmd GC.run}), then the heap's used size
+     * ({@code jcmd GC.heap_info}). Unlike RSS it does not count heap the JVM grew and keeps.
+     */
+    long liveHeap() throws IOException, InterruptedException {
+        jcmd("GC.run");
+        String info = jcmd("GC.heap_info");
+        java.util.regex.Matcher m = java.util.regex.Pattern.compile("used (\\d+)K").matcher(info);
+        if (!m.find()) {
+            throw new IOException("no heap use in jcmd's answer: " + info);
+        }
+        return Long.parseLong(m.group(1)) * 1024;
+    }
+
+    private String jcmd(String command) throws IOException, InterruptedException {
+        Process j = new ProcessBuilder("jcmd", Long.toString(process.pid()), command).redirectErrorStream(true)
+                .start();
+        String out = new String(j.getInputStream().readAllBytes(), java.nio.charset.StandardCharsets.UTF_8);
+        if (!j.waitFor(60, TimeUnit.SECONDS) || j.exitValue() != 0) {
+            throw new IOException("jcmd " + command + " failed: " + out);
+        }
+        return out;
+    }
+
     @Override
     public void close() throws InterruptedException {
         process.destroy();

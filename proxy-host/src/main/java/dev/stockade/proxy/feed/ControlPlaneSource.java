@@ -17,10 +17,12 @@ import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
 import java.util.function.Consumer;
+import java.util.function.Function;
 
 /**
- * Feeds a proxy replica from the platform: reads the platform's proxy feed ({@link FeedWire}) as a stream and applies
- * every change through a {@link FeedApplier} as it arrives. After a disconnect it reconnects with backoff and resumes
+ * Feeds a proxy replica from the platform: reads the platform's proxy feed ({@link FeedWire}, wire 2: each document
+ * once, sets by document hash) as a stream and applies every change through a {@link FeedApplier} as it arrives; a
+ * document the applier lacks is fetched from the same platform by hash. After a disconnect it reconnects with backoff and resumes
  * after the last version it applied; while the platform is unreachable it keeps enforcing its last good sets and says
  * so in the log and in {@link #status()}. A stream silent for longer than the idle bound (the platform pings every
  * few seconds) counts as lost.
@@ -74,6 +76,8 @@ public final class ControlPlaneSource implements AutoCloseable {
         this.idleBound = idleBound;
         this.reader = new Thread(this::run, "control-plane-feed");
         reader.setDaemon(true);
+        // the platform that feeds the applier is where it fetches a document it lacks
+        applier.documents().fetchMissingFrom(new PlatformDocuments(http, base, token));
     }
 
     public ControlPlaneSource(URI platform, String token, FeedApplier applier, Consumer<String> log) {
@@ -130,7 +134,8 @@ public final class ControlPlaneSource implements AutoCloseable {
 
     /** One connection, read until it ends; whether it delivered anything. */
     private boolean stream() throws IOException, InterruptedException {
-        HttpRequest request = HttpRequest.newBuilder(URI.create(feed + "?after=" + version))
+        HttpRequest request = HttpRequest.newBuilder(URI.create(feed + "?after=" + version + "&wire="
+                + FeedWire.BY_HASH))
                 .header("Authorization", "Bearer " + token).header("Accept", "text/event-stream").GET().build();
         HttpResponse<InputStream> response = http.send(request, HttpResponse.BodyHandlers.ofInputStream());
         if (response.statusCode() != 200) {
@@ -165,7 +170,9 @@ public final class ControlPlaneSource implements AutoCloseable {
             return;
         }
         switch (event) {
-            case FeedWire.SANDBOX -> applySandbox(n);
+            case FeedWire.DOCUMENT -> offer(n);
+            case FeedWire.SET -> applySet(n, FeedWire::readSet);
+            case FeedWire.SANDBOX -> applySet(n, whole -> FeedWire.readSandbox(whole, applier.documents()));
             case FeedWire.REMOVED -> {
                 applier.remove(n.path("sandboxId").asText());
                 version = Math.max(version, n.path("version").asLong());
@@ -189,12 +196,22 @@ public final class ControlPlaneSource implements AutoCloseable {
         status = new Status(true, status.synced(), version, applier.size(), status.since(), null);
     }
 
+    /** A document that does not read or match its hash is not kept: a set listing it fetches it, or denies. */
+    private void offer(JsonNode n) {
+        try {
+            FeedWire.Document d = FeedWire.readDocument(n);
+            applier.documents().offer(d.hash(), d.text());
+        } catch (IllegalArgumentException e) {
+            log.accept("control plane: a document event does not read (" + e.getMessage() + "); ignored");
+        }
+    }
+
     /** A set that does not read takes the sandbox's old set away: it is refused until a good set arrives. */
-    private void applySandbox(JsonNode n) {
+    private void applySet(JsonNode n, Function<JsonNode, SandboxSet> reading) {
         long v = n.path("version").asLong();
         try {
             // compiles on the applier's pool; sets still come into force in feed order
-            applier.submit(FeedWire.readSandbox(n), onApplied);
+            applier.submit(reading.apply(n), onApplied);
         } catch (IllegalArgumentException e) {
             String id = n.path("sandboxId").asText("");
             if (!id.isEmpty()) {

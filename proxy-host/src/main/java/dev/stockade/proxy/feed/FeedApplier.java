@@ -22,7 +22,9 @@ import java.util.function.Consumer;
  * Keeps a {@link SandboxRegistry#dynamic() dynamic registry} equal to what the platform says each sandbox enforces.
  * A set whose documents do not read or compile denies everything for that sandbox (fail closed); a halted
  * organization's sandboxes deny everything until the halt is lifted, and their open connections are closed when it
- * begins. Sandboxes whose sets list the same documents share one compiled program ({@link SharedPrograms}); sets
+ * begins. Sets name their documents by content hash ({@link PolicyDocuments}: each read once, fetched when missing,
+ * a set with a document that cannot be had denies everything); sandboxes whose sets list the same documents share
+ * one compiled program ({@link SharedPrograms}); sets
  * {@link #submit submitted} compile on every core and come into force strictly in the order submitted. One thread
  * submits (the feed's reader or the platform's follower); lookups ({@link #owner}) may come from any thread.
  */
@@ -44,6 +46,7 @@ public final class FeedApplier {
     private final SandboxRegistry registry;
     private final Consumer<Set<String>> closeConnections;
     private final Consumer<String> warn;
+    private final PolicyDocuments documents;
     private final SharedPrograms programs;
     private final Map<String, Entry> entries = new ConcurrentHashMap<>();
     private final ArrayDeque<Pending> pending = new ArrayDeque<>(); // guarded by this
@@ -64,7 +67,13 @@ public final class FeedApplier {
         this.registry = registry;
         this.closeConnections = closeConnections;
         this.warn = warn;
-        this.programs = new SharedPrograms(Math.max(1, compileThreads), warn);
+        this.documents = new PolicyDocuments(warn);
+        this.programs = new SharedPrograms(Math.max(1, compileThreads), documents, warn);
+    }
+
+    /** The documents the sets name by hash: the feed offers them here before the sets that list them. */
+    public PolicyDocuments documents() {
+        return documents;
     }
 
     /** Adds or replaces a sandbox's set and returns once it is in force. */

@@ -1,24 +1,24 @@
 package dev.stockade.proxy.feed;
 
-import com.fasterxml.jackson.databind.JsonNode;
 import java.util.List;
 
 /**
  * What one sandbox's proxy enforces, as the platform's feed delivers it: the policy documents that reach the sandbox
- * (attachment order, the embedded policy last), the organization ceiling's documents and the credentials it may use.
- * The proxy reads and compiles the documents with the core; it never resolves anything the platform did not send.
+ * (attachment order, the embedded policy last) and the organization ceiling's documents, each named by its content
+ * hash ({@link PolicyDocuments} holds the texts), and the credentials it may use. The proxy reads and compiles the
+ * documents with the core; it never resolves anything the platform did not send.
  *
  * @param version     the platform's enforcement version of this set (increasing across every sandbox)
  * @param sandboxId   the sandbox, as audit lines name it
  * @param orgId       its organization (a halt of the org denies everything)
  * @param projectId   its project
  * @param tokenSha256 lowercase hex SHA-256 of the token the sandbox presents in {@code Proxy-Authorization}
- * @param grants      the policy documents (JSON, as the core wrote them)
- * @param ceiling     the ceiling's documents (JSON)
+ * @param grants      the policy documents' hashes, in order
+ * @param ceiling     the ceiling's documents' hashes, in order
  * @param credentials the credentials the proxy injects for this sandbox only
  */
 public record SandboxSet(long version, String sandboxId, String orgId, String projectId, String tokenSha256,
-                         List<JsonNode> grants, List<JsonNode> ceiling, List<CredentialSpec> credentials) {
+                         List<DocumentHash> grants, List<DocumentHash> ceiling, List<CredentialSpec> credentials) {
 
     public SandboxSet {
         grants = List.copyOf(grants);

@@ -1,25 +1,19 @@
 package dev.stockade.proxy.feed;
 
-import com.fasterxml.jackson.databind.JsonNode;
-import com.github.benmanes.caffeine.cache.Cache;
-import com.github.benmanes.caffeine.cache.Caffeine;
 import dev.stockade.policy.compiler.Enforcement;
 import dev.stockade.policy.compiler.InstallFacts;
 import dev.stockade.policy.compiler.Resolver;
 import dev.stockade.policy.eval.CompileOptions;
 import dev.stockade.policy.eval.ReasonCode;
 import dev.stockade.policy.model.Policy;
-import dev.stockade.policy.model.PolicyReader;
-import dev.stockade.policy.model.ReadResult;
-import dev.stockade.policy.model.SourceMap;
 import java.nio.charset.StandardCharsets;
 import java.security.MessageDigest;
-import java.security.NoSuchAlgorithmException;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.HexFormat;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.LinkedBlockingQueue;
@@ -32,20 +26,19 @@ import java.util.function.Consumer;
 /**
  * One compiled program per distinct document list, shared by every sandbox whose set lists the same documents: a
  * policy change then compiles each distinct list once, a set re-sent unchanged compiles nothing, and identical
- * sandboxes hold one program between them. Compilation runs on a bounded pool (one thread per core); documents are
- * read once per content hash. A list is forgotten when no sandbox uses it any more.
+ * sandboxes hold one program between them. Compilation runs on a bounded pool (one thread per core); documents come
+ * read from {@link PolicyDocuments}, once per content hash. A list is forgotten when no sandbox uses it any more.
  */
 final class SharedPrograms {
 
-    /** The SHA-256 of a set's grant and ceiling documents, in order: equal keys compile to equal programs. */
+    /** The SHA-256 of a set's grant and ceiling document hashes, in order: equal keys compile to equal programs. */
     record Key(String sha256) {
     }
 
-    /** Distinct documents kept read (about two per sandbox of a proxy with a few thousand sandboxes). */
-    private static final int DOCUMENT_CACHE = 10_000;
-
     private static final class Shared {
         private final CompletableFuture<Enforcement> program;
+        /** A document was missing: the next sandbox listing these documents compiles them again. */
+        private volatile boolean missing;
         private int users;
 
         private Shared(CompletableFuture<Enforcement> program) {
@@ -61,13 +54,12 @@ final class SharedPrograms {
     private static final CompileOptions OPTIONS = CompileOptions.defaults().withHostMemoSlots(HOST_MEMO_SLOTS);
 
     private final Map<Key, Shared> programs = new HashMap<>(); // guarded by this
-    /** Read documents by content hash: the core's strict validation is the costly step, paid once per document. */
-    private final Cache<String, Policy> read = Caffeine.newBuilder().maximumSize(DOCUMENT_CACHE).build();
+    private final PolicyDocuments documents;
     private final ExecutorService compilers;
     private final Consumer<String> warn;
     private final AtomicLong compilations = new AtomicLong();
 
-    SharedPrograms(int threads, Consumer<String> warn) {
+    SharedPrograms(int threads, PolicyDocuments documents, Consumer<String> warn) {
         AtomicInteger n = new AtomicInteger();
         ThreadPoolExecutor pool = new ThreadPoolExecutor(threads, threads, 30, TimeUnit.SECONDS,
                 new LinkedBlockingQueue<>(), r -> {
@@ -77,35 +69,36 @@ final class SharedPrograms {
                 });
         pool.allowCoreThreadTimeOut(true); // between policy changes a proxy keeps no idle compile threads
         this.compilers = pool;
+        this.documents = documents;
         this.warn = warn;
     }
 
-    /** A set's document list: each document with its content hash, and the list's key. */
-    record Listing(Key key, List<Document> grants, List<Document> ceiling) {
-    }
-
-    /** One document of a set and the SHA-256 of its text (hashed once, on the feed's thread). */
-    record Document(JsonNode tree, String text, String sha256) {
+    /** A set's document list and its key. */
+    record Listing(Key key, List<DocumentHash> grants, List<DocumentHash> ceiling) {
     }
 
     /** The listing of a set's documents. */
     static Listing listingOf(SandboxSet set) {
-        List<Document> grants = documents(set.grants());
-        List<Document> ceiling = documents(set.ceiling());
-        MessageDigest sha = sha256();
-        grants.forEach(d -> sha.update(d.sha256().getBytes(StandardCharsets.US_ASCII)));
+        MessageDigest sha = DocumentHash.sha256();
+        set.grants().forEach(d -> sha.update(d.hex().getBytes(StandardCharsets.US_ASCII)));
         sha.update((byte) '|'); // a document moved from the grants to the ceiling changes the key
-        ceiling.forEach(d -> sha.update(d.sha256().getBytes(StandardCharsets.US_ASCII)));
-        return new Listing(new Key(HexFormat.of().formatHex(sha.digest())), grants, ceiling);
+        set.ceiling().forEach(d -> sha.update(d.hex().getBytes(StandardCharsets.US_ASCII)));
+        return new Listing(new Key(HexFormat.of().formatHex(sha.digest())), set.grants(), set.ceiling());
     }
 
     /**
-     * The program of {@code set}'s list, compiling it on the pool unless a sandbox already holds or awaits it; the
-     * caller owns one use and gives it back with {@link #release}.
+     * The program of {@code set}'s list, compiling it on the pool unless a sandbox already holds or awaits it (and it
+     * did not lack a document); the caller owns one use and gives it back with {@link #release}.
      */
     synchronized CompletableFuture<Enforcement> acquire(Listing listing, String sandboxId) {
-        Shared shared = programs.computeIfAbsent(listing.key(), k -> new Shared(
-                CompletableFuture.supplyAsync(() -> compile(listing, sandboxId), compilers)));
+        Shared shared = programs.get(listing.key());
+        if (shared == null || shared.missing) {
+            Shared fresh = new Shared(new CompletableFuture<>());
+            fresh.users = shared == null ? 0 : shared.users; // the holders of the failed program release this key
+            programs.put(listing.key(), fresh);
+            CompletableFuture.runAsync(() -> fresh.program.complete(compile(listing, sandboxId, fresh)), compilers);
+            shared = fresh;
+        }
         shared.users++;
         return shared.program;
     }
@@ -128,57 +121,33 @@ final class SharedPrograms {
         return programs.size();
     }
 
-    private Enforcement compile(Listing listing, String sandboxId) {
+    private Enforcement compile(Listing listing, String sandboxId, Shared into) {
         compilations.incrementAndGet();
-        List<Policy> grants = read(listing.grants());
-        List<Policy> ceiling = read(listing.ceiling());
-        if (grants == null || ceiling == null) {
-            warn.accept("sandbox " + sandboxId + ": its policy set does not read; it denies everything");
-            return Enforcement.denyAll(ReasonCode.POLICY_UNAVAILABLE, "the sandbox's policy could not be read");
-        }
         try {
-            return Enforcement.of(Resolver.resolve(InstallFacts.defaults(), ceiling, grants), OPTIONS);
+            Optional<List<Policy>> grants = read(listing.grants(), into);
+            Optional<List<Policy>> ceiling = read(listing.ceiling(), into);
+            if (grants.isEmpty() || ceiling.isEmpty()) {
+                warn.accept("sandbox " + sandboxId + ": its policy set does not read; it denies everything");
+                return Enforcement.denyAll(ReasonCode.POLICY_UNAVAILABLE, "the sandbox's policy could not be read");
+            }
+            return Enforcement.of(Resolver.resolve(InstallFacts.defaults(), ceiling.get(), grants.get()), OPTIONS);
         } catch (RuntimeException e) {
             warn.accept("sandbox " + sandboxId + ": its policy set does not compile; it denies everything");
             return Enforcement.denyAll(ReasonCode.POLICY_UNAVAILABLE, "the sandbox's policy could not be compiled");
         }
     }
 
-    private List<Policy> read(List<Document> docs) {
-        List<Policy> out = new ArrayList<>();
-        for (Document doc : docs) {
-            Policy p = read.getIfPresent(doc.sha256());
-            if (p == null) {
-                ReadResult r = PolicyReader.fromTree(doc.tree(), SourceMap.empty(), "platform", doc.text());
-                if (!r.valid()) {
-                    return null;
-                }
-                p = r.policy();
-                read.put(doc.sha256(), p);
+    /** The documents read, or empty when one does not read or cannot be had (then {@code into} is marked). */
+    private Optional<List<Policy>> read(List<DocumentHash> hashes, Shared into) {
+        List<Policy> out = new ArrayList<>(hashes.size());
+        for (DocumentHash hash : hashes) {
+            Optional<Policy> p = documents.policy(hash);
+            if (p.isEmpty()) {
+                into.missing = !documents.has(hash); // a document that does not read stays read (as invalid)
+                return Optional.empty();
             }
-            out.add(p);
+            out.add(p.get());
         }
-        return out;
-    }
-
-    private static List<Document> documents(List<JsonNode> trees) {
-        List<Document> out = new ArrayList<>(trees.size());
-        for (JsonNode tree : trees) {
-            String text = tree.toString();
-            out.add(new Document(tree, text, documentHash(text)));
-        }
-        return out;
-    }
-
-    private static String documentHash(String text) {
-        return HexFormat.of().formatHex(sha256().digest(text.getBytes(StandardCharsets.UTF_8)));
-    }
-
-    private static MessageDigest sha256() {
-        try {
-            return MessageDigest.getInstance("SHA-256");
-        } catch (NoSuchAlgorithmException e) {
-            throw new IllegalStateException("the JDK lacks SHA-256", e);
-        }
+        return Optional.of(out);
     }
 }

@@ -48,6 +48,9 @@ class ControlPlaneSourceTest {
     /** One script per connection, in order; each is the body sent before the connection is cut. */
     private final BlockingQueue<String> scripts = new LinkedBlockingQueue<>();
     private final BlockingQueue<String> requests = new LinkedBlockingQueue<>();
+    private final List<String> fetches = new CopyOnWriteArrayList<>();
+    /** What the stand-in's document endpoint serves, by hash. */
+    private final java.util.Map<String, String> documents = new java.util.concurrent.ConcurrentHashMap<>();
     private final List<String> log = new CopyOnWriteArrayList<>();
     private final List<Set<String>> closed = new CopyOnWriteArrayList<>();
     private final SandboxRegistry registry = SandboxRegistry.dynamic();
@@ -57,6 +60,7 @@ class ControlPlaneSourceTest {
     void start() throws IOException {
         platform = HttpServer.create(new InetSocketAddress(InetAddress.getLoopbackAddress(), 0), 0);
         platform.createContext("/v1/egress/feed", this::serve);
+        platform.createContext("/v1/egress/documents/", this::document);
         platform.start();
         FeedApplier applier = new FeedApplier(registry, closed::add, log::add);
         source = new ControlPlaneSource(URI.create("http://127.0.0.1:" + platform.getAddress().getPort() + "/"),
@@ -67,6 +71,24 @@ class ControlPlaneSourceTest {
     void stop() {
         source.close();
         platform.stop(0);
+    }
+
+    /** The stand-in's document endpoint: the texts in {@link #documents} by hash, 404 for any other. */
+    private void document(HttpExchange ex) throws IOException {
+        fetches.add(ex.getRequestURI().getPath() + " " + ex.getRequestHeaders().getFirst("Authorization"));
+        String hex = ex.getRequestURI().getPath().substring("/v1/egress/documents/".length());
+        String text = documents.get(hex);
+        if (text == null) {
+            ex.sendResponseHeaders(404, -1);
+            ex.close();
+            return;
+        }
+        byte[] body = JSON.createObjectNode().put("sha256", hex).put("text", text).toString()
+                .getBytes(StandardCharsets.UTF_8);
+        ex.sendResponseHeaders(200, body.length);
+        try (OutputStream out = ex.getResponseBody()) {
+            out.write(body);
+        }
     }
 
     private void serve(HttpExchange ex) throws IOException {
@@ -91,12 +113,17 @@ class ControlPlaneSourceTest {
         }
     }
 
+    /** A wire-1 event: the set with its document whole, as a platform that predates wire 2 sends it. */
     private static String sandbox(long version, String id, String token, String grant) throws IOException {
-        JsonNode doc = JSON.readTree(grant);
-        SandboxSet set = new SandboxSet(version, id, "org-1", "project-1", sha256(token), List.of(doc), List.of(),
+        String text = JSON.readTree(grant).toString();
+        return FeedWire.event(FeedWire.SANDBOX, version, FeedWire.sandbox(set(version, id, token,
+                DocumentHash.of(text)), h -> text));
+    }
+
+    private static SandboxSet set(long version, String id, String token, DocumentHash grant) {
+        return new SandboxSet(version, id, "org-1", "project-1", sha256(token), List.of(grant), List.of(),
                 List.of(new SandboxSet.CredentialSpec("key", List.of("api.example.com"),
                         "Authorization: Bearer {secret}", "s3cret-value")));
-        return FeedWire.event(FeedWire.SANDBOX, version, FeedWire.sandbox(set));
     }
 
     private Decision decide(String token, String host) {
@@ -119,7 +146,7 @@ class ControlPlaneSourceTest {
                 + FeedWire.event(FeedWire.READY, -1, FeedWire.ready(6)));
         source.start();
         assertThat(source.awaitSynced(Await.BOUND)).isTrue();
-        assertThat(requests.poll(30, TimeUnit.SECONDS)).isEqualTo("after=0 Bearer stk_pxy_test");
+        assertThat(requests.poll(30, TimeUnit.SECONDS)).isEqualTo("after=0&wire=2 Bearer stk_pxy_test");
         assertThat(decide(TOKEN_A, "api.example.com").allowed()).isTrue();
         assertThat(decide(TOKEN_A, "other.example.com").allowed()).isFalse();
         // a set whose documents do not read denies everything for its sandbox
@@ -132,13 +159,46 @@ class ControlPlaneSourceTest {
         scripts.add("status:503");
         scripts.add(FeedWire.event(FeedWire.HALTED, -1, FeedWire.halted(Set.of("org-1")))
                 + FeedWire.event(FeedWire.REMOVED, 7, FeedWire.removed(7, "sb-b")));
-        assertThat(requests.poll(30, TimeUnit.SECONDS)).startsWith("after=6 ");
-        assertThat(requests.poll(30, TimeUnit.SECONDS)).startsWith("after=6 ");
+        assertThat(requests.poll(30, TimeUnit.SECONDS)).startsWith("after=6&wire=2 ");
+        assertThat(requests.poll(30, TimeUnit.SECONDS)).startsWith("after=6&wire=2 ");
         // the reader applies the second connection's events on its own thread
         Await.until("sb-b removed", () -> registry.identify("Bearer " + TOKEN_B).isEmpty());
         // a halt denies the org's sandboxes and closes their connections
         assertThat(decide(TOKEN_A, "api.example.com").reason()).isEqualTo(ReasonCode.HALTED);
         assertThat(closed).contains(Set.of("sb-a", "sb-b")); // the halt came before sb-b was removed
+        assertThat(String.join("\n", log)).doesNotContain("s3cret-value").doesNotContain("stk_pxy_test");
+    }
+
+    @Test
+    void wireTwoSendsEachDocumentOnceAndTheReplicaFetchesWhatItLacks() throws Exception {
+        String shared = JSON.readTree(allowOnly("api.example.com")).toString();
+        String other = JSON.readTree(allowOnly("other.example.com")).toString();
+        String gone = JSON.readTree(allowOnly("gone.example.com")).toString();
+        DocumentHash sharedHash = DocumentHash.of(shared);
+        documents.put(DocumentHash.of(other).hex(), other); // not sent on the feed: fetched by hash
+        scripts.add(FeedWire.event(FeedWire.DOCUMENT, -1, FeedWire.document(sharedHash, shared))
+                + FeedWire.event(FeedWire.SET, 1, FeedWire.set(set(1, "sb-a", TOKEN_A, sharedHash)))
+                + FeedWire.event(FeedWire.SET, 2, FeedWire.set(set(2, "sb-b", TOKEN_B, sharedHash)))
+                + FeedWire.event(FeedWire.READY, -1, FeedWire.ready(2)));
+        source.start();
+        assertThat(source.awaitSynced(Await.BOUND)).isTrue();
+        assertThat(decide(TOKEN_A, "api.example.com").allowed()).isTrue();
+        assertThat(decide(TOKEN_B, "api.example.com").allowed()).isTrue();
+        assertThat(fetches).as("the shared document came on the feed, once").isEmpty();
+
+        // the next connection: sets listing documents it was not sent
+        scripts.add(FeedWire.event(FeedWire.SET, 3, FeedWire.set(set(3, "sb-b", TOKEN_B, DocumentHash.of(other))))
+                + FeedWire.event(FeedWire.SET, 4, FeedWire.set(set(4, "sb-a", TOKEN_A, DocumentHash.of(gone)))));
+
+        Await.until("sets 3 and 4 in force", () -> source.status().version() == 4
+                && decide(TOKEN_B, "other.example.com").allowed()
+                && decide(TOKEN_A, "api.example.com").reason() == ReasonCode.POLICY_UNAVAILABLE);
+        assertThat(decide(TOKEN_B, "api.example.com").allowed()).isFalse();
+        // a document the platform does not have either: the sandbox listing it denies everything
+        assertThat(decide(TOKEN_A, "gone.example.com").reason()).isEqualTo(ReasonCode.POLICY_UNAVAILABLE);
+        assertThat(fetches).as("compiled in parallel: any order").containsExactlyInAnyOrder(
+                "/v1/egress/documents/" + DocumentHash.of(other).hex() + " Bearer stk_pxy_test",
+                "/v1/egress/documents/" + DocumentHash.of(gone).hex() + " Bearer stk_pxy_test");
         assertThat(String.join("\n", log)).doesNotContain("s3cret-value").doesNotContain("stk_pxy_test");
     }
 

@@ -42,9 +42,9 @@ class FeedApplierTest {
 
     @Test
     void sandboxesListingTheSameDocumentsShareOneProgram() {
-        applier.apply(set(1, "sb-1", List.of(allow("a.example.com"), allow("b.example.com"))));
-        applier.apply(set(2, "sb-2", List.of(allow("a.example.com"), allow("b.example.com"))));
-        applier.apply(set(3, "sb-3", List.of(allow("b.example.com"), allow("a.example.com"))));
+        applier.apply(set(applier, 1, "sb-1", List.of(allow("a.example.com"), allow("b.example.com"))));
+        applier.apply(set(applier, 2, "sb-2", List.of(allow("a.example.com"), allow("b.example.com"))));
+        applier.apply(set(applier, 3, "sb-3", List.of(allow("b.example.com"), allow("a.example.com"))));
 
         assertThat(enforcement("sb-1")).isSameAs(enforcement("sb-2"));
         assertThat(enforcement("sb-3")).as("another order is another list").isNotSameAs(enforcement("sb-1"));
@@ -55,16 +55,16 @@ class FeedApplierTest {
 
     @Test
     void aChangeCompilesOnlyTheListsItReaches() {
-        applier.apply(set(1, "sb-1", List.of(allow("a.example.com"))));
-        applier.apply(set(2, "sb-2", List.of(allow("a.example.com"))));
-        applier.apply(set(3, "sb-3", List.of(allow("c.example.com"))));
+        applier.apply(set(applier, 1, "sb-1", List.of(allow("a.example.com"))));
+        applier.apply(set(applier, 2, "sb-2", List.of(allow("a.example.com"))));
+        applier.apply(set(applier, 3, "sb-3", List.of(allow("c.example.com"))));
         Enforcement untouched = enforcement("sb-3");
         long before = applier.compilations();
 
         // the platform re-sends every set; only sb-1 and sb-2's list changed
-        applier.apply(set(4, "sb-1", List.of(allow("b.example.com"))));
-        applier.apply(set(5, "sb-2", List.of(allow("b.example.com"))));
-        applier.apply(set(6, "sb-3", List.of(allow("c.example.com"))));
+        applier.apply(set(applier, 4, "sb-1", List.of(allow("b.example.com"))));
+        applier.apply(set(applier, 5, "sb-2", List.of(allow("b.example.com"))));
+        applier.apply(set(applier, 6, "sb-3", List.of(allow("c.example.com"))));
 
         assertThat(applier.compilations() - before).isEqualTo(1);
         assertThat(enforcement("sb-3")).isSameAs(untouched);
@@ -76,8 +76,8 @@ class FeedApplierTest {
     @Test
     void aDocumentThatDoesNotReadDeniesEverythingForTheSandboxesListingIt() throws IOException {
         JsonNode bad = JSON.readTree("{\"name\":\"bad\",\"allowedDomains\":[{\"pattern\":\"\"}]}");
-        applier.apply(set(1, "sb-1", List.of(allow("a.example.com"), bad)));
-        applier.apply(set(2, "sb-2", List.of(allow("a.example.com"))));
+        applier.apply(set(applier, 1, "sb-1", List.of(allow("a.example.com"), bad)));
+        applier.apply(set(applier, 2, "sb-2", List.of(allow("a.example.com"))));
 
         assertThat(decide("sb-1", "a.example.com").reason()).isEqualTo(ReasonCode.POLICY_UNAVAILABLE);
         assertThat(decide("sb-2", "a.example.com").allowed()).isTrue();
@@ -89,7 +89,7 @@ class FeedApplierTest {
         List<Long> inForce = new CopyOnWriteArrayList<>();
         for (int v = 1; v <= 60; v++) {
             // distinct lists compile concurrently and finish in any order
-            applier.submit(set(v, "sb-" + (v % 3), List.of(allow(HOSTS.get(v % HOSTS.size())), allow("v" + v
+            applier.submit(set(applier, v, "sb-" + (v % 3), List.of(allow(HOSTS.get(v % HOSTS.size())), allow("v" + v
                     + ".example.org"))), s -> inForce.add(s.version()));
         }
         applier.settle();
@@ -104,8 +104,8 @@ class FeedApplierTest {
     void aHaltIsInForceAtOnceAlsoForSetsStillCompiling() {
         List<Set<String>> closed = new CopyOnWriteArrayList<>();
         FeedApplier halting = new FeedApplier(registry, closed::add, warnings::add, 2);
-        halting.apply(set(1, "sb-1", List.of(allow("a.example.com"))));
-        halting.submit(set(2, "sb-2", List.of(allow("a.example.com"), allow("b.example.com"))), s -> { });
+        halting.apply(set(halting, 1, "sb-1", List.of(allow("a.example.com"))));
+        halting.submit(set(halting, 2, "sb-2", List.of(allow("a.example.com"), allow("b.example.com"))), s -> { });
         halting.halted(Set.of("org-1"));
 
         assertThat(decide("sb-1", "a.example.com").reason()).isEqualTo(ReasonCode.HALTED);
@@ -120,8 +120,8 @@ class FeedApplierTest {
 
     @Test
     void removingTheLastSandboxOfAListForgetsItsProgram() {
-        applier.apply(set(1, "sb-1", List.of(allow("a.example.com"))));
-        applier.apply(set(2, "sb-2", List.of(allow("a.example.com"))));
+        applier.apply(set(applier, 1, "sb-1", List.of(allow("a.example.com"))));
+        applier.apply(set(applier, 2, "sb-2", List.of(allow("a.example.com"))));
         applier.remove("sb-1");
         assertThat(applier.programs()).isEqualTo(1);
         applier.remove("sb-2");
@@ -129,8 +129,10 @@ class FeedApplierTest {
         assertThat(registry.identify("Bearer " + token("sb-2"))).isEmpty();
     }
 
-    static SandboxSet set(long version, String sandboxId, List<JsonNode> grants) {
-        return new SandboxSet(version, sandboxId, "org-1", "project-1", sha256(token(sandboxId)), grants, List.of(),
+    /** A set listing {@code grants}, each document offered to the follower first, as the feed sends them. */
+    static SandboxSet set(FeedApplier to, long version, String sandboxId, List<JsonNode> grants) {
+        List<DocumentHash> hashes = grants.stream().map(d -> to.documents().offer(d.toString())).toList();
+        return new SandboxSet(version, sandboxId, "org-1", "project-1", sha256(token(sandboxId)), hashes, List.of(),
                 List.of());
     }
 
@@ -152,10 +154,10 @@ class FeedApplierTest {
         }
     }
 
-    /** The oracle: the sandbox's set read and compiled on its own, nothing shared or cached. */
-    static Enforcement compiledAlone(SandboxSet set) {
+    /** The oracle: the sandbox's documents read and compiled on their own, nothing shared or cached. */
+    static Enforcement compiledAlone(List<JsonNode> documents) {
         List<Policy> grants = new ArrayList<>();
-        for (JsonNode doc : set.grants()) {
+        for (JsonNode doc : documents) {
             grants.add(PolicyReader.fromTree(doc, SourceMap.empty(), "platform", doc.toString()).policy());
         }
         return PolicySource.compile(grants, List.of());
@@ -172,6 +174,10 @@ class FeedApplierTest {
 
     static String token(String sandboxId) {
         return "stk_sbx_" + sandboxId;
+    }
+
+    static String tokenSha256(String sandboxId) {
+        return sha256(token(sandboxId));
     }
 
     private static String sha256(String token) {
