@@ -31,8 +31,24 @@ public final class DescribeRows {
      * {@code any}: what the engine does.
      */
     public static String row(DomainEntry entry) {
+        return columns(entry).line();
+    }
+
+    /**
+     * The five columns of a row kept apart, for a reader that lays them out itself (the admin UI's table): a
+     * binary path or a rule path may hold the two spaces that separate the columns of {@link #row(DomainEntry)}.
+     */
+    public record Columns(String pattern, String verdict, String schemeTransport, String callers, String rules) {
+        /** The columns as the CLI prints them. */
+        public String line() {
+            return String.join("  ", pattern, verdict, schemeTransport, callers, rules);
+        }
+    }
+
+    /** The columns of {@link #row(DomainEntry)}. */
+    public static Columns columns(DomainEntry entry) {
         boolean deny = entry.verdict() != Verdict.ALLOW;
-        return String.join("  ", entry.pattern(), verdict(entry.verdict()),
+        return new Columns(entry.pattern(), verdict(entry.verdict()),
                 (entry.scheme() == null || deny ? "*" : entry.scheme()) + "/"
                         + (deny ? "-" : entry.effectiveTransport().wire()),
                 "callers=" + (deny ? "any" : callers(entry.binaries())), "rules=" + (deny ? "any" : rules(entry.rules())));

@@ -10,10 +10,13 @@ import dev.stockade.policy.model.GraphqlFence;
 import dev.stockade.policy.model.Policy;
 import dev.stockade.policy.model.Problem;
 import dev.stockade.policy.model.ProblemCode;
+import dev.stockade.policy.model.ReadResult;
 import dev.stockade.policy.model.Rule;
+import dev.stockade.policy.model.SourcePosition;
 import dev.stockade.policy.model.Transport;
 import dev.stockade.policy.model.Verdict;
 import java.util.ArrayList;
+import java.util.Comparator;
 import java.util.List;
 import java.util.Map;
 
@@ -28,6 +31,23 @@ import java.util.Map;
  */
 public final class PolicyLint {
     private PolicyLint() {
+    }
+
+    /**
+     * What {@code stockade policy lint} reports for one read document: the reader's problems, then (for a valid
+     * document) the warnings of {@link #analyse(Policy)} placed at the nearest position the source map knows, all
+     * sorted by line and column. Every surface that lints (the CLI, the API's policy checks) shows the same list.
+     */
+    public static List<Problem> lint(ReadResult read) {
+        List<Problem> problems = new ArrayList<>(read.problems());
+        if (read.valid()) {
+            for (Problem p : analyse(read.policy())) {
+                SourcePosition pos = read.sourceMap().nearest(p.pointer());
+                problems.add(p.line() > 0 || pos == null ? p : p.at(pos));
+            }
+        }
+        problems.sort(Comparator.comparingInt(Problem::line).thenComparingInt(Problem::column));
+        return problems;
     }
 
     /** The warnings of {@code policy}; credentials are not checked (their domains are not known here). */
