@@ -8,11 +8,8 @@ import dev.stockade.policy.model.Problem;
 import dev.stockade.policy.model.ProblemRenderer;
 import dev.stockade.policy.model.ReadResult;
 import dev.stockade.policy.model.Severity;
-import dev.stockade.policy.model.SourcePosition;
 import java.io.PrintWriter;
 import java.nio.file.Path;
-import java.util.ArrayList;
-import java.util.Comparator;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -56,7 +53,7 @@ final class LintCommand implements Callable<Integer> {
             Optional<ReadResult> read = PolicyFiles.read(file, err);
             if (read.isPresent()) {
                 reads.put(read.get().sourceName(), read.get());
-                byFile.put(read.get().sourceName(), problemsOf(read.get()));
+                byFile.put(read.get().sourceName(), PolicyLint.lint(read.get()));
             } else {
                 unreadable = true;
             }
@@ -77,20 +74,6 @@ final class LintCommand implements Callable<Integer> {
 
     private boolean fails(Problem p) {
         return p.severity() == Severity.ERROR || strict;
-    }
-
-    /** Validation problems, then (for a valid policy) analysis warnings placed with the source map. */
-    private static List<Problem> problemsOf(ReadResult read) {
-        List<Problem> problems = new ArrayList<>(read.problems());
-        if (read.valid()) {
-            for (Problem p : PolicyLint.analyse(read.policy())) {
-                SourcePosition pos = read.sourceMap().nearest(p.pointer());
-                problems.add(p.line() > 0 || pos == null ? p
-                        : new Problem(p.code(), p.severity(), p.pointer(), pos.line(), pos.column(), p.message(), p.help()));
-            }
-        }
-        problems.sort(Comparator.comparingInt(Problem::line).thenComparingInt(Problem::column));
-        return problems;
     }
 
     private static void printText(PrintWriter out, Map<String, ReadResult> reads, Map<String, List<Problem>> byFile) {
