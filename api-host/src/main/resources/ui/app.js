@@ -103,6 +103,13 @@ async function drawBanners(params, mine) {
     out.push(h('p', { class: 'banner warn', role: 'status', id: 'heartbeat-warning' },
       `The enrollment hub is not reachable (heartbeat: ${install.connection}). Sandboxes keep running; see the platform log for the cause.`));
   }
+  if (install && !install.enrolled) {
+    // before enrollment every gated call answers 503; the way forward is the server's setup screen
+    out.push(h('p', { class: 'banner warn', role: 'status', id: 'setup-notice' },
+      install.revoked ? 'The enrollment hub revoked this installation; agent work has stopped. '
+        : 'This installation is not enrolled with the hub yet, so the platform refuses work until it is. ',
+      h('a', { href: '/setup' }, 'Complete the setup')));
+  }
   if (ctx.orgId) {
     const halt = await api('GET', `/orgs/${ctx.orgId}/halt`).catch(() => null);
     if (halt && halt.halted) {
