@@ -58,7 +58,9 @@ final class SetupPages {
                 .header("Content-Security-Policy", "default-src 'none'; style-src 'unsafe-inline'; form-action "
                         + formAction + "; frame-ancestors 'none'; base-uri 'none'")
                 .header("Cache-Control", "no-store")
-                .header("Referrer-Policy", "no-referrer")
+                // not no-referrer: with it Chromium posts the form with `Origin: null`, which the HTTP server's
+                // drive-by-localhost guard refuses with a bare 403 before the setup code is read
+                .header("Referrer-Policy", "same-origin")
                 .header("X-Frame-Options", "DENY")
                 .body(html);
     }

@@ -6,13 +6,6 @@ import dev.stockade.api.enrollment.DevHub;
 import dev.stockade.testing.Await;
 import io.micronaut.test.extensions.junit5.annotation.MicronautTest;
 import java.io.IOException;
-import java.net.CookieManager;
-import java.net.URI;
-import java.net.URLEncoder;
-import java.net.http.HttpClient;
-import java.net.http.HttpRequest;
-import java.net.http.HttpResponse;
-import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.util.HashMap;
 import java.util.Map;
@@ -63,16 +56,17 @@ class TenancySetupTest extends TenancyBrowserTest {
         assertThat(browser.getCurrentUrl()).isEqualTo(base() + "/setup");
         screenshot("setup-screen");
 
-        // Chromium's form post to /setup is answered by a bare 403 page here (a finding reported to the enrollment
-        // owners; SetupScreenTest covers the screen with the JDK client), so the code is entered as that test does
+        // a wrong code, typed in the real browser: refused on the page after the one-second delay
+        long before = System.nanoTime();
+        browser.findElement(By.id("setupCode")).sendKeys("wrong-wrong-wrong-wrong", Keys.ENTER);
+        wait.until(ExpectedConditions.textToBePresentInElementLocated(By.tagName("body"), "not right"));
+        assertThat(java.time.Duration.ofNanos(System.nanoTime() - before)).isGreaterThanOrEqualTo(
+                java.time.Duration.ofMillis(950));
+        screenshot("setup-wrong-code");
+        // the right one: the hand-off to the hub and back, in the browser
         String code = Files.readString(dataDir.resolve("secrets/stockade-hub-setup/setupCode")).trim();
-        HttpClient client = HttpClient.newBuilder().cookieHandler(new CookieManager())
-                .followRedirects(HttpClient.Redirect.ALWAYS).build();
-        HttpResponse<String> done = client.send(HttpRequest.newBuilder(URI.create(base() + "/setup"))
-                .header("Content-Type", "application/x-www-form-urlencoded")
-                .POST(HttpRequest.BodyPublishers.ofString("setupCode=" + URLEncoder.encode(code, StandardCharsets.UTF_8)))
-                .build(), HttpResponse.BodyHandlers.ofString());
-        assertThat(done.body()).contains("enrolled as fleet");
+        browser.findElement(By.id("setupCode")).sendKeys(code, Keys.ENTER);
+        wait.until(ExpectedConditions.textToBePresentInElementLocated(By.tagName("body"), "enrolled as fleet"));
         Await.until("the installation to be enrolled", () -> http.get("/v1/installation", null).body()
                 .path("enrolled").asBoolean());
         Await.until("the gate to open", () -> http.get("/v1/auth/me", ownerToken()).status() == 200);
