@@ -15,7 +15,7 @@ public record Sandbox(UUID id, UUID orgId, UUID projectId, String name, String s
                       SandboxConfig config) {
 
     /** An audit entry about this sandbox: recorded in its organization and project, under its id. */
-    AuditEvent.Builder event(String action, Actor by) {
+    public AuditEvent.Builder event(String action, Actor by) {
         return AuditEvent.of(AuditKind.SANDBOX, action).by(by).org(orgId).project(projectId).target(id.toString());
     }
 

@@ -2,7 +2,9 @@ package dev.stockade.api.sandbox.exec;
 
 import dev.stockade.api.kernel.access.Access;
 import dev.stockade.api.kernel.access.Action;
+import dev.stockade.api.kernel.access.Caller;
 import dev.stockade.api.kernel.access.Grant;
+import dev.stockade.api.kernel.audit.AuditLog;
 import dev.stockade.api.sandbox.Sandbox;
 import dev.stockade.api.sandbox.SandboxService;
 import dev.stockade.api.sandbox.SandboxState;
@@ -51,6 +53,7 @@ public class ExecSocket {
 
     private final SandboxService sandboxes;
     private final Provisioner provisioner;
+    private final AuditLog audit;
     private final Map<String, ExecProcess> running = new ConcurrentHashMap<>();
     private final Map<String, ExecutorService> writers = new ConcurrentHashMap<>();
     /** Completed when the client's close frame arrives, by session. */
@@ -61,9 +64,10 @@ public class ExecSocket {
         return t;
     });
 
-    public ExecSocket(SandboxService sandboxes, Provisioner provisioner) {
+    public ExecSocket(SandboxService sandboxes, Provisioner provisioner, AuditLog audit) {
         this.sandboxes = sandboxes;
         this.provisioner = provisioner;
+        this.audit = audit;
     }
 
     @OnOpen
@@ -91,6 +95,10 @@ public class ExecSocket {
             boolean tty = Boolean.parseBoolean(request.getParameters().get("tty"));
             int cols = intParam(request, "cols", 80);
             int rows = intParam(request, "rows", 24);
+            // who opened a shell or ran a program in the sandbox: the program's name, never its arguments (a
+            // command line can carry a secret)
+            audit.record(s.event("exec", Caller.identity(request)).details(Map.of("program",
+                    command.isEmpty() ? "(shell)" : program(command.get(0)), "tty", tty)).build());
             ExecProcess p = provisioner.exec(id.toString(), new ExecRequest(command, tty, cols, rows));
             writers.put(session.getId(), Executors.newSingleThreadExecutor(r -> {
                 Thread t = new Thread(r, "exec-stdin");
@@ -220,5 +228,11 @@ public class ExecSocket {
 
     private static String truncate(String s) {
         return s == null ? "" : s.length() > 100 ? s.substring(0, 100) : s;
+    }
+
+    /** The last path element of the program a command runs, bounded for the trail. */
+    private static String program(String argv0) {
+        String name = argv0.substring(argv0.lastIndexOf('/') + 1);
+        return name.length() > 64 ? name.substring(0, 64) : name;
     }
 }
