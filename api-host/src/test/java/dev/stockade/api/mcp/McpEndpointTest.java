@@ -260,8 +260,9 @@ class McpEndpointTest extends OidcPlatformTest {
                 .isEqualTo(204);
         try (Node.Client client = new Node.Client(url("/mcp"), person, "list_projects",
                 "{\"orgId\":\"" + w.org() + "\"}")) {
-            assertThat(names(client.next("tools"))).contains("create_org", "register_connector", "set_org_halt",
-                    "set_project_member", "create_sandbox", "list_orgs").doesNotContain("get_own_sandbox");
+            assertThat(names(client.next("tools"))).contains("create_org", "register_connector",
+                    "set_project_member", "create_sandbox", "list_orgs", "get_halt_status")
+                    .doesNotContain("get_own_sandbox", "set_org_halt"); // halting is the UI's and REST's only
             JsonNode projects = client.next("call").path("result").path("structuredContent").path("items");
             assertThat(projects.get(0).path("id").asText()).isEqualTo(w.project());
             assertThat(client.finish()).isZero();
