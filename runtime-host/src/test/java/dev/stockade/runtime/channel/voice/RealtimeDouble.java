@@ -53,6 +53,8 @@ public final class RealtimeDouble extends WebSocketServer implements AutoCloseab
     private volatile byte[] replyAudio = REPLY_AUDIO;
     private volatile String replyTranscript = "Yes, I am here.";
     private volatile WebSocket client;
+    /** Counted down when a client's socket is open here: a client's handshake can finish before the server's. */
+    private volatile CountDownLatch connected = new CountDownLatch(1);
     private int item;
 
     public RealtimeDouble(String key) throws InterruptedException {
@@ -83,6 +85,7 @@ public final class RealtimeDouble extends WebSocketServer implements AutoCloseab
     @Override
     public void onOpen(WebSocket conn, ClientHandshake handshake) {
         client = conn;
+        connected.countDown();
         send(event("session.created").set("session", JSON.createObjectNode().put("type", "realtime")));
     }
 
@@ -233,6 +236,12 @@ public final class RealtimeDouble extends WebSocketServer implements AutoCloseab
     }
 
     private void send(ObjectNode e) {
+        try {
+            // a test acts as soon as its client is open; wait (bounded) for the server's side of the same socket
+            connected.await(10, TimeUnit.SECONDS);
+        } catch (InterruptedException ex) {
+            Thread.currentThread().interrupt();
+        }
         WebSocket c = client;
         if (c != null && c.isOpen()) {
             c.send(e.toString());
@@ -252,6 +261,7 @@ public final class RealtimeDouble extends WebSocketServer implements AutoCloseab
     @Override
     public void onClose(WebSocket conn, int code, String reason, boolean remote) {
         client = null;
+        connected = new CountDownLatch(1);
     }
 
     @Override
