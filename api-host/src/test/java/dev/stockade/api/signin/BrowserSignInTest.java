@@ -2,9 +2,9 @@ package dev.stockade.api.signin;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import dev.stockade.api.support.Chromium;
 import dev.stockade.api.support.Node;
 import dev.stockade.api.support.PlatformTest;
-import dev.stockade.api.support.Requires;
 import dev.stockade.testing.Await;
 import io.micronaut.test.extensions.junit5.annotation.MicronautTest;
 import java.net.URI;
@@ -18,9 +18,6 @@ import org.junit.jupiter.api.Test;
 import org.openqa.selenium.By;
 import org.openqa.selenium.Cookie;
 import org.openqa.selenium.WebDriver;
-import org.openqa.selenium.chrome.ChromeDriver;
-import org.openqa.selenium.chrome.ChromeDriverService;
-import org.openqa.selenium.chrome.ChromeOptions;
 import org.openqa.selenium.support.ui.ExpectedConditions;
 import org.openqa.selenium.support.ui.WebDriverWait;
 
@@ -48,12 +45,7 @@ class BrowserSignInTest extends PlatformTest {
 
     @BeforeAll
     void startBrowser() {
-        Requires.executable("/usr/bin/chromium", "chromium");
-        Requires.executable("/usr/bin/chromedriver", "chromium-driver");
-        ChromeOptions options = new ChromeOptions().setBinary("/usr/bin/chromium")
-                .addArguments("--headless=new", "--no-sandbox", "--disable-dev-shm-usage");
-        browser = new ChromeDriver(new ChromeDriverService.Builder()
-                .usingDriverExecutable(new java.io.File("/usr/bin/chromedriver")).build(), options);
+        browser = Chromium.headless();
     }
 
     @AfterAll

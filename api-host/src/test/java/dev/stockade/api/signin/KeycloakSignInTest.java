@@ -4,9 +4,9 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.stockade.api.kernel.identity.BrowserSession;
 import dev.stockade.api.support.Keycloak;
+import dev.stockade.api.support.Chromium;
 import dev.stockade.api.support.Node;
 import dev.stockade.api.support.PlatformTest;
-import dev.stockade.api.support.Requires;
 import io.micronaut.test.extensions.junit5.annotation.MicronautTest;
 import java.time.Duration;
 import java.util.Map;
@@ -18,8 +18,6 @@ import org.openqa.selenium.Cookie;
 import org.openqa.selenium.Keys;
 import org.openqa.selenium.WebDriver;
 import org.openqa.selenium.chrome.ChromeDriver;
-import org.openqa.selenium.chrome.ChromeDriverService;
-import org.openqa.selenium.chrome.ChromeOptions;
 import org.openqa.selenium.support.ui.ExpectedConditions;
 import org.openqa.selenium.support.ui.WebDriverWait;
 
@@ -52,12 +50,7 @@ class KeycloakSignInTest extends PlatformTest {
 
     @BeforeAll
     void startBrowser() {
-        Requires.executable("/usr/bin/chromium", "chromium");
-        Requires.executable("/usr/bin/chromedriver", "chromium-driver");
-        ChromeOptions options = new ChromeOptions().setBinary("/usr/bin/chromium")
-                .addArguments("--headless=new", "--no-sandbox", "--disable-dev-shm-usage");
-        browser = new ChromeDriver(new ChromeDriverService.Builder()
-                .usingDriverExecutable(new java.io.File("/usr/bin/chromedriver")).build(), options);
+        browser = Chromium.headless();
         wait = new WebDriverWait(browser, Duration.ofSeconds(60));
     }
 

@@ -12,7 +12,6 @@ import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.openqa.selenium.By;
-import org.openqa.selenium.JavascriptExecutor;
 import org.openqa.selenium.Keys;
 import org.openqa.selenium.WebElement;
 import org.openqa.selenium.support.ui.ExpectedConditions;
@@ -158,18 +157,5 @@ class PolicyBindingsAndConnectorsViewTest extends UiBrowserTest {
 
     private static String yaml(String text) throws Exception {
         return JSON.writeValueAsString(text);
-    }
-
-    /** Calls the REST API from the page, with Grace's session, as the UI's own api.js does. */
-    private JsonNode call(String method, String path, String body) throws Exception {
-        Object answer = ((JavascriptExecutor) browser).executeAsyncScript("""
-                const [method, path, body, done] = arguments;
-                import('/ui/assets/api.js')
-                  .then(m => m.api(method, path, body === null ? undefined : JSON.parse(body)))
-                  .then(r => done(JSON.stringify(r)), e => done(JSON.stringify({ refused: e.message })));
-                """, method, path, body);
-        JsonNode node = JSON.readTree((String) answer);
-        assertThat(node.has("refused")).as(String.valueOf(answer)).isFalse();
-        return node;
     }
 }

@@ -134,17 +134,4 @@ class PolicyEditorViewTest extends UiBrowserTest {
     private Object js(String script) {
         return ((JavascriptExecutor) browser).executeScript(script);
     }
-
-    /** Calls the REST API from the page, with Grace's session, as the UI's own api.js does. */
-    private JsonNode call(String method, String path, String body) throws Exception {
-        Object answer = ((JavascriptExecutor) browser).executeAsyncScript("""
-                const [method, path, body, done] = arguments;
-                import('/ui/assets/api.js')
-                  .then(m => m.api(method, path, body === null ? undefined : JSON.parse(body)))
-                  .then(r => done(JSON.stringify(r)), e => done(JSON.stringify({ refused: e.message })));
-                """, method, path, body);
-        JsonNode node = JSON.readTree((String) answer);
-        assertThat(node.has("refused")).as(String.valueOf(answer)).isFalse();
-        return node;
-    }
 }

@@ -4,9 +4,9 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.stockade.api.signin.FormBrowser;
 import dev.stockade.api.signin.SignInSteps;
+import dev.stockade.api.support.Chromium;
 import dev.stockade.api.support.Node;
 import dev.stockade.api.support.PlatformTest;
-import dev.stockade.api.support.Requires;
 import dev.stockade.testing.Await;
 import java.io.IOException;
 import java.io.UncheckedIOException;
@@ -24,9 +24,6 @@ import org.openqa.selenium.OutputType;
 import org.openqa.selenium.TakesScreenshot;
 import org.openqa.selenium.WebDriver;
 import org.openqa.selenium.WebElement;
-import org.openqa.selenium.chrome.ChromeDriver;
-import org.openqa.selenium.chrome.ChromeDriverService;
-import org.openqa.selenium.chrome.ChromeOptions;
 import org.openqa.selenium.support.ui.ExpectedConditions;
 import org.openqa.selenium.support.ui.WebDriverWait;
 
@@ -58,13 +55,8 @@ public abstract class UiBrowserTest extends PlatformTest {
 
     @BeforeAll
     void startBrowserAndSignIn() {
-        Requires.executable("/usr/bin/chromium", "chromium");
-        Requires.executable("/usr/bin/chromedriver", "chromium-driver");
         assertThat(AXE).as("axe-core: run `npm ci --prefix api-host/src/test/node` (.ci/run does)").exists();
-        ChromeOptions options = new ChromeOptions().setBinary("/usr/bin/chromium")
-                .addArguments("--headless=new", "--no-sandbox", "--disable-dev-shm-usage", "--window-size=1280,900");
-        browser = new ChromeDriver(new ChromeDriverService.Builder()
-                .usingDriverExecutable(new java.io.File("/usr/bin/chromedriver")).build(), options);
+        browser = Chromium.headless("--window-size=1280,900");
         wait = new WebDriverWait(browser, Duration.ofSeconds(30));
         Await.until("the owner token file", () -> Files.exists(dataDir.resolve("owner-token")));
         SignInSteps.createAccount(new FormBrowser(URI.create(base())), ownerToken(), EMAIL, NAME, PASSWORD);
@@ -126,5 +118,19 @@ public abstract class UiBrowserTest extends PlatformTest {
         } catch (IOException e) {
             throw new UncheckedIOException(e);
         }
+    }
+
+    /** Calls the REST API from the page, with the person's session, as the UI's own api.js does; a refusal fails. */
+    protected com.fasterxml.jackson.databind.JsonNode call(String method, String path, String body) throws Exception {
+        Object answer = ((JavascriptExecutor) browser).executeAsyncScript("""
+                const [method, path, body, done] = arguments;
+                import('/ui/assets/api.js')
+                  .then(m => m.api(method, path, body === null ? undefined : JSON.parse(body)))
+                  .then(r => done(JSON.stringify(r)), e => done(JSON.stringify({ refused: e.message })));
+                """, method, path, body);
+        com.fasterxml.jackson.databind.JsonNode node = new com.fasterxml.jackson.databind.ObjectMapper()
+                .readTree((String) answer);
+        assertThat(node.has("refused")).as(String.valueOf(answer)).isFalse();
+        return node;
     }
 }
