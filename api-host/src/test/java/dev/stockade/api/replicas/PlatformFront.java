@@ -19,14 +19,14 @@ import java.util.regex.Pattern;
  * What a Kubernetes Service is to the proxy replicas here: one address in front of the platform replicas that sends
  * each new TCP connection to the first replica that accepts it, so a proxy whose platform replica died reconnects to a
  * live one at the same URL. It reads nothing but the request lines going through, to record which feed version each
- * feed request resumed after ({@code GET /v1/egress/feed?after=N}).
+ * feed request resumed after ({@code GET /v1/egress/feed?after=N}, with or without {@code &wire=2}).
  */
 final class PlatformFront implements AutoCloseable {
     /** One feed request that went through: the version it asked to resume after, and the replica it reached. */
     record FeedRequest(long after, int replicaPort) {
     }
 
-    private static final Pattern FEED = Pattern.compile("GET /v1/egress/feed\\?after=(\\d+) HTTP");
+    private static final Pattern FEED = Pattern.compile("GET /v1/egress/feed\\?after=(\\d+)(&[^ ]*)? HTTP");
 
     private final ServerSocket listener;
     private final List<Integer> replicaPorts;

@@ -31,7 +31,7 @@ class ReportOnlySignInTest extends SignInPlatformTest {
         HttpResponse<String> done = browserSignIn(browser, "invited@example.com");
         assertThat(done.statusCode()).as(done.body()).isEqualTo(303);
         assertThat(done.headers().firstValue("Location")).contains("/");
-        assertThat(browser.get("/").body()).contains("invited@example.com");
+        assertThat(browser.get("/ui/").body()).contains("invited@example.com"); // the admin UI names the person
         Http.Response members = http.get("/v1/orgs/" + org + "/members", owner);
         assertThat(members.raw()).contains("invited@example.com");
     }
