@@ -55,8 +55,10 @@ async function render() {
   }
   const ctx = { params: found.params, query: url.searchParams, navigate, refresh: render, isCurrent: () => mine === generation };
   document.title = `${found.route.title} · Stockade`;
-  drawNav(found.params);
-  drawBanners(found.params, mine);
+  // one look-up of the organization or project in view, shared by the navigation and the banners
+  const context = contextOf(found.params);
+  drawNav(context);
+  drawBanners(context, mine);
   try {
     const view = await found.route.load();
     if (mine !== generation) return;
@@ -79,8 +81,8 @@ async function contextOf(params) {
   return { orgId: null, projectId: null };
 }
 
-async function drawNav(params) {
-  const ctx = await contextOf(params);
+async function drawNav(context) {
+  const ctx = await context;
   const item = r => {
     const href = '/ui' + r.path.replace(':orgId', ctx.orgId).replace(':projectId', ctx.projectId);
     const current = window.location.pathname === href;
@@ -95,8 +97,8 @@ async function drawNav(params) {
 }
 
 /** The halt state of the organization in view (on every page of it) and a hub heartbeat warning. */
-async function drawBanners(params, mine) {
-  const ctx = await contextOf(params);
+async function drawBanners(context, mine) {
+  const ctx = await context;
   const out = [];
   const install = await api('GET', '/installation').catch(() => null);
   if (install && install.enrolled && install.connection === 'unavailable') {

@@ -1,14 +1,19 @@
 package dev.stockade.api.signin;
 
+import com.github.benmanes.caffeine.cache.Cache;
+import com.github.benmanes.caffeine.cache.Caffeine;
+import dev.stockade.api.kernel.config.PlatformConfig;
 import dev.stockade.api.kernel.db.Sql;
 import dev.stockade.api.kernel.identity.BrowserSession;
 import dev.stockade.api.kernel.identity.Identity;
 import dev.stockade.api.kernel.identity.TokenFormat;
 import jakarta.inject.Singleton;
+import java.nio.ByteBuffer;
 import java.security.SecureRandom;
 import java.sql.Timestamp;
 import java.time.Clock;
 import java.time.Duration;
+import java.time.Instant;
 import java.util.Base64;
 import java.util.List;
 import java.util.Optional;
@@ -28,7 +33,7 @@ final class BrowserSessions implements BrowserSession {
     private static final SecureRandom RANDOM = new SecureRandom();
 
     /** The person a live session belongs to. */
-    record Session(UUID userId, String email, String name, boolean emailVerified) {
+    record Session(UUID userId, String email, String name, boolean emailVerified, Instant expiresAt) {
         Identity.User identity() {
             return new Identity.User(userId, email, emailVerified, name, Set.of());
         }
@@ -36,10 +41,17 @@ final class BrowserSessions implements BrowserSession {
 
     private final Sql sql;
     private final Clock clock;
+    /**
+     * Live sessions by the hash of their id, trusted for {@code config.tokenCacheTtl} as bearer tokens are (every
+     * admin UI call would otherwise read the table): a sign-out on this replica forgets at once, one on another
+     * replica within that bound. An expired session is never answered from here.
+     */
+    private final Cache<ByteBuffer, Session> live;
 
-    BrowserSessions(Sql sql, Clock clock) {
+    BrowserSessions(Sql sql, Clock clock, PlatformConfig config) {
         this.sql = sql;
         this.clock = clock;
+        this.live = Caffeine.newBuilder().maximumSize(100_000).expireAfterWrite(config.tokenCacheTtl()).build();
     }
 
     /** A new session for {@code user}; the returned id goes into the cookie and nowhere else. */
@@ -57,11 +69,20 @@ final class BrowserSessions implements BrowserSession {
         if (id == null || id.isEmpty() || id.length() > 100) {
             return Optional.empty();
         }
-        return sql.first("SELECT u.id, u.email, u.name, s.email_verified FROM signin_sessions s"
+        ByteBuffer key = ByteBuffer.wrap(TokenFormat.hash(id));
+        Session known = live.getIfPresent(key);
+        if (known != null && known.expiresAt().isAfter(clock.instant())) {
+            return Optional.of(known);
+        }
+        Optional<Session> found = sql.first("SELECT u.id, u.email, u.name, s.email_verified, s.expires_at"
+                        + " FROM signin_sessions s"
                         + " JOIN users u ON u.id = s.user_id"
                         + " WHERE s.id_hash = ? AND s.revoked_at IS NULL AND s.expires_at > ?",
                 List.of(TokenFormat.hash(id), Timestamp.from(clock.instant())),
-                rs -> new Session(rs.getObject(1, UUID.class), rs.getString(2), rs.getString(3), rs.getBoolean(4)));
+                rs -> new Session(rs.getObject(1, UUID.class), rs.getString(2), rs.getString(3), rs.getBoolean(4),
+                        rs.getTimestamp(5).toInstant()));
+        found.ifPresent(session -> live.put(key, session));
+        return found;
     }
 
     @Override
@@ -71,6 +92,7 @@ final class BrowserSessions implements BrowserSession {
 
     void revoke(String id) {
         if (id != null && id.length() <= 100) {
+            live.invalidate(ByteBuffer.wrap(TokenFormat.hash(id)));
             sql.update("UPDATE signin_sessions SET revoked_at = now() WHERE id_hash = ? AND revoked_at IS NULL",
                     List.of(TokenFormat.hash(id)));
         }
