@@ -5,6 +5,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import dev.stockade.api.support.Http;
 import dev.stockade.api.support.Scratch;
 import dev.stockade.testing.Await;
+import dev.stockade.testing.DebianPostgres;
 import java.net.URI;
 import java.nio.file.Files;
 import java.nio.file.Path;

@@ -7,6 +7,8 @@ import dev.stockade.api.support.Http;
 import dev.stockade.api.support.Requires;
 import dev.stockade.api.support.Scratch;
 import dev.stockade.testing.Await;
+import dev.stockade.testing.DebianPostgres;
+import dev.stockade.testing.PlatformFront;
 import java.net.InetAddress;
 import java.net.InetSocketAddress;
 import java.net.URI;

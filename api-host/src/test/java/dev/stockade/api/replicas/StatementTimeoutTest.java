@@ -6,6 +6,7 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import dev.stockade.api.ServeMain;
 import dev.stockade.api.StatementTimeout;
 import dev.stockade.api.support.Scratch;
+import dev.stockade.testing.DebianPostgres;
 import java.io.PrintWriter;
 import java.io.StringWriter;
 import java.sql.Connection;

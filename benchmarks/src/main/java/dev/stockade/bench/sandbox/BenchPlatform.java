@@ -54,13 +54,42 @@ public final class BenchPlatform implements AutoCloseable {
             Path secret = Files.createDirectories(dir.resolve("secrets").resolve(k.getKey()));
             Files.writeString(secret.resolve("apiKey"), k.getValue());
         }
-        ProcessBuilder pb = new ProcessBuilder("java", "-jar", "api-host/target/stockade-platform.jar", "--dev-hub",
-                "--data-dir", dir.toString(), "--port", Integer.toString(port)).redirectErrorStream(true)
-                .redirectOutput(dir.resolve("platform.log").toFile());
+        return launch(dir, port, List.of(), env);
+    }
+
+    /**
+     * One platform replica on the external database {@code databaseUrl} (as user {@code postgres}), with its data
+     * directory {@code dir} prepared by the caller (the installation's shared key, the dev hub's fleets); the owner
+     * token is the one the first replica wrote into {@code ownerTokenDir}.
+     */
+    public static BenchPlatform replica(Path dir, int port, String databaseUrl, Path config, Path ownerTokenDir,
+                                        Map<String, String> env) throws Exception {
+        BenchPlatform p = launch(dir, port, List.of("--database-url", databaseUrl, "--database-user", "postgres",
+                "--config", config.toString(), "--database-pool-size", "10"), env);
+        return new BenchPlatform(dir, p.base, Files.readString(ownerTokenDir.resolve("owner-token")).trim(),
+                p.process);
+    }
+
+    private static BenchPlatform launch(Path dir, int port, List<String> extra, Map<String, String> env)
+            throws Exception {
+        List<String> command = new ArrayList<>(List.of("java", "-jar", "api-host/target/stockade-platform.jar",
+                "--dev-hub", "--data-dir", dir.toString(), "--port", Integer.toString(port)));
+        command.addAll(extra);
+        ProcessBuilder pb = new ProcessBuilder(command).redirectErrorStream(true)
+                .redirectOutput(ProcessBuilder.Redirect.appendTo(dir.resolve("platform.log").toFile()));
         pb.environment().putAll(env);
         BenchPlatform p = new BenchPlatform(dir, "http://127.0.0.1:" + port, null, pb.start());
         p.awaitEnrolled();
-        return new BenchPlatform(dir, p.base, Files.readString(dir.resolve("owner-token")).trim(), p.process);
+        Path token = dir.resolve("owner-token");
+        return Files.exists(token) ? new BenchPlatform(dir, p.base, Files.readString(token).trim(), p.process) : p;
+    }
+
+    /** SIGKILL: no shutdown hook runs; returns once the process is gone. */
+    public void kill() throws InterruptedException {
+        process.destroyForcibly(); // SIGKILL on Linux
+        if (!process.waitFor(30, TimeUnit.SECONDS)) {
+            throw new IllegalStateException("the platform did not die within 30 s of SIGKILL");
+        }
     }
 
     public JsonNode send(String method, String path, String body) throws Exception {

@@ -138,7 +138,7 @@ public final class EnforcementBench {
     }
 
     /** The project's shared policy; {@code round} adds as many extra entries, so each write changes it. */
-    private static ObjectNode shared(int round) {
+    static ObjectNode shared(int round) {
         ObjectNode p = BenchPlatform.JSON.createObjectNode().put("name", "shared").put("networkDefaultVerdict", "deny");
         ArrayNode domains = p.putArray("allowedDomains");
         domains.addObject().put("pattern", "origin.bench").put("verdict", "allow");
@@ -148,7 +148,7 @@ public final class EnforcementBench {
         return p;
     }
 
-    private static List<String> create(BenchPlatform platform, String project, String policy, int count)
+    static List<String> create(BenchPlatform platform, String project, String policy, int count)
             throws Exception {
         ExecutorService pool = Executors.newFixedThreadPool(4);
         try {
@@ -190,7 +190,7 @@ public final class EnforcementBench {
         }
     }
 
-    private static void awaitApplied(Map<String, Long> applied, int count) throws InterruptedException {
+    static void awaitApplied(Map<String, Long> applied, int count) throws InterruptedException {
         for (int i = 0; i < 12_000 && applied.size() < count; i++) {
             Thread.sleep(5); // the replica applies on its own thread; the timestamps are taken there
         }
@@ -200,7 +200,7 @@ public final class EnforcementBench {
     }
 
     /** Each sandbox's token, as the sandbox sees it: the password of its HTTPS_PROXY. */
-    private static List<String> tokens(BenchPlatform platform, List<String> paths) throws Exception {
+    static List<String> tokens(BenchPlatform platform, List<String> paths) throws Exception {
         ExecutorService pool = Executors.newFixedThreadPool(4);
         try {
             List<Future<String>> got = new ArrayList<>();
@@ -217,7 +217,7 @@ public final class EnforcementBench {
         }
     }
 
-    private static void delete(BenchPlatform platform, List<String> paths) throws Exception {
+    static void delete(BenchPlatform platform, List<String> paths) throws Exception {
         ExecutorService pool = Executors.newFixedThreadPool(4);
         try {
             List<Future<JsonNode>> done = new ArrayList<>();

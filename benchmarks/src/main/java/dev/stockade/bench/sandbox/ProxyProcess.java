@@ -10,20 +10,48 @@ import java.util.concurrent.TimeUnit;
 final class ProxyProcess implements AutoCloseable {
     private final Process process;
     private final Path log;
+    private final List<String> command;
 
-    private ProxyProcess(Process process, Path log) {
+    private ProxyProcess(Process process, Path log, List<String> command) {
         this.process = process;
         this.log = log;
+        this.command = command;
     }
 
     static ProxyProcess start(BenchPlatform platform, Path tokenFile) throws IOException {
-        Path dir = Files.createTempDirectory(platform.dir, "proxy");
-        Path log = dir.resolve("proxy.log");
-        Process p = new ProcessBuilder("java", "-jar", "proxy-host/target/stockade-proxy.jar", "--platform",
-                platform.base, "--platform-token-file", tokenFile.toString(), "--port", "0", "--data-dir",
-                dir.toString(), "--audit", dir.resolve("audit.jsonl").toString()).redirectErrorStream(true)
-                .redirectOutput(log.toFile()).start();
-        return new ProxyProcess(p, log);
+        return start(platform.dir, platform.base, tokenFile);
+    }
+
+    /** A replica following the platform at {@code base}, its data directory and log in a new folder of {@code parent}. */
+    static ProxyProcess start(Path parent, String base, Path tokenFile) throws IOException {
+        Path dir = Files.createTempDirectory(parent, "proxy");
+        return launch(List.of("java", "-jar", "proxy-host/target/stockade-proxy.jar", "--platform", base,
+                "--platform-token-file", tokenFile.toString(), "--port", "0", "--data-dir", dir.toString(), "--audit",
+                dir.resolve("audit.jsonl").toString()), dir.resolve("proxy.log"));
+    }
+
+    private static ProxyProcess launch(List<String> command, Path log) throws IOException {
+        Process p = new ProcessBuilder(command).redirectErrorStream(true)
+                .redirectOutput(ProcessBuilder.Redirect.appendTo(log.toFile())).start();
+        return new ProxyProcess(p, log, command);
+    }
+
+    /** SIGKILL; returns once the process is gone. */
+    void kill() throws InterruptedException {
+        process.destroyForcibly();
+        if (!process.waitFor(30, TimeUnit.SECONDS)) {
+            throw new IllegalStateException("the proxy did not die within 30 s of SIGKILL");
+        }
+    }
+
+    /** The same replica started again on the same data directory and options (its log continues). */
+    ProxyProcess restart() throws IOException {
+        return launch(command, log);
+    }
+
+    /** How many full syncs the log reports so far (whatever the number of sets). */
+    long syncs() throws IOException {
+        return Files.readAllLines(log).stream().filter(l -> l.contains("in sync at version")).count();
     }
 
     /** Waits for the replica's first sync with {@code sandboxes} sets; its resident memory then, in bytes. */

@@ -1,4 +1,4 @@
-package dev.stockade.api.replicas;
+package dev.stockade.testing;
 
 import java.io.IOException;
 import java.io.InputStream;
@@ -21,9 +21,9 @@ import java.util.regex.Pattern;
  * live one at the same URL. It reads nothing but the request lines going through, to record which feed version each
  * feed request resumed after ({@code GET /v1/egress/feed?after=N}, with or without {@code &wire=2}).
  */
-final class PlatformFront implements AutoCloseable {
+public final class PlatformFront implements AutoCloseable {
     /** One feed request that went through: the version it asked to resume after, and the replica it reached. */
-    record FeedRequest(long after, int replicaPort) {
+    public record FeedRequest(long after, int replicaPort) {
     }
 
     private static final Pattern FEED = Pattern.compile("GET /v1/egress/feed\\?after=(\\d+)(&[^ ]*)? HTTP");
@@ -37,17 +37,17 @@ final class PlatformFront implements AutoCloseable {
         return t;
     });
 
-    PlatformFront(List<Integer> replicaPorts) throws IOException {
+    public PlatformFront(List<Integer> replicaPorts) throws IOException {
         this.replicaPorts = List.copyOf(replicaPorts);
         this.listener = new ServerSocket(0, 50, InetAddress.getLoopbackAddress());
         pipes.execute(this::accept);
     }
 
-    int port() {
+    public int port() {
         return listener.getLocalPort();
     }
 
-    List<FeedRequest> feedRequests() {
+    public List<FeedRequest> feedRequests() {
         return List.copyOf(feedRequests);
     }
 

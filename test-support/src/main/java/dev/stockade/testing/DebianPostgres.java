@@ -1,25 +1,29 @@
-package dev.stockade.api.replicas;
+package dev.stockade.testing;
 
-import dev.stockade.api.support.Requires;
-import dev.stockade.api.support.Scratch;
 import java.io.IOException;
+import java.io.UncheckedIOException;
 import java.net.ServerSocket;
 import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
 import java.nio.file.Path;
 import java.sql.Connection;
 import java.sql.DriverManager;
 import java.sql.Statement;
 import java.util.ArrayList;
+import java.util.Comparator;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
+import java.util.stream.Stream;
+import org.junit.jupiter.api.Assumptions;
 
 /**
  * Debian's PostgreSQL 15 server ({@code apt-get install postgresql-15}), made with its own {@code initdb} in a
  * temporary directory and started with {@code pg_ctl} for one test class: the external database an operator gives
  * {@code stockade serve --database-url}, not the embedded one. Debian's {@code initdb} refuses root, so as root the
- * server runs as the package's {@code postgres} user ({@code runuser}).
+ * server runs as the package's {@code postgres} user ({@code runuser}). Shared by the replica tests and the
+ * replica benchmark.
  */
-final class DebianPostgres implements AutoCloseable {
+public final class DebianPostgres implements AutoCloseable {
     private static final Path BIN = Path.of("/usr/lib/postgresql/15/bin");
 
     private final Path dir;
@@ -31,9 +35,10 @@ final class DebianPostgres implements AutoCloseable {
     }
 
     /** Makes a cluster (trust authentication on loopback only) and starts it; skips the test where none is installed. */
-    static DebianPostgres start() throws Exception {
-        Requires.executable(BIN.resolve("initdb").toString(), "postgresql-15");
-        Path dir = Scratch.unmanaged("stockade-debian-pg");
+    public static DebianPostgres start() throws Exception {
+        Assumptions.assumeTrue(Files.isExecutable(BIN.resolve("initdb")), () -> BIN.resolve("initdb")
+                + " is missing: install it with `apt-get install postgresql-15` (.ci/run does)");
+        Path dir = Files.createTempDirectory("stockade-debian-pg");
         if (root()) {
             run(List.of("chown", "postgres:postgres", dir.toString()));
         }
@@ -48,7 +53,7 @@ final class DebianPostgres implements AutoCloseable {
     }
 
     /** A new empty database on this server; its JDBC URL. */
-    String newDatabase(String name) throws Exception {
+    public String newDatabase(String name) throws Exception {
         try (Connection c = DriverManager.getConnection(url("postgres"), "postgres", "");
              Statement s = c.createStatement()) {
             s.execute("CREATE DATABASE " + name);
@@ -56,7 +61,7 @@ final class DebianPostgres implements AutoCloseable {
         return url(name);
     }
 
-    String url(String database) {
+    public String url(String database) {
         return "jdbc:postgresql://127.0.0.1:" + port + "/" + database;
     }
 
@@ -66,7 +71,15 @@ final class DebianPostgres implements AutoCloseable {
             run(asServerUser(BIN.resolve("pg_ctl").toString(), "-D", dir.resolve("data").toString(), "-m",
                     "immediate", "-w", "stop"));
         } finally {
-            Scratch.remove(dir); // after the server stopped: it writes there until then
+            remove(dir); // after the server stopped: it writes there until then
+        }
+    }
+
+    private static void remove(Path dir) {
+        try (Stream<Path> files = Files.walk(dir)) {
+            files.sorted(Comparator.reverseOrder()).forEach(f -> f.toFile().delete());
+        } catch (IOException | UncheckedIOException e) {
+            // a file vanished mid-walk: what is left is harmless
         }
     }
 
