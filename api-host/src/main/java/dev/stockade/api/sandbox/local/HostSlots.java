@@ -73,8 +73,14 @@ final class HostSlots {
         }
     }
 
-    /** Records that {@code slot}, held by this platform, now serves {@code sandbox} (an atomic replace). */
+    /**
+     * Records that {@code slot}, held by this platform, now serves {@code sandbox} (an atomic replace); refused when
+     * the slot's file no longer carries this run's claim, so a slot another platform took over is never written.
+     */
     void assign(int slot, String sandbox) throws ProvisionException {
+        if (!ours(slot)) {
+            throw new ProvisionException("the sandbox's network slot " + slot + " is no longer this platform's");
+        }
         try {
             Files.createDirectories(scratch);
             Path tmp = scratch.resolve(slot + "." + ProcessHandle.current().pid());
@@ -84,6 +90,14 @@ final class HostSlots {
         } catch (IOException e) {
             throw new ProvisionException("cannot record the sandbox's address: " + e.getMessage());
         }
+    }
+
+    /**
+     * Whether {@code slot}'s file carries this run's claim. Only then may this run take the slot's network down: once
+     * another platform reclaimed the slot (and perhaps a third claimed it again), its namespace is not ours.
+     */
+    boolean ours(int slot) {
+        return read(slot).filter(c -> c.owner().equals(mine.owner()) && c.run().equals(mine.run())).isPresent();
     }
 
     /** Frees a slot (its network is gone first: a free slot never has a namespace). */

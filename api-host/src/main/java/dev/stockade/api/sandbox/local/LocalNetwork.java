@@ -30,6 +30,12 @@ final class LocalNetwork {
             || Files.isExecutable(Path.of("/sbin/nft"));
     private static final AtomicBoolean WARNED = new AtomicBoolean();
 
+    /** Where the pid of each slot's namespace holder is kept ({@code /run} is emptied at boot, with the processes). */
+    static final Path HOLDERS = Path.of("/run/stockade/netns");
+    private static final String HOLDER_ENV = "STOCKADE_NETNS=";
+    /** Runs a command in the namespace of the holder whose pid the making shell keeps in {@code $h}. */
+    private static final String INSIDE = "nsenter --net=/proc/$h/ns/net ";
+
     private final String gatewayCidr;
     private final InetAddress gateway;
     private final int prefix;
@@ -60,19 +66,50 @@ final class LocalNetwork {
         if (bridgeReady) {
             return;
         }
-        bridgeReady = makeBridge();
+        makeBridge();
+        bridgeReady = true;
     }
 
-    private boolean makeBridge() throws ProvisionException {
-        if (Shell.run(List.of("ip", "-o", "link", "show")).contains(" " + BRIDGE + ":")) {
-            Shell.quiet(List.of("ip", "addr", "add", gatewayCidr, "dev", BRIDGE));
-            Shell.run(List.of("ip", "link", "set", BRIDGE, "up"));
-            return true;
+    private void makeBridge() throws ProvisionException {
+        if (!Files.isDirectory(Path.of("/sys/class/net", BRIDGE))) {
+            // another platform may create it at the same moment: its bridge is as good as ours
+            Shell.quiet(List.of("ip", "link", "add", BRIDGE, "address", bridgeAddress(), "type", "bridge"));
         }
-        Shell.run(List.of("ip", "link", "add", BRIDGE, "type", "bridge"));
-        Shell.run(List.of("ip", "addr", "add", gatewayCidr, "dev", BRIDGE));
+        pinAddress();
+        Shell.quiet(List.of("ip", "addr", "add", gatewayCidr, "dev", BRIDGE));
         Shell.run(List.of("ip", "link", "set", BRIDGE, "up"));
-        return true;
+    }
+
+    /**
+     * Fixes the bridge's MAC address. Left to the kernel, a bridge takes the lowest MAC among its ports and changes
+     * it whenever ports come and go; a sandbox that resolved the gateway before the port with that MAC left sends to
+     * an address nobody answers until its neighbour entry expires (tens of seconds of connect timeouts). A bridge
+     * made by an older platform keeps the address it has now, so the sandboxes already running keep theirs.
+     */
+    private void pinAddress() throws ProvisionException {
+        try {
+            Path dev = Path.of("/sys/class/net", BRIDGE);
+            if (Files.readString(dev.resolve("addr_assign_type")).strip().equals(ADDRESS_SET)) {
+                return;
+            }
+            String now = Files.readString(dev.resolve("address")).strip();
+            String pinned = now.equals("00:00:00:00:00:00") ? bridgeAddress() : now;
+            Shell.run(List.of("ip", "link", "set", BRIDGE, "address", pinned));
+        } catch (java.io.IOException e) {
+            throw new ProvisionException("cannot read the sandbox bridge `" + BRIDGE + "`: " + e.getMessage());
+        }
+    }
+
+    /** The kernel's {@code NET_ADDR_SET}: the address was chosen, so the bridge no longer follows its ports. */
+    private static final String ADDRESS_SET = "3";
+
+    /**
+     * The bridge's own MAC: locally administered, derived from the gateway address (the bridge has no uplink, so it
+     * needs to be unique on this host only, and a fixed value reads the same in every capture).
+     */
+    String bridgeAddress() {
+        byte[] a = gateway.getAddress();
+        return String.format("02:53:%02x:%02x:%02x:%02x", a[0] & 0xff, a[1] & 0xff, a[2] & 0xff, a[3] & 0xff);
     }
 
     /** The address of sandbox slot {@code index} (0-based): gateway + 1 + index. */
@@ -88,39 +125,44 @@ final class LocalNetwork {
     }
 
     /**
-     * Creates {@code ns} with a veth to the bridge, address {@code address}, and one route: to the gateway. One shell
-     * runs every step (a process start from the JVM costs more than the steps); the names and the address are the
-     * provisioner's own (hex ids, a dotted quad), never input.
+     * Creates the slot's namespace, held by a process, with a veth to the bridge, its address, and one route: to the
+     * gateway. The namespace is never a mount under {@code /run/netns}: every bubblewrap start copies the host's mount
+     * table, and a mount made or removed there propagates into every running sandbox's mount namespace, so a mount per
+     * sandbox made starts and teardowns slower as sandboxes accumulated. The holder ({@code sleep infinity}) carries
+     * {@code STOCKADE_NETNS=<ns>} as its environment, so a recorded pid is only ever taken for it while it is that
+     * holder; its pid is recorded before anything else, so a failed step still finds it to remove.
      */
-    void attach(String ns, String hostIf, String address) throws ProvisionException {
-        Shell.run(List.of("/bin/sh", "-c", String.join(" && ", steps(ns, hostIf, address))));
-    }
-
-    private List<String> steps(String ns, String hostIf, String address) {
-        String tmp = "vs" + hostIf.substring(2);
+    private List<String> steps(int slot) {
+        String hostIf = hostInterface(slot);
+        String tmp = "vs" + slot;
+        String in = INSIDE;
         return List.of(
-                cleanup(ns, hostIf),
-                "ip netns add " + ns,
-                "ip link add " + hostIf + " type veth peer name " + tmp,
-                "ip link set " + tmp + " netns " + ns,
+                cleanup(slot),
+                "mkdir -p " + HOLDERS,
+                "{ env -i " + HOLDER_ENV + namespace(slot) + " PATH=/usr/bin:/bin unshare --net sleep infinity"
+                        + " </dev/null >/dev/null 2>&1 & h=$!; }",
+                "{ i=0; while read c < /proc/$h/comm && [ \"$c\" != sleep ] && [ $i -lt 100000 ]; do i=$((i+1)); done; }",
+                "{ [ \"$c\" = sleep ] || { echo 'cannot make a network namespace (unshare --net)'; false; }; }",
+                "echo $h > " + holderFile(slot),
+                "ip link add " + hostIf + " type veth peer name " + tmp + " netns $h",
                 "ip link set " + hostIf + " master " + BRIDGE,
                 "bridge link set dev " + hostIf + " isolated on",
                 "ip link set " + hostIf + " up",
-                "ip -n " + ns + " link set " + tmp + " name eth0",
-                "ip -n " + ns + " addr add " + address + "/32 dev eth0",
-                "ip -n " + ns + " link set lo up",
-                "ip -n " + ns + " link set eth0 up",
-                "ip -n " + ns + " route add " + gateway() + "/32 dev eth0");
+                in + "ip link set " + tmp + " name eth0",
+                in + "ip addr add " + address(slot) + "/32 dev eth0",
+                in + "ip link set lo up",
+                in + "ip link set eth0 up",
+                in + "ip route add " + gateway() + "/32 dev eth0");
     }
 
     /**
-     * The platform at {@link #LINK_LOCAL_PLATFORM} port 80 inside {@code ns}, as ECS serves task credentials: the
+     * The platform at {@link #LINK_LOCAL_PLATFORM} port 80 inside the namespace, as ECS serves task credentials: the
      * address is local to the namespace (on {@code lo}, so no route is added and nothing else leaves), and the
      * namespace's own NAT sends its port 80 to the platform relay at {@code gateway:platformPort}, with the sandbox's
      * address as the source so the answer comes back. Other ports of the address are refused at once. The sandbox
      * cannot change these rules: its user namespace holds no capability over the network namespace.
      */
-    private List<String> linkLocalPlatform(String ns, String address, int platformPort) {
+    private List<String> linkLocalPlatform(String address, int platformPort) {
         if (!NFT) {
             if (WARNED.compareAndSet(false, true)) {
                 LOG.warn("nft is not installed (Debian: nftables): local sandboxes start without the AWS credentials"
@@ -134,49 +176,84 @@ final class LocalNetwork {
                 + ":" + platformPort + "; "
                 + "add chain ip stockade post { type nat hook postrouting priority 100; }; "
                 + "add rule ip stockade post oifname \"eth0\" ip saddr " + LINK_LOCAL_PLATFORM + " snat to " + address;
-        return List.of("ip -n " + ns + " addr add " + LINK_LOCAL_PLATFORM + "/32 dev lo",
-                "nsenter --net=" + namespacePath(ns) + " nft '" + rules + "'");
+        return List.of(INSIDE + "ip addr add " + LINK_LOCAL_PLATFORM + "/32 dev lo", INSIDE + "nft '" + rules + "'");
     }
 
-    /** Kills what runs in the namespace, then removes the veth and the namespace; never fails. */
-    private static String cleanup(String ns, String hostIf) {
-        return "{ for p in $(ip netns pids " + ns + " 2>/dev/null); do kill -KILL $p; done; ip link del " + hostIf
-                + " 2>/dev/null; ip netns del " + ns + " 2>/dev/null; true; }";
-    }
-
-    /** Removes the namespace and the veth (idempotent); processes still in the namespace are killed first. */
-    void detach(String ns, String hostIf) {
-        Shell.quiet(List.of("/bin/sh", "-c", cleanup(ns, hostIf)));
+    /**
+     * Kills the slot's namespace holder, removes the veth and the holder's record, and forgets the address's neighbour
+     * entry on the bridge; never fails. Nothing else is left in the namespace: a sandbox's processes are in its pid
+     * namespace, which dies with its init (and with the platform). A slot an older platform made (a mount under
+     * {@code /run/netns}) is emptied and removed as it was made. The neighbour entry would outlive the veth with its
+     * MAC, and the next namespace at the address has another: the host would send to the old one until it expired.
+     */
+    private String cleanup(int slot) {
+        String ns = namespace(slot);
+        String file = holderFile(slot).toString();
+        return "{ h=$(cat " + file + " 2>/dev/null); if [ -n \"$h\" ] && tr '\\0' '\\n' < /proc/$h/environ 2>/dev/null"
+                + " | grep -qx " + HOLDER_ENV + ns + "; then kill -KILL $h; fi; if [ -e /run/netns/" + ns + " ]; then"
+                + " for p in $(ip netns pids " + ns + " 2>/dev/null); do kill -KILL $p; done; ip netns del " + ns
+                + " 2>/dev/null; fi; ip link del " + hostInterface(slot) + " 2>/dev/null; rm -f " + file
+                + "; ip neigh flush to " + address(slot) + " dev " + BRIDGE + " 2>/dev/null; true; }";
     }
 
     /**
      * Makes slot {@code slot}'s network: its namespace, veth pair on the bridge, address and route, and the platform
-     * relay's {@code platformPort} at {@link #LINK_LOCAL_PLATFORM}.
+     * relay's {@code platformPort} at {@link #LINK_LOCAL_PLATFORM}. One shell runs every step (a process start from the
+     * JVM costs more than the steps); the names and the address are the provisioner's own (numbers, a dotted quad),
+     * never input.
      */
     void attach(int slot, int platformPort) throws ProvisionException {
-        String ns = namespace(slot);
-        List<String> script = new java.util.ArrayList<>(steps(ns, hostInterface(slot), address(slot)));
-        script.addAll(linkLocalPlatform(ns, address(slot), platformPort));
+        List<String> script = new java.util.ArrayList<>(steps(slot));
+        script.addAll(linkLocalPlatform(address(slot), platformPort));
         Shell.run(List.of("/bin/sh", "-c", String.join(" && ", script)));
+    }
+
+    /**
+     * Whether slot {@code slot}'s network is still in place: its namespace exists and its veth is a port of the bridge.
+     * Both can go without this platform knowing (a platform reclaiming what it takes for an earlier run's, a bridge
+     * removed and made again), and a sandbox started on such an entry would report running with no way out.
+     */
+    boolean intact(int slot) {
+        Path master = Path.of("/sys/class/net", hostInterface(slot), "master");
+        try {
+            return holder(slot).isPresent()
+                    && Files.readSymbolicLink(master).getFileName().toString().equals(BRIDGE);
+        } catch (java.io.IOException | UnsupportedOperationException e) {
+            return false;
+        }
     }
 
     /** Takes slot {@code slot}'s network down (idempotent). */
     void detach(int slot) {
-        detach(namespace(slot), hostInterface(slot));
+        Shell.quiet(List.of("/bin/sh", "-c", cleanup(slot)));
     }
 
-    /** The network namespace of a slot: named after the slot, so a pool entry needs no sandbox to be made. */
+    /** The name of a slot's namespace, in its holder's environment (and the mount of an older platform's slot). */
     static String namespace(int slot) {
         return "stk-n" + slot;
     }
 
-    /** Where {@code ip netns} keeps the slot's namespace, for {@code nsenter --net}. */
-    static java.nio.file.Path namespacePath(int slot) {
-        return namespacePath(namespace(slot));
+    /** The slot's namespace for {@code nsenter --net}: its holder's. */
+    static Path namespacePath(int slot) throws ProvisionException {
+        long pid = holder(slot).orElseThrow(() -> new ProvisionException("the sandbox's network namespace is gone"));
+        return Path.of("/proc", Long.toString(pid), "ns", "net");
     }
 
-    private static java.nio.file.Path namespacePath(String ns) {
-        return java.nio.file.Path.of("/run/netns", ns);
+    /** The pid of the process holding slot {@code slot}'s namespace, while that process is its holder. */
+    static java.util.OptionalLong holder(int slot) {
+        try {
+            long pid = Long.parseLong(Files.readString(holderFile(slot)).strip());
+            String env = Files.readString(Path.of("/proc", Long.toString(pid), "environ"));
+            // the holder's whole environment is this variable first (and PATH): a reused pid is not taken for it
+            return env.startsWith(HOLDER_ENV + namespace(slot) + "\0") ? java.util.OptionalLong.of(pid)
+                    : java.util.OptionalLong.empty();
+        } catch (java.io.IOException | NumberFormatException e) {
+            return java.util.OptionalLong.empty();
+        }
+    }
+
+    private static Path holderFile(int slot) {
+        return HOLDERS.resolve(Integer.toString(slot));
     }
 
     /** The host side of the slot's veth pair. */

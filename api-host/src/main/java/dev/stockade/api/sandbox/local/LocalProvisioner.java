@@ -218,7 +218,7 @@ public class LocalProvisioner implements Provisioner {
         stopProcesses(id);
         long t0 = System.nanoTime();
         Path dir = Volumes.prepare(root, id, spec.egress().caCertificate());
-        OptionalInt warm = pool.take();
+        OptionalInt warm = takeIntact();
         int slot = warm.isPresent() ? warm.getAsInt() : prepareSlot(id);
         long t1 = System.nanoTime();
         try {
@@ -238,6 +238,22 @@ public class LocalProvisioner implements Provisioner {
             release(slot, id);
             throw e;
         }
+    }
+
+    /**
+     * A warm entry whose slot is still this run's and whose network is still in place; an entry that lost either is
+     * dropped (its remains taken down if the slot is still ours) and the next one tried.
+     */
+    private OptionalInt takeIntact() {
+        for (OptionalInt warm = pool.take(); warm.isPresent(); warm = pool.take()) {
+            int slot = warm.getAsInt();
+            if (slots.ours(slot) && network.intact(slot)) {
+                return warm;
+            }
+            LOG.warn("sandbox warm-pool entry {} lost its network slot or namespace; not used", slot);
+            release(slot, "");
+        }
+        return OptionalInt.empty();
     }
 
     /** Claims a slot and makes its network: namespace, veth pair on the bridge, address, route. */
@@ -332,13 +348,21 @@ public class LocalProvisioner implements Provisioner {
         }
     }
 
-    /** Takes a slot's network down, then frees the slot: a free slot never has a namespace left. */
+    /**
+     * Takes a slot's network down, then frees the slot: a free slot never has a namespace left. A slot whose file no
+     * longer carries this run's claim was reclaimed (and may serve another platform now): it is left alone.
+     */
     private void release(int slot, String sandbox) {
-        network.detach(slot);
+        boolean ours = slots.ours(slot);
+        if (ours) {
+            network.detach(slot); // kills what still runs in the namespace, so the cgroup below can go
+        }
         if (!sandbox.isEmpty()) {
             Cgroups.remove(name(sandbox));
         }
-        slots.free(slot);
+        if (ours) {
+            slots.free(slot);
+        }
     }
 
     /**

@@ -13,6 +13,7 @@ import java.net.InetSocketAddress;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.nio.file.StandardOpenOption;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
@@ -79,18 +80,17 @@ class SlotReclaimTest {
 
             // A dies: its sandboxes die with it (bubblewrap's --die-with-parent), nothing is cleaned up
             for (int slot : heldByA) {
-                killNamespace("stk-n" + slot);
+                killSandboxesIn(slot);
             }
-            assertThat(namespaces()).contains("stk-n" + goneSlot);
+            assertThat(hasNetwork(goneSlot)).isTrue();
             Path cgroup = cgroupOf(gone);
 
             // while A was down, `gone` was deleted from its database; at A's next start everything of it goes
             a2 = platform(dataA, 0);
             a2.recover(kept::equals);
             assertThat(slotsOf(ownerA)).isEmpty();
-            Set<String> left = namespaces();
             for (int slot : heldByA) {
-                assertThat(left).doesNotContain("stk-n" + slot);
+                assertThat(hasNetwork(slot)).isFalse();
                 assertThat(links()).doesNotContain("vn" + slot);
             }
             assertThat(cgroup).doesNotExist();
@@ -99,7 +99,7 @@ class SlotReclaimTest {
 
             // B: its slot file, namespace, veth and sandbox are untouched
             assertThat(claim(otherSlot)).isEqualTo(otherClaim);
-            assertThat(left).contains("stk-n" + otherSlot);
+            assertThat(hasNetwork(otherSlot)).isTrue();
             assertThat(links()).contains("vn" + otherSlot);
             assertThat(run(b.exec(other, new ExecRequest(List.of("echo", "alive"), false, 0, 0)))).isEqualTo("alive\n");
         } finally {
@@ -107,8 +107,44 @@ class SlotReclaimTest {
             if (a2 != null) {
                 a2.stopAll();
             }
+            a1.stopAll(); // what it held was reclaimed: its stop touches nothing
         }
         assertThat(slotsOf(HostSlots.ownerOf(dataB))).as("a stop leaves no slot behind").isEmpty();
+    }
+
+    @Test
+    void aWarmEntryReclaimedAndTakenByAnotherPlatformIsNeitherHandedOutNorTornDown() throws Exception {
+        LocalProvisioner a1 = platform(dataA, 1);
+        LocalProvisioner a2 = platform(dataA, 0);
+        LocalNetwork network = new LocalNetwork("10.213.0.1/16");
+        int pooled = -1;
+        try {
+            a1.recover(id -> true);
+            Await.until("a warm-pool entry of A", () -> a1.warmReady() == 1);
+            pooled = slotsOf(HostSlots.ownerOf(dataA)).get(0);
+            // A's next run reclaims the entry as an earlier run's, and platform C claims the slot and makes its network
+            a2.recover(id -> true);
+            SlotClaim c = SlotClaim.newRun("platform-c", dataB);
+            Files.writeString(SLOTS.resolve(Integer.toString(pooled)), c.toJson(), StandardOpenOption.CREATE_NEW);
+            network.attach(pooled, 9);
+
+            String id = UUID.randomUUID().toString();
+            a1.provision(spec(id));
+            assertThat(a1.slotOf(id).orElseThrow()).as("the lost entry is not handed out").isNotEqualTo(pooled);
+            assertThat(run(a1.exec(id, new ExecRequest(List.of("echo", "alive"), false, 0, 0)))).isEqualTo("alive\n");
+            a1.stopAll();
+            assertThat(claim(pooled)).isEqualTo(c);
+            assertThat(hasNetwork(pooled)).isTrue();
+            assertThat(links()).contains("vn" + pooled);
+        } finally {
+            a1.stopAll();
+            a2.stopAll();
+            if (pooled >= 0 && SlotClaim.parse(read(SLOTS.resolve(Integer.toString(pooled))))
+                    .filter(held -> held.owner().equals("platform-c")).isPresent()) {
+                network.detach(pooled);
+                Files.deleteIfExists(SLOTS.resolve(Integer.toString(pooled)));
+            }
+        }
     }
 
     @Test
@@ -123,7 +159,9 @@ class SlotReclaimTest {
             assertThat(pooled).hasSize(2);
             for (int slot : pooled) {
                 assertThat(claim(slot).sandbox()).isEmpty();
-                assertThat(namespaces()).contains("stk-n" + slot);
+                assertThat(hasNetwork(slot)).isTrue();
+                // held by a process, not a mount: every bubblewrap start copies the host's mount table
+                assertThat(Files.readString(Path.of("/proc/self/mountinfo"))).doesNotContain("/stk-n" + slot + " ");
             }
             String id = UUID.randomUUID().toString();
             a.provision(spec(id));
@@ -137,7 +175,7 @@ class SlotReclaimTest {
         }
         assertThat(slotsOf(owner)).isEmpty();
         for (int slot : pooled) {
-            assertThat(namespaces()).doesNotContain("stk-n" + slot);
+            assertThat(hasNetwork(slot)).isFalse();
         }
     }
 
@@ -149,7 +187,7 @@ class SlotReclaimTest {
         network.ensureBridge();
         HostSlots c = new HostSlots(SLOTS, network.capacity(), HostSlots.ownerOf(dataC), dataC);
         int slot = c.claim("");
-        network.attach("stk-n" + slot, "vn" + slot, network.address(slot));
+        network.attach(slot, 9);
         Process ended = new ProcessBuilder("true").start();
         assertThat(ended.waitFor(10, TimeUnit.SECONDS)).isTrue();
         SlotClaim held = claim(slot);
@@ -163,7 +201,7 @@ class SlotReclaimTest {
             removeTree(dataC);
             a.recover(id -> true);
             assertThat(Files.exists(SLOTS.resolve(Integer.toString(slot)))).isFalse();
-            assertThat(namespaces()).doesNotContain("stk-n" + slot);
+            assertThat(hasNetwork(slot)).isFalse();
             assertThat(links()).doesNotContain("vn" + slot);
         } finally {
             a.stopAll();
@@ -212,15 +250,56 @@ class SlotReclaimTest {
         return cgroup;
     }
 
-    private static void killNamespace(String ns) throws Exception {
-        Process p = new ProcessBuilder("/bin/sh", "-c", "for p in $(ip netns pids " + ns + "); do kill -KILL $p; done")
-                .start();
-        assertThat(p.waitFor(30, TimeUnit.SECONDS)).isTrue();
-        Await.until("no process left in " + ns, () -> out("ip", "netns", "pids", ns).isBlank());
+    /** The processes in slot {@code slot}'s network namespace other than its holder: its sandbox's, if any. */
+    private static List<Long> sandboxProcessesIn(int slot) {
+        long holder = holderOf(slot);
+        List<Long> found = new ArrayList<>();
+        if (holder < 0) {
+            return found;
+        }
+        String ns = netnsOf(holder);
+        try (Stream<Path> procs = Files.list(Path.of("/proc"))) {
+            for (Path p : procs.toList()) {
+                String name = p.getFileName().toString();
+                if (name.chars().allMatch(Character::isDigit) && Long.parseLong(name) != holder
+                        && ns.equals(netnsOf(Long.parseLong(name)))) {
+                    found.add(Long.parseLong(name));
+                }
+            }
+        } catch (IOException e) {
+            throw new IllegalStateException(e);
+        }
+        return found;
     }
 
-    private static Set<String> namespaces() {
-        return Set.copyOf(out("ip", "netns", "list").lines().map(l -> l.split(" ")[0]).toList());
+    private static void killSandboxesIn(int slot) throws Exception {
+        for (long pid : sandboxProcessesIn(slot)) {
+            ProcessHandle.of(pid).ifPresent(ProcessHandle::destroyForcibly);
+        }
+        Await.until("no sandbox process left in slot " + slot, () -> sandboxProcessesIn(slot).isEmpty());
+    }
+
+    /**
+     * Whether slot {@code slot} has its network: a live holder (the pid its record names) in a namespace whose eth0
+     * carries the slot's address.
+     */
+    private static boolean hasNetwork(int slot) {
+        long holder = holderOf(slot);
+        return holder > 0 && out("nsenter", "--net=/proc/" + holder + "/ns/net", "ip", "-o", "-4", "addr", "show",
+                "eth0").contains(" " + new LocalNetwork("10.213.0.1/16").address(slot) + "/32 ");
+    }
+
+    private static long holderOf(int slot) {
+        String pid = read(Path.of("/run/stockade/netns", Integer.toString(slot))).strip();
+        return pid.isEmpty() || ProcessHandle.of(Long.parseLong(pid)).isEmpty() ? -1 : Long.parseLong(pid);
+    }
+
+    private static String netnsOf(long pid) {
+        try {
+            return Files.readSymbolicLink(Path.of("/proc", Long.toString(pid), "ns", "net")).toString();
+        } catch (IOException gone) {
+            return "";
+        }
     }
 
     private static Set<String> links() {
