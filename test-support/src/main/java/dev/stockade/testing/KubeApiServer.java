@@ -53,6 +53,14 @@ public final class KubeApiServer implements AutoCloseable {
 
     /** Starts etcd and kube-apiserver and returns once {@code /readyz} answers 200; fails when they cannot start. */
     public static KubeApiServer start() {
+        return start(List.of());
+    }
+
+    /**
+     * As {@link #start()}, with {@code extraFlags} appended to the API server's command line (an OIDC issuer to trust,
+     * for a test whose tokens the server must verify itself).
+     */
+    public static KubeApiServer start(List<String> extraFlags) {
         Path binary = binary();
         Path etcd = etcd();
         KubeApiServer server;
@@ -62,7 +70,7 @@ public final class KubeApiServer implements AutoCloseable {
             throw new UncheckedIOException(e);
         }
         try {
-            server.run(binary, etcd);
+            server.run(binary, etcd, extraFlags);
             return server;
         } catch (RuntimeException | Error e) {
             server.close();
@@ -93,7 +101,7 @@ public final class KubeApiServer implements AutoCloseable {
         throw new IllegalStateException("etcd is missing: `" + BUILD_SCRIPT + "` installs it (apt-get install etcd-server)");
     }
 
-    private void run(Path binary, Path etcd) {
+    private void run(Path binary, Path etcd, List<String> extraFlags) {
         long started = System.nanoTime();
         int client = freePort();
         int peer = freePort();
@@ -111,7 +119,7 @@ public final class KubeApiServer implements AutoCloseable {
                 "--listen-peer-urls", etcdPeer, "--initial-advertise-peer-urls", etcdPeer,
                 "--initial-cluster", "t=" + etcdPeer));
         String issuer = "https://kubernetes.default.svc.cluster.local";
-        launch("kube-apiserver", List.of(binary.toString(), "--etcd-servers=" + etcdClient,
+        List<String> apiServer = new ArrayList<>(List.of(binary.toString(), "--etcd-servers=" + etcdClient,
                 "--bind-address=127.0.0.1", "--advertise-address=127.0.0.1", "--secure-port=" + secure,
                 "--insecure-port=0", "--profiling=false",
                 "--tls-cert-file=" + serving.certificate(), "--tls-private-key-file=" + serving.key(),
@@ -127,6 +135,8 @@ public final class KubeApiServer implements AutoCloseable {
                 "--kubelet-client-certificate=" + kubeletClient.certificate(),
                 "--kubelet-client-key=" + kubeletClient.key(),
                 "--kubelet-preferred-address-types=InternalIP"));
+        apiServer.addAll(extraFlags);
+        launch("kube-apiserver", apiServer);
         url = "https://127.0.0.1:" + secure;
         awaitReady();
         startup = Duration.ofNanos(System.nanoTime() - started);
@@ -176,6 +186,11 @@ public final class KubeApiServer implements AutoCloseable {
     /** A TLS context that trusts the API server (and the kubelets this CA certifies). */
     public SSLContext clientTls() {
         return pki.sslContext(null);
+    }
+
+    /** The last lines the API server logged, for a test to show why it refused or failed something. */
+    public String logTail() {
+        return tail(folder.resolve("kube-apiserver.log"));
     }
 
     /** From launching etcd to the first 200 of {@code /readyz}. */

@@ -50,9 +50,9 @@ record ClusterProxy(ClusterService clusters, ClusterTargets targets, ClusterToke
         OpenStreams streams, RelayHub relays, AuditAppender audit, Clock clock) {
     /** How long a request JWT is valid: enough for the hop, too short to replay later. */
     static final Duration REQUEST_TOKEN_LIFETIME = Duration.ofSeconds(60);
-    private static final Set<String> REQUEST_HEADERS = Set.of("accept", "accept-encoding", "content-type",
+    static final Set<String> REQUEST_HEADERS = Set.of("accept", "accept-encoding", "content-type",
             "content-encoding", "user-agent", "if-match", "if-none-match", "x-stream-protocol-version");
-    private static final Set<String> RESPONSE_HEADERS = Set.of("content-type", "content-encoding", "cache-control",
+    static final Set<String> RESPONSE_HEADERS = Set.of("content-type", "content-encoding", "cache-control",
             "etag", "audit-id", "warning", "x-kubernetes-pf-flowschema-uid", "x-kubernetes-pf-prioritylevel-uid");
 
     /** What the cluster answered: status, the headers that may pass back, and the body as it arrives. */
@@ -182,7 +182,7 @@ record ClusterProxy(ClusterService clusters, ClusterTargets targets, ClusterToke
      * {@code stockade-cluster:<clusterId>}, the sandbox as subject, its project's RBAC group
      * ({@code <orgId>/<projectId>:member}) and the request it authorizes (method, path and query, body SHA-256).
      */
-    private String requestToken(Identity.ClusterToken caller, Cluster cluster, String method, String path,
+    String requestToken(Identity.ClusterToken caller, Cluster cluster, String method, String path,
                                 String rawQuery, byte[] body) {
         Instant now = clock.instant();
         Map<String, Object> request = Map.of("method", method, "path", path + (rawQuery == null ? "" : "?" + rawQuery),

@@ -24,7 +24,8 @@ import io.swagger.v3.oas.annotations.tags.Tag;
 /**
  * {@code /v1/clusters/{clusterId}/proxy/{path}}: the Kubernetes API of a registered cluster for the sandboxes of its
  * project, authenticated by their cluster JWT only ({@link Action#CLUSTER_PROXY}; an API token or OIDC session gets
- * 401 from the access filter).
+ * 401 from the access filter). Upgrade requests (exec, attach, port-forward) never reach it: {@link ClusterUpgrade}
+ * takes them off the pipeline first.
  */
 @Controller("/v1/clusters/{clusterId}/proxy")
 @Tag(name = "clusters")

@@ -96,6 +96,20 @@ public class ClusterTargets {
         clients.cleanUp();
     }
 
+    /** The guard every dial of an API server passes (the upgraded streams' dials too). */
+    DialGuard guard() {
+        return guard;
+    }
+
+    /** The TLS context for a cluster trusting {@code caPem} ({@code null}: the JVM's trust store). */
+    SSLContext tls(String caPem) {
+        try {
+            return caPem == null ? SSLContext.getDefault() : trusting(caPem);
+        } catch (java.security.NoSuchAlgorithmException e) {
+            throw new IllegalStateException("this JVM has no default TLS context", e);
+        }
+    }
+
     ClusterSettings settings() {
         return settings;
     }

@@ -66,6 +66,25 @@ public class RelayHub {
 
     /** Queues {@code envelope} for the relay and waits up to {@code timeout} for its answer. */
     Answer exchange(UUID clusterId, Envelope envelope, Duration timeout) {
+        CompletableFuture<Answer> answer = send(clusterId, envelope);
+        try {
+            return answer.get(timeout.toMillis(), TimeUnit.MILLISECONDS);
+        } catch (TimeoutException e) {
+            forget(clusterId, envelope.id());
+            throw unreachable("its relay did not answer within " + timeout.toSeconds() + " s");
+        } catch (ExecutionException e) {
+            throw unreachable("its relay was disconnected");
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw unreachable("the request was interrupted");
+        }
+    }
+
+    /**
+     * Queues {@code envelope} for the relay without waiting: its answer completes the future (exceptionally when the
+     * relay is dropped). A 502 now when no relay is connected or too many requests wait.
+     */
+    CompletableFuture<Answer> send(UUID clusterId, Envelope envelope) {
         Channel c = channels.get(clusterId);
         if (c == null || c.dropped) {
             throw unreachable("its relay is not connected");
@@ -74,16 +93,14 @@ public class RelayHub {
         if (!c.queue.offer(new Pending(envelope, answer))) {
             throw unreachable("its relay has too many requests waiting");
         }
-        try {
-            return answer.get(timeout.toMillis(), TimeUnit.MILLISECONDS);
-        } catch (TimeoutException e) {
-            c.inFlight.remove(envelope.id());
-            throw unreachable("its relay did not answer within " + timeout.toSeconds() + " s");
-        } catch (ExecutionException e) {
-            throw unreachable("its relay was disconnected");
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
-            throw unreachable("the request was interrupted");
+        return answer;
+    }
+
+    /** Stops waiting for the answer to {@code requestId} (its waiter gave up, or it was answered another way). */
+    void forget(UUID clusterId, String requestId) {
+        Channel c = channels.get(clusterId);
+        if (c != null) {
+            c.inFlight.remove(requestId);
         }
     }
 

@@ -36,8 +36,9 @@ import org.junit.jupiter.api.Test;
 /**
  * The cluster proxy in relay mode in front of a real kube-apiserver (v1.20.2, {@link KubeApiServer}): the relay calls
  * it with a real service-account token (TokenRequest) and impersonates the sandbox and its project's group, so the
- * cluster's own RBAC decides what a sandbox may do. Direct mode needs an API server that verifies the platform's
- * request JWTs itself, which 1.20 cannot (its OIDC needs a discovery document per issuer; see docs/deploy.md).
+ * cluster's own RBAC decides what a sandbox may do. Direct mode, where the API server verifies the platform's request
+ * JWTs itself (OIDC with a discovery document served for the project's issuer), is in
+ * {@link ClusterStreamsOnApiServerTest}.
  */
 @MicronautTest(transactional = false)
 class ClusterRelayOnApiServerTest extends PlatformTest {

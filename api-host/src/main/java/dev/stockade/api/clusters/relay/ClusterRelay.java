@@ -2,6 +2,7 @@ package dev.stockade.api.clusters.relay;
 
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.nimbusds.jose.jwk.JWKSet;
+import com.nimbusds.jwt.JWTClaimsSet;
 import com.nimbusds.jwt.SignedJWT;
 import dev.stockade.api.clusters.RelayHub;
 import dev.stockade.api.kernel.net.OutboundClients;
@@ -19,6 +20,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.TreeMap;
 import java.util.UUID;
+import java.util.concurrent.Semaphore;
 
 /**
  * The relay a customer runs inside a cluster the platform cannot dial: it long-polls the platform's
@@ -26,11 +28,14 @@ import java.util.UUID;
  * project's published keys ({@link RequestVerifier}), carries the request to the cluster's API server and posts the
  * answer back. With a service-account token it calls the API server as itself, impersonating the sandbox
  * ({@code Impersonate-User}) and its project's RBAC group ({@code Impersonate-Group}); without one it passes the
- * request JWT on, for an API server that verifies the platform's tokens itself.
+ * request JWT on, for an API server that verifies the platform's tokens itself. An exec, attach or port-forward
+ * handshake is carried on a thread of its own by {@link RelayStream}.
  */
 public final class ClusterRelay implements Runnable {
     /** Answers larger than this are refused: they must fit the platform's request size limit once in base64. */
     static final int MAX_ANSWER_BYTES = 700 * 1024;
+    /** Streams (exec, attach, port-forward) the relay carries at once; each holds a thread and two sockets. */
+    static final int MAX_STREAMS = 64;
 
     /** How the relay is set up (see {@link RelayCommand}). */
     public record Settings(URI platform, UUID clusterId, UUID projectId, String tunnelToken, URI apiServer,
@@ -55,6 +60,7 @@ public final class ClusterRelay implements Runnable {
     private final HttpClient platform = OutboundClients.trusted(Duration.ofSeconds(10));
     private final RequestVerifier verifier;
     private volatile boolean stopped;
+    private final Semaphore streams = new Semaphore(MAX_STREAMS);
 
     /** One second at first, as the relay always waited; at most 30 s while the platform stays away. */
     private final Backoff backoff = new Backoff(Duration.ofSeconds(1), Duration.ofSeconds(30));
@@ -99,12 +105,81 @@ public final class ClusterRelay implements Runnable {
             return polled.statusCode() == 204;
         }
         RelayHub.Envelope envelope = JSON.readValue(polled.body(), RelayHub.Envelope.class);
-        RelayHub.Answer answer = serve(envelope);
+        if (RelayStream.isUpgrade(envelope)) {
+            stream(envelope);
+            return true;
+        }
+        post(envelope, serve(envelope));
+        return true;
+    }
+
+    private void post(RelayHub.Envelope envelope, RelayHub.Answer answer) throws IOException, InterruptedException {
         platform.send(tunnel("/answers/" + UUID.fromString(envelope.id()))
                 .header("Content-Type", "application/json")
                 .POST(HttpRequest.BodyPublishers.ofByteArray(JSON.writeValueAsBytes(answer))).build(),
                 HttpResponse.BodyHandlers.discarding());
-        return true;
+    }
+
+    /**
+     * An exec, attach or port-forward handshake: verified as any request, then carried on a thread of its own (the
+     * stream lasts as long as the sandbox keeps it), at most {@value #MAX_STREAMS} at once.
+     */
+    private void stream(RelayHub.Envelope e) throws IOException, InterruptedException {
+        String refusal = verifier.refusal(e, new byte[0]);
+        if (refusal != null) {
+            post(e, status(403, "Forbidden", "the relay refused the request: " + refusal));
+            return;
+        }
+        if (!streams.tryAcquire()) {
+            post(e, status(429, "TooManyRequests", "the relay carries at most " + MAX_STREAMS + " streams at once"));
+            return;
+        }
+        Thread carrier = new Thread(() -> {
+            try {
+                RelayHub.Answer refused = RelayStream.carry(new RelayStream.Ends(settings.apiServer(),
+                        settings.apiClient().sslContext(), settings.platform(), settings.clusterId().toString(),
+                        settings.tunnelToken()), e, authorization(e));
+                if (refused != null) {
+                    post(e, refused);
+                }
+            } catch (IOException | IllegalArgumentException | java.text.ParseException ex) {
+                postQuietly(e, status(502, "BadGateway", "the relay could not carry the stream ("
+                        + ex.getClass().getSimpleName() + ")"));
+            } catch (InterruptedException ex) {
+                Thread.currentThread().interrupt();
+            } finally {
+                streams.release();
+            }
+        }, "relay-stream-" + e.id());
+        carrier.setDaemon(true);
+        carrier.start();
+    }
+
+    private void postQuietly(RelayHub.Envelope e, RelayHub.Answer answer) {
+        try {
+            post(e, answer);
+        } catch (IOException ex) {
+            // the platform stops waiting on its own (clusters.response-timeout)
+        } catch (InterruptedException ex) {
+            Thread.currentThread().interrupt();
+        }
+    }
+
+    /**
+     * How the relay authenticates at the API server: as itself impersonating the sandbox and its group (with a
+     * service-account token), or with the request JWT for a server that verifies the platform's tokens.
+     */
+    private Map<String, List<String>> authorization(RelayHub.Envelope e) throws IOException, java.text.ParseException {
+        Map<String, List<String>> auth = new TreeMap<>(String.CASE_INSENSITIVE_ORDER);
+        if (settings.serviceAccountTokenFile() == null) {
+            auth.put("Authorization", List.of("Bearer " + e.token()));
+            return auth;
+        }
+        JWTClaimsSet claims = SignedJWT.parse(e.token()).getJWTClaimsSet();
+        auth.put("Authorization", List.of("Bearer " + Files.readString(settings.serviceAccountTokenFile()).strip()));
+        auth.put("Impersonate-User", List.of(claims.getSubject()));
+        auth.put("Impersonate-Group", List.copyOf(claims.getStringListClaim("groups")));
+        return auth;
     }
 
     /** Verifies the request and carries it to the API server; a refused or failed request is answered as such. */
@@ -119,16 +194,7 @@ public final class ClusterRelay implements Runnable {
                     .timeout(Duration.ofSeconds(60)).method(e.method(), body.length == 0
                             ? HttpRequest.BodyPublishers.noBody() : HttpRequest.BodyPublishers.ofByteArray(body));
             e.headers().forEach((name, values) -> values.forEach(v -> out.header(name, v)));
-            if (settings.serviceAccountTokenFile() != null) {
-                SignedJWT jwt = SignedJWT.parse(e.token());
-                out.header("Authorization", "Bearer " + Files.readString(settings.serviceAccountTokenFile()).strip());
-                out.header("Impersonate-User", jwt.getJWTClaimsSet().getSubject());
-                for (String group : jwt.getJWTClaimsSet().getStringListClaim("groups")) {
-                    out.header("Impersonate-Group", group);
-                }
-            } else {
-                out.header("Authorization", "Bearer " + e.token());
-            }
+            authorization(e).forEach((name, values) -> values.forEach(v -> out.header(name, v)));
             HttpResponse<byte[]> r = settings.apiClient().send(out.build(), HttpResponse.BodyHandlers.ofByteArray());
             if (r.body().length > MAX_ANSWER_BYTES) {
                 return status(502, "BadGateway", "the API server's answer is larger than the relay carries ("
