@@ -85,20 +85,22 @@ public class EnforcementStore {
         }
         serialize();
         Map<DocumentHash, String> texts = new LinkedHashMap<>();
-        List<ObjectNode> bundles = new ArrayList<>(all.size());
+        List<Bundle> bundles = new ArrayList<>(all.size());
         Map<JsonNode, DocumentHash> hashed = new java.util.IdentityHashMap<>(); // a shared policy is one node
         for (SandboxEnforcement e : all) {
             bundles.add(bundle(e, texts, hashed));
         }
         documents.store(texts);
         jdbc.prepare("INSERT INTO sandbox_enforcement (sandbox_id, org_id, project_id, token_hash, revision, bundle,"
-                + " version, deleted, updated_at) VALUES (?, ?, ?, ?, ?, ?::jsonb, nextval('enforcement_version'),"
-                + " false, now()) ON CONFLICT (sandbox_id) DO UPDATE SET token_hash = EXCLUDED.token_hash,"
-                + " revision = EXCLUDED.revision, bundle = EXCLUDED.bundle, version = EXCLUDED.version,"
+                + " own_sha256, own_known, version, deleted, updated_at) VALUES (?, ?, ?, ?, ?, ?::jsonb, ?, ?,"
+                + " nextval('enforcement_version'), false, now()) ON CONFLICT (sandbox_id) DO UPDATE SET"
+                + " token_hash = EXCLUDED.token_hash, revision = EXCLUDED.revision, bundle = EXCLUDED.bundle,"
+                + " own_sha256 = EXCLUDED.own_sha256, own_known = EXCLUDED.own_known, version = EXCLUDED.version,"
                 + " deleted = false, updated_at = now() WHERE sandbox_enforcement.deleted"
                 + " OR sandbox_enforcement.bundle IS DISTINCT FROM EXCLUDED.bundle"
                 + " OR sandbox_enforcement.token_hash IS DISTINCT FROM EXCLUDED.token_hash"
                 + " OR sandbox_enforcement.revision <> EXCLUDED.revision"
+                + " OR sandbox_enforcement.own_known <> EXCLUDED.own_known"
                 + " OR jsonb_array_length(EXCLUDED.bundle -> 'credentials') > 0", ps -> {
                     for (int i = 0; i < all.size(); i++) {
                         SandboxEnforcement e = all.get(i);
@@ -107,7 +109,10 @@ public class EnforcementStore {
                         ps.setObject(3, e.projectId(), Types.OTHER);
                         ps.setBytes(4, e.tokenHash());
                         ps.setInt(5, e.revision());
-                        ps.setString(6, bundles.get(i).toString());
+                        ps.setString(6, bundles.get(i).bundle().toString());
+                        DocumentHash own = bundles.get(i).own();
+                        ps.setString(7, own == null ? null : own.hex());
+                        ps.setBoolean(8, e.own() != null);
                         ps.addBatch();
                     }
                     return ps.executeBatch();
@@ -155,6 +160,34 @@ public class EnforcementStore {
         return Optional.ofNullable(documents.texts(List.of(hash)).get(hash));
     }
 
+    /**
+     * What a live set remembers of its sandbox's own document: the revision it was published for and the hash the
+     * document was stored under ({@code null}: the sandbox had no embedded policy at that revision).
+     */
+    public record StoredOwn(int revision, DocumentHash hash) {
+    }
+
+    /** The own documents the live sets of {@code sandboxIds} remember (one query); sets that do not are left out. */
+    public Map<UUID, StoredOwn> ownDocuments(Collection<UUID> sandboxIds) {
+        Map<UUID, StoredOwn> out = new HashMap<>();
+        if (sandboxIds.isEmpty()) {
+            return out;
+        }
+        jdbc.prepare("SELECT sandbox_id, revision, own_sha256 FROM sandbox_enforcement WHERE sandbox_id = ANY (?)"
+                + " AND NOT deleted AND own_known", ps -> {
+                    ps.setArray(1, ps.getConnection().createArrayOf("uuid", sandboxIds.toArray()));
+                    try (ResultSet rs = ps.executeQuery()) {
+                        while (rs.next()) {
+                            String own = rs.getString(3);
+                            out.put(rs.getObject(1, UUID.class), new StoredOwn(rs.getInt(2),
+                                    own == null ? null : new DocumentHash(own)));
+                        }
+                    }
+                    return null;
+                });
+        return out;
+    }
+
     /** The organization and project of a sandbox that has (or had) a row; empty for an unknown id. */
     public Optional<UUID[]> owner(UUID sandboxId) {
         return jdbc.first("SELECT org_id, project_id FROM sandbox_enforcement WHERE sandbox_id = ?", List.of(sandboxId),
@@ -200,17 +233,29 @@ public class EnforcementStore {
         return out;
     }
 
+    /** A set's stored bundle, and the hash of its own document when it has one. */
+    private record Bundle(ObjectNode bundle, DocumentHash own) {
+    }
+
     /** The stored bundle: documents by hash ({@code texts} collects the documents to store). */
-    private ObjectNode bundle(SandboxEnforcement e, Map<DocumentHash, String> texts,
-                              Map<JsonNode, DocumentHash> hashed) {
+    private Bundle bundle(SandboxEnforcement e, Map<DocumentHash, String> texts, Map<JsonNode, DocumentHash> hashed) {
         ObjectNode b = json.createObjectNode();
         ArrayNode grants = b.putArray("grants");
         e.grants().forEach(d -> grants.add(hash(d, texts, hashed).hex()));
+        DocumentHash own = null;
+        if (e.own() instanceof OwnDocument.Tree tree) {
+            own = hash(tree.json(), texts, hashed);
+        } else if (e.own() instanceof OwnDocument.Stored stored) {
+            own = stored.hash(); // its text was stored with the first set of the sandbox's revision
+        }
+        if (own != null) {
+            grants.add(own.hex());
+        }
         ArrayNode ceiling = b.putArray("ceiling");
         e.ceiling().forEach(d -> ceiling.add(hash(d, texts, hashed).hex()));
         ArrayNode credentials = b.putArray("credentials");
         e.credentials().forEach(id -> credentials.add(id.toString()));
-        return b;
+        return new Bundle(b, own);
     }
 
     private static DocumentHash hash(JsonNode doc, Map<DocumentHash, String> texts,

@@ -3,6 +3,7 @@ package dev.stockade.api.sandbox;
 import com.fasterxml.jackson.databind.JsonNode;
 import dev.stockade.api.credentials.CredentialService;
 import dev.stockade.api.enforcement.EnforcementStore;
+import dev.stockade.api.enforcement.OwnDocument;
 import dev.stockade.api.enforcement.SandboxEnforcement;
 import dev.stockade.api.governance.Effective;
 import dev.stockade.api.kernel.db.Sql;
@@ -15,8 +16,11 @@ import dev.stockade.policy.compiler.Resolution;
 import jakarta.inject.Singleton;
 import java.util.ArrayList;
 import java.util.Arrays;
+import java.util.HashSet;
 import java.util.List;
+import java.util.Set;
 import java.util.UUID;
+import java.util.function.Function;
 
 /**
  * What reaches a sandbox: its attached policies in order and its embedded policy last, under the org ceiling
@@ -66,25 +70,80 @@ public class SandboxPolicies {
      * sandboxes is one batch, not a thousand round trips.
      */
     public void publishAll(List<Sandbox> sandboxes) {
-        java.util.Map<UUID, List<JsonNode>> ceilings = new java.util.HashMap<>();
-        java.util.Map<UUID, List<JsonNode>> documents = new java.util.HashMap<>();
-        java.util.Map<UUID, List<UUID>> owned = credentials.ownedBy(sandboxes.stream().map(Sandbox::id).toList());
+        Batch batch = new Batch(sandboxes.stream().map(Sandbox::id).toList());
         List<SandboxEnforcement> out = new ArrayList<>();
         for (Sandbox s : sandboxes) {
-            List<JsonNode> grants = new ArrayList<>();
-            for (UUID policy : s.config().policies()) {
-                grants.addAll(documents.computeIfAbsent(policy, id -> effective.policies(s.orgId(), List.of(id))));
-            }
-            if (s.config().embedded() != null) {
-                grants.add(s.config().embedded());
-            }
-            List<UUID> creds = new ArrayList<>(s.config().credentials());
-            creds.addAll(owned.getOrDefault(s.id(), List.of()));
-            byte[] tokenHash = TokenFormat.hash(box.open(s.tokenSealed(), tokenContext(s.id())));
-            out.add(new SandboxEnforcement(s.id(), s.orgId(), s.projectId(), tokenHash, s.activeRevision(), grants,
-                    ceilings.computeIfAbsent(s.orgId(), effective::ceiling), creds));
+            out.add(batch.set(s.id(), s.orgId(), s.projectId(), s.tokenSealed(), s.activeRevision(),
+                    s.config().policies(), s.config().credentials(), OwnDocument.of(s.config().embedded())));
         }
         enforcement.publishAll(out);
+    }
+
+    /**
+     * Re-publishes {@code listed} (a governance change reached them) as {@link #publishAll} would, in one batch, but
+     * names each sandbox's embedded policy by the hash its set remembers for the sandbox's revision: a shared policy's
+     * write then reads, serialises and hashes no sandbox's own document. A sandbox whose set remembers none (a row
+     * written before sets remembered it, or an odd configuration) is read whole through {@code readWhole}, once.
+     */
+    void republish(List<SandboxStore.Listed> listed, Function<Set<UUID>, List<Sandbox>> readWhole) {
+        Batch batch = new Batch(listed.stream().map(SandboxStore.Listed::id).toList());
+        java.util.Map<UUID, EnforcementStore.StoredOwn> remembered = enforcement.ownDocuments(
+                listed.stream().filter(l -> "object".equals(l.ownType())).map(SandboxStore.Listed::id).toList());
+        List<SandboxEnforcement> out = new ArrayList<>();
+        Set<UUID> whole = new HashSet<>();
+        for (SandboxStore.Listed l : listed) {
+            OwnDocument own = own(l, remembered.get(l.id()));
+            if (own == null) {
+                whole.add(l.id());
+                continue;
+            }
+            out.add(batch.set(l.id(), l.orgId(), l.projectId(), l.tokenSealed(), l.activeRevision(), l.policies(),
+                    l.credentials(), own));
+        }
+        if (!whole.isEmpty()) {
+            for (Sandbox s : readWhole.apply(whole)) {
+                out.add(batch.set(s.id(), s.orgId(), s.projectId(), s.tokenSealed(), s.activeRevision(),
+                        s.config().policies(), s.config().credentials(), OwnDocument.of(s.config().embedded())));
+            }
+        }
+        enforcement.publishAll(out);
+    }
+
+    /** The own document by what the set remembers, or null when only a full read can tell. */
+    private static OwnDocument own(SandboxStore.Listed l, EnforcementStore.StoredOwn remembered) {
+        if ("null".equals(l.ownType())) {
+            return new OwnDocument.None();
+        }
+        boolean known = "object".equals(l.ownType()) && remembered != null && remembered.hash() != null
+                && remembered.revision() == l.activeRevision();
+        return known ? new OwnDocument.Stored(remembered.hash()) : null;
+    }
+
+    /**
+     * What the sets of one batch share: each attached policy's document read once, each organization's ceiling
+     * once, the sandboxes' own credentials in one query.
+     */
+    private final class Batch {
+        private final java.util.Map<UUID, List<JsonNode>> ceilings = new java.util.HashMap<>();
+        private final java.util.Map<UUID, List<JsonNode>> documents = new java.util.HashMap<>();
+        private final java.util.Map<UUID, List<UUID>> owned;
+
+        private Batch(List<UUID> sandboxIds) {
+            owned = credentials.ownedBy(sandboxIds);
+        }
+
+        private SandboxEnforcement set(UUID id, UUID orgId, UUID projectId, String tokenSealed, int revision,
+                                       List<UUID> policyIds, List<UUID> credentialIds, OwnDocument own) {
+            List<JsonNode> grants = new ArrayList<>();
+            for (UUID policy : policyIds) {
+                grants.addAll(documents.computeIfAbsent(policy, p -> effective.policies(orgId, List.of(p))));
+            }
+            List<UUID> creds = new ArrayList<>(credentialIds);
+            creds.addAll(owned.getOrDefault(id, List.of()));
+            byte[] tokenHash = TokenFormat.hash(box.open(tokenSealed, tokenContext(id)));
+            return new SandboxEnforcement(id, orgId, projectId, tokenHash, revision, grants,
+                    ceilings.computeIfAbsent(orgId, effective::ceiling), creds, own);
+        }
     }
 
     /** Attached project credentials, then those the sandbox owns. */

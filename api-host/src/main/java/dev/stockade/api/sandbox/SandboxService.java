@@ -183,7 +183,9 @@ public class SandboxService {
                 if (!store.claimGovernanceEvent(eventId)) {
                     return false; // another replica re-enforced it
                 }
-                policies.publishAll(store.ofOrg(orgId, project));
+                // by hashes: each sandbox's own document is named by the hash its set remembers, not read again
+                policies.republish(store.listedOfOrg(orgId, project), whole -> store.ofOrg(orgId, project).stream()
+                        .filter(s -> whole.contains(s.id())).toList());
                 return true;
             });
         } catch (RuntimeException e) {

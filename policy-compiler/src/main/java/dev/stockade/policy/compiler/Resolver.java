@@ -5,6 +5,7 @@ import dev.stockade.policy.compiler.internal.CeilingDrift;
 import dev.stockade.policy.compiler.internal.ConnectorMerge;
 import dev.stockade.policy.compiler.internal.DomainMerge;
 import dev.stockade.policy.compiler.internal.EnvPlan;
+import dev.stockade.policy.compiler.internal.IndexedEntries;
 import dev.stockade.policy.compiler.internal.InferenceSelection;
 import dev.stockade.policy.compiler.internal.MaskingMerge;
 import dev.stockade.policy.eval.EffectivePolicy;
@@ -36,8 +37,32 @@ public final class Resolver {
         InstallFacts facts = install == null ? InstallFacts.defaults() : install;
         List<Policy> ceil = ceiling == null ? List.of() : ceiling.stream().filter(Objects::nonNull).toList();
         List<Policy> grant = grants == null ? List.of() : grants.stream().filter(Objects::nonNull).toList();
-        EffectivePolicy effective = DomainMerge.merge(ceil, grant);
-        DriftReport drift = CeilingDrift.report(ceil, grant);
+        List<IndexedEntries> ceilEntries = DomainMerge.indexed(ceil);
+        EffectivePolicy effective = DomainMerge.mergeIndexed(ceilEntries, DomainMerge.indexed(grant));
+        return stages(facts, ceilEntries, ceil, grant, effective);
+    }
+
+    /**
+     * {@link #resolve} over documents prepared beforehand ({@link PolicyPart}): the same resolution, without parsing
+     * and indexing each document's entries again. Null lists count as empty; null parts are skipped.
+     *
+     * @throws ResolutionTooLarge as {@link #resolve} does
+     */
+    public static Resolution resolveParts(InstallFacts install, List<PolicyPart> ceiling, List<PolicyPart> grants) {
+        InstallFacts facts = install == null ? InstallFacts.defaults() : install;
+        List<PolicyPart> ceil = ceiling == null ? List.of() : ceiling.stream().filter(Objects::nonNull).toList();
+        List<PolicyPart> grant = grants == null ? List.of() : grants.stream().filter(Objects::nonNull).toList();
+        List<IndexedEntries> ceilEntries = ceil.stream().map(PolicyPart::entries).toList();
+        EffectivePolicy effective = DomainMerge.mergeIndexed(ceilEntries,
+                grant.stream().map(PolicyPart::entries).toList());
+        return stages(facts, ceilEntries, ceil.stream().map(PolicyPart::policy).toList(),
+                grant.stream().map(PolicyPart::policy).toList(), effective);
+    }
+
+    /** The stages after the domain merge, in order. */
+    private static Resolution stages(InstallFacts facts, List<IndexedEntries> ceilEntries, List<Policy> ceil,
+                                     List<Policy> grant, EffectivePolicy effective) {
+        DriftReport drift = CeilingDrift.report(ceilEntries, grant);
         ManagedInference inference = InferenceSelection.select(facts, ceil, grant);
         Map<String, String> env = EnvPlan.plan(grant, inference);
         List<ConnectorGrant> connectors = ConnectorMerge.merge(ceil, grant);

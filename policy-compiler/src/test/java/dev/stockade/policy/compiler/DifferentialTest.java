@@ -77,7 +77,7 @@ class DifferentialTest {
                 requests(), Case::new);
     }
 
-    private static Gen<Policy> policy(String prefix) {
+    static Gen<Policy> policy(String prefix) {
         Gen<Verdict> dv = nullable(arbitrary().pick(Verdict.ALLOW, Verdict.DENY), 60);
         Gen<Transport> dt = nullable(arbitrary().pick(Transport.UPSTREAM, Transport.DIRECT), 50);
         return integers().between(0, 99).zip(dv, dt, lists().of(entry()).ofSizeBetween(1, 5),
@@ -109,7 +109,7 @@ class DifferentialTest {
                 null) : new Rule(m, p, g));
     }
 
-    private static Gen<EgressRequest> requests() {
+    static Gen<EgressRequest> requests() {
         Gen<String> scheme = nullable(arbitrary().pick("https", "http"), 20);
         // mostly default ports: a scheme now pins its default port (issue 12), and the coverage guards below
         // need requests to get past the scheme fence to the caller fence and the rules

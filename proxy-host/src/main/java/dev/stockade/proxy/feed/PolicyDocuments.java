@@ -4,7 +4,7 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.github.benmanes.caffeine.cache.Cache;
 import com.github.benmanes.caffeine.cache.Caffeine;
-import dev.stockade.policy.model.Policy;
+import dev.stockade.policy.compiler.PolicyPart;
 import dev.stockade.policy.model.PolicyReader;
 import dev.stockade.policy.model.ReadResult;
 import dev.stockade.policy.model.SourceMap;
@@ -16,7 +16,7 @@ import java.util.function.Consumer;
 /**
  * A follower's policy documents by content hash. The feed sends each distinct document once; it waits here as text
  * until a set lists it, is read (the core's strict validation, the costly step) once, and every set listing it
- * shares the read form. A document the follower lacks (never sent, or evicted) is fetched by its hash; one that
+ * shares the read form, prepared for resolution. A document the follower lacks (never sent, or evicted) is fetched by its hash; one that
  * cannot be fetched, does not match its hash or does not read leaves the sets listing it denying everything.
  */
 public final class PolicyDocuments {
@@ -26,11 +26,14 @@ public final class PolicyDocuments {
     private static final long TEXT_CHARS = 64L << 20;
     private static final ObjectMapper JSON = new ObjectMapper();
 
-    /** A document's read form: the policy, or why it does not read (cached: a hash's content never changes). */
+    /**
+     * A document's read form: the policy prepared for resolution (parsed and indexed once, {@link PolicyPart}), or why
+     * it does not read (cached: a hash's content never changes).
+     */
     sealed interface Read {
     }
 
-    record Valid(Policy policy) implements Read {
+    record Valid(PolicyPart part) implements Read {
     }
 
     record Invalid(String why) implements Read {
@@ -79,10 +82,13 @@ public final class PolicyDocuments {
         return fetched.get();
     }
 
-    /** The read form of a document, fetching it if missing; empty when it cannot be had or does not read. */
-    Optional<Policy> policy(DocumentHash hash) {
+    /**
+     * The read form of a document, prepared for resolution, fetching it if missing; empty when it cannot be had or
+     * does not read.
+     */
+    Optional<PolicyPart> part(DocumentHash hash) {
         Read r = read.get(hash, this::load); // one load per hash, however many compile threads ask at once
-        return r instanceof Valid v ? Optional.of(v.policy()) : Optional.empty();
+        return r instanceof Valid v ? Optional.of(v.part()) : Optional.empty();
     }
 
     private void keep(DocumentHash hash, String text) {
@@ -115,6 +121,7 @@ public final class PolicyDocuments {
             return new Invalid("not JSON");
         }
         ReadResult r = PolicyReader.fromTree(tree, SourceMap.empty(), "platform", text);
-        return r.valid() ? new Valid(r.policy()) : new Invalid("does not pass the policy checks");
+        // the part is prepared here, once per content hash: every list naming the document reuses it
+        return r.valid() ? new Valid(PolicyPart.of(r.policy())) : new Invalid("does not pass the policy checks");
     }
 }

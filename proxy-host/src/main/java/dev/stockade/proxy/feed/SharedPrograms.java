@@ -2,10 +2,10 @@ package dev.stockade.proxy.feed;
 
 import dev.stockade.policy.compiler.Enforcement;
 import dev.stockade.policy.compiler.InstallFacts;
+import dev.stockade.policy.compiler.PolicyPart;
 import dev.stockade.policy.compiler.Resolver;
 import dev.stockade.policy.eval.CompileOptions;
 import dev.stockade.policy.eval.ReasonCode;
-import dev.stockade.policy.model.Policy;
 import java.nio.charset.StandardCharsets;
 import java.security.MessageDigest;
 import java.util.ArrayList;
@@ -124,13 +124,15 @@ final class SharedPrograms {
     private Enforcement compile(Listing listing, String sandboxId, Shared into) {
         compilations.incrementAndGet();
         try {
-            Optional<List<Policy>> grants = read(listing.grants(), into);
-            Optional<List<Policy>> ceiling = read(listing.ceiling(), into);
+            Optional<List<PolicyPart>> grants = read(listing.grants(), into);
+            Optional<List<PolicyPart>> ceiling = read(listing.ceiling(), into);
             if (grants.isEmpty() || ceiling.isEmpty()) {
                 warn.accept("sandbox " + sandboxId + ": its policy set does not read; it denies everything");
                 return Enforcement.denyAll(ReasonCode.POLICY_UNAVAILABLE, "the sandbox's policy could not be read");
             }
-            return Enforcement.of(Resolver.resolve(InstallFacts.defaults(), ceiling.get(), grants.get()), OPTIONS);
+            // each document's part was prepared once when it was read: a list pays only the merge and the program
+            return Enforcement.of(Resolver.resolveParts(InstallFacts.defaults(), ceiling.get(), grants.get()),
+                    OPTIONS);
         } catch (RuntimeException e) {
             warn.accept("sandbox " + sandboxId + ": its policy set does not compile; it denies everything");
             return Enforcement.denyAll(ReasonCode.POLICY_UNAVAILABLE, "the sandbox's policy could not be compiled");
@@ -138,10 +140,10 @@ final class SharedPrograms {
     }
 
     /** The documents read, or empty when one does not read or cannot be had (then {@code into} is marked). */
-    private Optional<List<Policy>> read(List<DocumentHash> hashes, Shared into) {
-        List<Policy> out = new ArrayList<>(hashes.size());
+    private Optional<List<PolicyPart>> read(List<DocumentHash> hashes, Shared into) {
+        List<PolicyPart> out = new ArrayList<>(hashes.size());
         for (DocumentHash hash : hashes) {
-            Optional<Policy> p = documents.policy(hash);
+            Optional<PolicyPart> p = documents.part(hash);
             if (p.isEmpty()) {
                 into.missing = !documents.has(hash); // a document that does not read stays read (as invalid)
                 return Optional.empty();

@@ -97,6 +97,33 @@ class DocumentsByHashTest {
         assertThat(decide("sb-1", "d.example.com").allowed()).isTrue();
     }
 
+    /**
+     * A rewrite of a shared document prepares that document alone: each sandbox's own document keeps the part it was
+     * prepared as (the same object), and every list naming the new shared document is compiled from the parts.
+     */
+    @Test
+    void aRewriteOfASharedDocumentPreparesThatDocumentAloneAndReusesEachSandboxsPart() {
+        DocumentHash shared = applier.documents().offer(FeedApplierTest.allow("shared.example.com").toString());
+        DocumentHash own1 = applier.documents().offer(FeedApplierTest.allow("own-1.example.com").toString());
+        DocumentHash own2 = applier.documents().offer(FeedApplierTest.allow("own-2.example.com").toString());
+        applier.apply(set(1, "sb-1", shared, own1));
+        applier.apply(set(2, "sb-2", shared, own2));
+        var part1 = applier.documents().part(own1).orElseThrow();
+        var part2 = applier.documents().part(own2).orElseThrow();
+
+        DocumentHash rewritten = applier.documents().offer(FeedApplierTest.allow("shared-2.example.com").toString());
+        applier.apply(set(3, "sb-1", rewritten, own1));
+        applier.apply(set(4, "sb-2", rewritten, own2));
+
+        assertThat(applier.documents().part(own1)).containsSame(part1);
+        assertThat(applier.documents().part(own2)).containsSame(part2);
+        assertThat(applier.compilations()).as("two lists, then two new lists").isEqualTo(4);
+        assertThat(decide("sb-1", "shared-2.example.com").allowed()).isTrue();
+        assertThat(decide("sb-1", "shared.example.com").allowed()).isFalse();
+        assertThat(decide("sb-2", "own-2.example.com").allowed()).isTrue();
+        assertThat(decide("sb-2", "own-1.example.com").allowed()).isFalse();
+    }
+
     private static SandboxSet set(long version, String sandboxId, DocumentHash... grants) {
         return new SandboxSet(version, sandboxId, "org-1", "project-1", FeedApplierTest.tokenSha256(sandboxId),
                 List.of(grants), List.of(), List.of());

@@ -23,7 +23,8 @@ public final class CeilingDrift {
     private CeilingDrift() {
     }
 
-    public static DriftReport report(List<Policy> ceiling, List<Policy> grants) {
+    /** The drift of {@code grants} under the ceiling's entries (indexed once, read for every grant entry). */
+    public static DriftReport report(List<IndexedEntries> ceiling, List<Policy> grants) {
         if (ceiling.isEmpty()) {
             return DriftReport.empty();
         }

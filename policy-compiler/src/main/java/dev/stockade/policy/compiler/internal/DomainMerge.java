@@ -42,35 +42,51 @@ public final class DomainMerge {
     private int steps;
     private int wildcardRows;
 
-    private DomainMerge(List<Policy> ceiling, List<Policy> grants) {
-        for (Policy p : grants) {
+    private DomainMerge(List<IndexedEntries> ceiling, List<IndexedEntries> grants) {
+        for (IndexedEntries p : grants) {
             layers.add(new Layer(p, false));
         }
-        for (Policy p : ceiling) {
+        for (IndexedEntries p : ceiling) {
             layers.add(new Layer(p, true));
         }
         grantCount = grants.size();
         hasCeiling = !ceiling.isEmpty();
-        grantDefaultAllows = !grants.isEmpty() && grants.stream().allMatch(p -> p.effectiveDefaultVerdict() == Verdict.ALLOW);
-        grantDefaultTransport = grants.stream().anyMatch(p -> p.effectiveDefaultTransport() == Transport.UPSTREAM)
+        grantDefaultAllows = !grants.isEmpty()
+                && grants.stream().allMatch(p -> p.policy.effectiveDefaultVerdict() == Verdict.ALLOW);
+        grantDefaultTransport = grants.stream()
+                .anyMatch(p -> p.policy.effectiveDefaultTransport() == Transport.UPSTREAM)
                 ? Transport.UPSTREAM : Transport.DIRECT;
-        ceilingDefaultAllows = ceiling.stream().allMatch(p -> p.effectiveDefaultVerdict() == Verdict.ALLOW);
-        ceilingDefaultTransport = ceiling.stream().anyMatch(p -> p.effectiveDefaultTransport() == Transport.UPSTREAM)
+        ceilingDefaultAllows = ceiling.stream().allMatch(p -> p.policy.effectiveDefaultVerdict() == Verdict.ALLOW);
+        ceilingDefaultTransport = ceiling.stream()
+                .anyMatch(p -> p.policy.effectiveDefaultTransport() == Transport.UPSTREAM)
                 ? Transport.UPSTREAM : Transport.DIRECT;
     }
 
-    /** The effective policy of {@code grants} clipped by {@code ceiling} (empty: nothing clipped). */
-    public static EffectivePolicy merge(List<Policy> ceiling, List<Policy> grants) {
+    /**
+     * The effective policy of {@code grants} clipped by {@code ceiling} (empty: nothing clipped), over their entries
+     * indexed beforehand ({@link #indexed}); a resolution that reuses a document's {@link IndexedEntries} skips
+     * parsing it again.
+     */
+    public static EffectivePolicy mergeIndexed(List<IndexedEntries> ceiling, List<IndexedEntries> grants) {
         DomainMerge m = new DomainMerge(ceiling, grants);
         m.expand(0, null, new ArrayList<>());
         return new EffectivePolicy(m.rows, m.defaultVerdict(), m.defaultTransport(), m.defaultReason());
+    }
+
+    /** Each policy's entries parsed and indexed (once per resolution, not once per stage that reads them). */
+    public static List<IndexedEntries> indexed(List<Policy> policies) {
+        List<IndexedEntries> out = new ArrayList<>(policies.size());
+        for (Policy p : policies) {
+            out.add(IndexedEntries.of(p));
+        }
+        return out;
     }
 
     /**
      * The rows the ceiling alone gives the hosts of {@code pattern}: for drift. Each row's components are
      * ceiling components only; a row with none means the ceiling's default applies.
      */
-    public static List<EffectiveEntry> ceilingView(List<Policy> ceiling, String pattern) {
+    public static List<EffectiveEntry> ceilingView(List<IndexedEntries> ceiling, String pattern) {
         DomainMerge m = new DomainMerge(ceiling, List.of());
         DomainPattern p = DomainPattern.parse(pattern);
         if (p.kind() == DomainPattern.Kind.INVALID) {
@@ -110,7 +126,7 @@ public final class DomainMerge {
         }
 
         EffectiveComponent component() {
-            return new EffectiveComponent(layer.ref(index), entry());
+            return layer.component(index);
         }
     }
 

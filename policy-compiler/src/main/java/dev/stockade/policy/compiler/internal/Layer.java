@@ -1,18 +1,15 @@
 package dev.stockade.policy.compiler.internal;
 
+import dev.stockade.policy.eval.EffectiveComponent;
 import dev.stockade.policy.eval.EntryRef;
 import dev.stockade.policy.glob.DomainPattern;
-import dev.stockade.policy.glob.HostPort;
 import dev.stockade.policy.model.DomainEntry;
 import dev.stockade.policy.model.Policy;
-import java.util.ArrayList;
-import java.util.HashMap;
 import java.util.List;
-import java.util.Map;
 
 /**
- * One policy's domain entries, parsed once, with a first-match lookup for a single host on a port. Entries
- * naming a port are keyed by host and port, the others by host alone.
+ * One policy in its role in one resolution (a grant, or part of the ceiling), over its entries parsed and indexed
+ * once ({@link IndexedEntries}, which any number of resolutions share).
  */
 final class Layer {
     final Policy policy;
@@ -21,76 +18,27 @@ final class Layer {
     final List<DomainPattern> patterns;
     /** Whether some entry names a port: then a host on every port has no single first match. */
     final boolean hasPorts;
-    private final Map<String, Integer> exactFirst = new HashMap<>();
-    /** {@code *.suffix} entries: suffix to the lowest index ({@code ""} for a bare {@code *}). */
-    private final Map<String, Integer> suffixFirst = new HashMap<>();
-    /** Entries with {@code *} inside a label (or invalid), scanned in order. */
-    private final List<Integer> general = new ArrayList<>();
+    private final IndexedEntries index;
 
-    Layer(Policy policy, boolean ceiling) {
-        this.policy = policy;
+    Layer(IndexedEntries index, boolean ceiling) {
+        this.index = index;
+        this.policy = index.policy;
         this.ceiling = ceiling;
-        this.entries = policy.domains();
-        this.patterns = new ArrayList<>(entries.size());
-        boolean ports = false;
-        for (int i = 0; i < entries.size(); i++) {
-            DomainPattern p = DomainPattern.parse(entries.get(i).pattern());
-            patterns.add(p);
-            ports |= p.port() != HostPort.ANY;
-            if (p.kind() == DomainPattern.Kind.EXACT) {
-                exactFirst.putIfAbsent(key(p.literal(), p.port()), i);
-            } else if (p.kind() == DomainPattern.Kind.SUFFIX) {
-                suffixFirst.putIfAbsent(key(p.literal(), p.port()), i);
-            } else if (p.kind() == DomainPattern.Kind.GENERAL) {
-                general.add(i);
-            }
-        }
-        hasPorts = ports;
+        this.entries = index.entries;
+        this.patterns = index.patterns;
+        this.hasPorts = index.hasPorts;
     }
 
-    private static String key(String text, int port) {
-        // a space, which no host holds: `[2001:db8::1]:8443` must not meet the bare address `2001:db8::1:8443`
-        return port == HostPort.ANY ? text : text + " " + port;
+    EntryRef ref(int entry) {
+        return component(entry).source();
     }
 
-    /** The lowest entry keyed by {@code text} on every port or on {@code port}. */
-    private static int lowest(Map<String, Integer> map, String text, int port) {
-        Integer any = map.get(text);
-        Integer on = port == HostPort.ANY ? null : map.get(key(text, port));
-        return Math.min(any == null ? Integer.MAX_VALUE : any, on == null ? Integer.MAX_VALUE : on);
+    EffectiveComponent component(int entry) {
+        return index.component(entry, ceiling);
     }
 
-    EntryRef ref(int index) {
-        return new EntryRef(policy.name(), index, ceiling);
-    }
-
-    /**
-     * Index of the first entry matching the normalised host on {@code port}, or -1. With
-     * {@link HostPort#ANY}, entries naming a port are left out: the answer is the first match on every port
-     * that no entry names.
-     */
+    /** {@link IndexedEntries#firstMatch}: the first entry matching the host on {@code port}, or -1. */
     int firstMatch(String host, int port) {
-        int exact = lowest(exactFirst, host, port);
-        int best = exact;
-        if (!suffixFirst.isEmpty() && patterns.size() > 0) {
-            // Every proper suffix of the host (and "" for a bare *) may name a wildcard entry.
-            best = Math.min(best, lowest(suffixFirst, "", port));
-            for (int dot = host.indexOf('.'); dot >= 0; dot = host.indexOf('.', dot + 1)) {
-                best = Math.min(best, lowest(suffixFirst, host.substring(dot + 1), port));
-            }
-            if (best != Integer.MAX_VALUE && !patterns.get(best).matches(host)) {
-                best = exact; // e.g. an IP literal: wildcards never match
-            }
-        }
-        for (int i : general) {
-            if (i >= best) {
-                break;
-            }
-            if (patterns.get(i).matches(host, port)) {
-                best = i;
-                break;
-            }
-        }
-        return best == Integer.MAX_VALUE ? -1 : best;
+        return index.firstMatch(host, port);
     }
 }

@@ -1,0 +1,125 @@
+package dev.stockade.api.sandbox;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import dev.stockade.api.enforcement.EnforcementStore;
+import dev.stockade.api.kernel.db.Sql;
+import dev.stockade.api.support.PlatformTest;
+import dev.stockade.proxy.feed.DocumentHash;
+import dev.stockade.testing.Await;
+import io.micronaut.test.extensions.junit5.annotation.MicronautTest;
+import io.micronaut.transaction.TransactionOperations;
+import jakarta.inject.Inject;
+import java.sql.Connection;
+import java.util.List;
+import java.util.Map;
+import java.util.UUID;
+import org.junit.jupiter.api.Test;
+
+/**
+ * A write of a shared policy re-publishes each sandbox it reaches by hashes: the sandbox's own (embedded) document is
+ * named by the hash its set remembers for the revision, never read or hashed again, and the sets written are exactly
+ * those a full publication gives (publishing them whole afterwards changes no row). A set that remembers nothing (a
+ * row from before the column) is read whole once and remembers from then on.
+ */
+@MicronautTest(transactional = false)
+class RepublishByHashTest extends PlatformTest {
+    @Inject
+    SandboxService sandboxes;
+    @Inject
+    SandboxPolicies policies;
+    @Inject
+    SandboxStore store;
+    @Inject
+    EnforcementStore enforcement;
+    @Inject
+    Sql sql;
+    @Inject
+    TransactionOperations<Connection> tx;
+
+    @Test
+    void aSharedPolicyWriteRepublishesByHashesExactlyAsAFullPublication() {
+        String owner = ownerToken();
+        UUID org = UUID.fromString(createOrg(owner, "by-hash"));
+        String project = createProject(owner, org.toString(), "p");
+        String policy = http.post("/v1/projects/" + project + "/policies", owner, shared("a.example.com")).body()
+                .path("id").asText();
+        Map<String, Object> own = Map.of("name", "own", "allowedDomains", List.of(Map.of("pattern",
+                "own.example.com", "verdict", "allow")));
+        UUID withOwn = sandbox(owner, project, Map.of("name", "with-own", "cpu", "250m", "memory", "128Mi",
+                "policies", List.of(policy), "policy", own));
+        UUID plain = sandbox(owner, project, Map.of("name", "plain", "cpu", "250m", "memory", "128Mi",
+                "policies", List.of(policy)));
+        Await.until("both sets published", () -> grants(withOwn).size() == 2 && grants(plain).size() == 1);
+        DocumentHash ownHash = grants(withOwn).get(1);
+        assertThat(remembered(withOwn)).containsExactly(ownHash.hex());
+        DocumentHash sharedBefore = grants(plain).get(0);
+
+        assertThat(http.patch("/v1/projects/" + project + "/policies/" + policy, owner, shared("b.example.com"))
+                .status()).isEqualTo(200);
+        Await.until("the write re-published", () -> !grants(plain).get(0).equals(sharedBefore)
+                && !grants(withOwn).get(0).equals(sharedBefore));
+        assertThat(grants(withOwn)).as("the shared document changed, the own one is named by its remembered hash")
+                .containsExactly(grants(plain).get(0), ownHash);
+        long version = latest();
+        fullPublication(org);
+        assertThat(latest()).as("a full publication writes nothing new: the sets by hashes were the same")
+                .isEqualTo(version);
+
+        // the by-hash path does not read the own document: alter the revision's stored copy behind the platform's
+        // back (a revision never changes in use) and the set keeps naming the remembered hash
+        sql.update("UPDATE sandbox_revisions SET config = jsonb_set(config, '{policy,name}', '\"altered\"')"
+                + " WHERE sandbox_id = ?", List.of(withOwn));
+        List<DocumentHash> before = grants(withOwn);
+        assertThat(sandboxes.reenforce(event(), org, "policy", project)).isTrue();
+        assertThat(grants(withOwn)).isEqualTo(before);
+        assertThat(latest()).as("nothing changed: no set is written again").isEqualTo(version);
+
+        // a row from before sets remembered their own document is read whole once, then remembers again
+        sql.update("UPDATE sandbox_enforcement SET own_known = false, own_sha256 = NULL WHERE sandbox_id = ?",
+                List.of(withOwn));
+        assertThat(sandboxes.reenforce(event(), org, "policy", project)).isTrue();
+        DocumentHash reread = grants(withOwn).get(1);
+        assertThat(reread).as("read whole: the altered copy").isNotEqualTo(ownHash);
+        assertThat(grants(withOwn)).containsExactly(before.get(0), reread);
+        assertThat(remembered(withOwn)).containsExactly(reread.hex());
+    }
+
+    private UUID sandbox(String owner, String project, Map<String, Object> body) {
+        var created = http.post("/v1/projects/" + project + "/sandboxes", owner, body);
+        assertThat(created.status()).as(created.raw()).isEqualTo(201);
+        return UUID.fromString(created.body().path("id").asText());
+    }
+
+    private static Map<String, Object> shared(String host) {
+        return Map.of("name", "shared", "networkDefaultVerdict", "deny", "allowedDomains",
+                List.of(Map.of("pattern", host, "verdict", "allow")));
+    }
+
+    /** The grant hashes the sandbox's live set lists now. */
+    private List<DocumentHash> grants(UUID sandbox) {
+        return enforcement.changesAfter(0, 100_000).stream().filter(c -> c.sandboxId().equals(sandbox) && !c.deleted())
+                .reduce((a, b) -> b).map(c -> c.set().grants()).orElse(List.of());
+    }
+
+    private List<String> remembered(UUID sandbox) {
+        return sql.query("SELECT own_sha256 FROM sandbox_enforcement WHERE sandbox_id = ? AND own_known",
+                List.of(sandbox), rs -> rs.getString(1));
+    }
+
+    private void fullPublication(UUID org) {
+        tx.executeWrite(status -> {
+            policies.publishAll(store.ofOrg(org, null));
+            return null;
+        });
+    }
+
+    private long latest() {
+        return sql.first("SELECT coalesce(max(version), 0) FROM sandbox_enforcement", List.of(), rs -> rs.getLong(1))
+                .orElse(0L);
+    }
+
+    private static long event() {
+        return 8_000_000_000L + System.nanoTime() % 1_000_000_000L;
+    }
+}
