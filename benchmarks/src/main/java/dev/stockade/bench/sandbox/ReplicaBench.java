@@ -97,13 +97,14 @@ public final class ReplicaBench {
                         applied.put(set.sandboxId(), System.nanoTime());
                     }
                 }, Duration.ofSeconds(45)).start()) {
+            long t0 = System.nanoTime();
+            List<String> paths = EnforcementBench.create(b, project, policy, count);
+            paths.forEach(p -> timed.add(p.substring(p.lastIndexOf('/') + 1)));
+            EnforcementBench.awaitApplied(applied, count);
+            // started once the sandboxes run, so that their first full sync (the line they log once) holds all N
             ProxyProcess p1 = ProxyProcess.start(replicas.dir(), frontBase, tokenFile);
             ProxyProcess p2 = ProxyProcess.start(replicas.dir(), frontBase, tokenFile);
             try {
-                long t0 = System.nanoTime();
-                List<String> paths = EnforcementBench.create(b, project, policy, count);
-                paths.forEach(p -> timed.add(p.substring(p.lastIndexOf('/') + 1)));
-                EnforcementBench.awaitApplied(applied, count);
                 p1.awaitSynced(count);
                 p2.awaitSynced(count);
                 System.out.printf("%d sandboxes running on B and in force at the follower and both proxy processes"
