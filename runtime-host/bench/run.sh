@@ -1,6 +1,9 @@
 #!/usr/bin/env bash
 # Agent runtime benchmark: start-to-ready and webhook intake latency at a fixed rate (open loop).
-#   runtime-host/bench/run.sh [rate/s=500] [seconds=30] [warmup seconds=10] [starts=10]
+#   runtime-host/bench/run.sh [rate/s=500] [seconds=30] [warmup seconds=10] [starts=10] [runtime jar]
+# The runtime jar defaults to the one just built; pass a copy kept outside target/ to measure another build with
+# the same harness (old and new alternating). JAVA_OPTS reaches the harness, e.g. a JFR of the runs-executing phase:
+#   JAVA_OPTS="-Dbench.jfr.out=/tmp/runs.jfr -Dbench.jfr=profile" runtime-host/bench/run.sh 300 20 5 3
 # Builds the runtime jar and the test classes (the provider double and the load generator live there),
 # then runs dev.stockade.runtime.bench.RuntimeBenchmark against the jar as a separate process.
 set -euo pipefail
@@ -9,5 +12,5 @@ cd "$root"
 ./mvnw -q -B -pl runtime-host -am -DskipTests install
 ./mvnw -q -B -pl runtime-host dependency:build-classpath -Dmdep.includeScope=test -Dmdep.outputFile=target/bench.cp
 cp="runtime-host/target/test-classes:runtime-host/target/classes:$(cat runtime-host/target/bench.cp)"
-exec java -cp "$cp" dev.stockade.runtime.bench.RuntimeBenchmark runtime-host/target/stockade-runtime.jar \
-  "${1:-500}" "${2:-30}" "${3:-10}" "${4:-10}"
+exec java ${JAVA_OPTS:-} -cp "$cp" dev.stockade.runtime.bench.RuntimeBenchmark \
+  "${5:-runtime-host/target/stockade-runtime.jar}" "${1:-500}" "${2:-30}" "${3:-10}" "${4:-10}"

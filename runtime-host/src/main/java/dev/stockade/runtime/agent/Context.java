@@ -8,6 +8,7 @@ import java.io.IOException;
 import java.sql.SQLException;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
 
 /** Builds what the model sees: the system prompt from the documents and the thread's history. */
 final class Context {
@@ -21,15 +22,16 @@ final class Context {
     static String system(AgentProfile p, Documents docs) throws SQLException {
         StringBuilder sb = new StringBuilder();
         sb.append("You are ").append(p.name()).append(", an agent of team ").append(p.teamName()).append(".\n");
+        Map<DocumentKind, String> all = docs.readAll();
         for (DocumentKind k : List.of(DocumentKind.AGENT_GUIDE, DocumentKind.SOUL, DocumentKind.USER,
                 DocumentKind.MEMORY_SUMMARY, DocumentKind.VISION)) {
-            section(sb, k.title(), docs.read(k));
+            section(sb, k.title(), all.get(k));
         }
         if (p.lockedIn()) {
             sb.append("\nYou are locked in: document and memory writes are withheld. If asked to change them, say "
                     + "what you would have changed and that the owner can lift the lock from the profile.\n");
         } else {
-            section(sb, "Bootstrap (onboarding: follow it, then clear this document)", docs.read(DocumentKind.BOOTSTRAP));
+            section(sb, "Bootstrap (onboarding: follow it, then clear this document)", all.get(DocumentKind.BOOTSTRAP));
         }
         return sb.toString();
     }

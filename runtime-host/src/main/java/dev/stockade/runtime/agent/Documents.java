@@ -6,6 +6,8 @@ import java.io.InputStream;
 import java.nio.charset.StandardCharsets;
 import java.sql.SQLException;
 import java.time.Instant;
+import java.util.EnumMap;
+import java.util.Map;
 
 /** The agent's documents in SQLite; the Agent Guide is bundled with the runtime and read-only. */
 public final class Documents {
@@ -32,6 +34,25 @@ public final class Documents {
         }
         String v = store.one("SELECT content FROM documents WHERE kind = ?", rs -> rs.getString(1), kind.wire());
         return v == null ? "" : v;
+    }
+
+    /**
+     * Every document's text ("" when never written), read in one transaction: the system prompt, built before each
+     * model call, then takes the store's connection once rather than once per document.
+     */
+    public Map<DocumentKind, String> readAll() throws SQLException {
+        Map<DocumentKind, String> all = new EnumMap<>(DocumentKind.class);
+        for (DocumentKind k : DocumentKind.values()) {
+            all.put(k, k == DocumentKind.AGENT_GUIDE ? guide : "");
+        }
+        store.query("SELECT kind, content FROM documents", rs -> {
+            DocumentKind k = DocumentKind.parse(rs.getString(1));
+            if (k != null && k.writable()) { // the Agent Guide is always the bundled one, as in read
+                all.put(k, rs.getString(2));
+            }
+            return k;
+        });
+        return all;
     }
 
     /** Replaces a writable document; callers check the lock first. */

@@ -13,15 +13,14 @@ import java.sql.SQLException;
 import java.sql.Statement;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.concurrent.locks.ReentrantLock;
 
 /**
  * The runtime's SQLite database: one connection in WAL mode with {@code synchronous=NORMAL}: a commit has
  * reached the WAL file in the operating system before it returns, so a committed write survives a crash
  * or SIGKILL of the process (a power cut may lose the last commits: the WAL is synced at checkpoints, not
- * per commit). SQLite has one writer at a time anyway; a fair lock serialises use of the connection in
- * arrival order and makes every {@link #tx} a unit. Checkpoints run beside it ({@link Checkpointer}), never
- * inside a commit.
+ * per commit). SQLite has one writer at a time anyway; {@link ConnectionTurns} serialises use of the connection
+ * and makes every {@link #tx} a unit, webhook intake first, everything else in arrival order. Checkpoints run
+ * beside it ({@link Checkpointer}), never inside a commit.
  */
 public final class Store implements AutoCloseable {
     /** Work against the connection inside one transaction. */
@@ -36,16 +35,29 @@ public final class Store implements AutoCloseable {
         T map(ResultSet rs) throws SQLException;
     }
 
+    /** Whose turn a transaction waits for: intake (a webhook sender waits on the answer) goes first. */
+    public enum Lane {
+        /** A webhook delivery's checks and durable acceptance: the sender is waiting for the 202. */
+        INTAKE,
+        /** Everything else (run steps, schedules, the web UI, channels), in arrival order. */
+        ORDINARY
+    }
+
     private static final List<String> MIGRATIONS = List.of("/schema-v1.sql", "/schema-v2.sql");
 
     private final Connection connection;
-    private final ReentrantLock lock = new ReentrantLock(true);
+    private final ConnectionTurns turns = new ConnectionTurns();
     private final Path file;
     private Checkpointer checkpointer;
 
     private Store(Path file, Connection connection) {
         this.file = file;
         this.connection = connection;
+    }
+
+    /** Who waits for the connection (its tests watch the queues). */
+    ConnectionTurns turns() {
+        return turns;
     }
 
     /** The store's checkpointer (its tests watch its rounds). */
@@ -106,9 +118,14 @@ public final class Store implements AutoCloseable {
         }
     }
 
-    /** Runs {@code work} in one transaction; a thrown exception rolls it back. */
+    /** Runs {@code work} in one transaction in the ordinary lane; a thrown exception rolls it back. */
     public <T> T tx(Work<T> work) throws SQLException {
-        lock.lock();
+        return tx(Lane.ORDINARY, work);
+    }
+
+    /** Runs {@code work} in one transaction when {@code lane}'s turn comes; a thrown exception rolls it back. */
+    public <T> T tx(Lane lane, Work<T> work) throws SQLException {
+        turns.acquire(lane);
         try {
             connection.setAutoCommit(false);
             try {
@@ -122,7 +139,7 @@ public final class Store implements AutoCloseable {
                 connection.setAutoCommit(true);
             }
         } finally {
-            lock.unlock();
+            turns.release();
         }
     }
 
@@ -174,14 +191,14 @@ public final class Store implements AutoCloseable {
 
     @Override
     public void close() throws SQLException {
-        lock.lock();
+        turns.acquire(Lane.ORDINARY);
         try {
             if (checkpointer != null) {
                 checkpointer.close();
             }
             connection.close();
         } finally {
-            lock.unlock();
+            turns.release();
         }
     }
 }

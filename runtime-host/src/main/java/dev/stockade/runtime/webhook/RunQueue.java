@@ -73,8 +73,7 @@ public final class RunQueue {
     }
 
     private void execute(WebhookStore.Run run) throws SQLException {
-        store.markRunning(run.id());
-        Subscription sub = store.get(run.webhook());
+        Subscription sub = store.start(run);
         if (sub == null) {
             store.finish(run.id(), false, "subscription deleted");
             return;

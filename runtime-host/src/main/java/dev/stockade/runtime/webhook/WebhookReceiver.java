@@ -26,11 +26,12 @@ public final class WebhookReceiver {
 
     /** Handles one delivery. */
     public Response handle(Request req) throws Exception {
-        if (!store.receiverEnabled()) {
+        String name = req.param("name");
+        WebhookStore.Gate gate = store.gate(name);
+        if (!gate.receiverEnabled()) {
             throw new HttpProblem(403, "receiver-disabled", "the webhook receiver is disabled");
         }
-        String name = req.param("name");
-        Subscription sub = store.get(name);
+        Subscription sub = gate.subscription();
         if (sub == null) {
             throw new HttpProblem(404, "no-subscription", "no webhook subscription named `" + safe(name) + "`");
         }

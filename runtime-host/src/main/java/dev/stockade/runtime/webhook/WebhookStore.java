@@ -19,6 +19,10 @@ public final class WebhookStore {
             String outcome) {
     }
 
+    /** What a delivery is checked against before anything else: the receiver toggle and the named subscription. */
+    public record Gate(boolean receiverEnabled, Subscription subscription) {
+    }
+
     private final Store store;
 
     public WebhookStore(Store store) {
@@ -32,6 +36,21 @@ public final class WebhookStore {
     public void setReceiverEnabled(boolean on) throws SQLException {
         store.update("INSERT INTO kv(key, value) VALUES (?, ?) ON CONFLICT(key) DO UPDATE SET value = excluded.value",
                 RECEIVER_FLAG, Boolean.toString(on));
+    }
+
+    /**
+     * The receiver toggle and subscription {@code name} (null when absent), read in one transaction in the intake
+     * lane: a delivery's checks wait for no run step.
+     */
+    public Gate gate(String name) throws SQLException {
+        return store.tx(Store.Lane.INTAKE, c -> new Gate(
+                "true".equals(first(Store.query(c, "SELECT value FROM kv WHERE key = ?", rs -> rs.getString(1),
+                        RECEIVER_FLAG))),
+                first(Store.query(c, "SELECT * FROM webhooks WHERE name = ?", WebhookStore::row, name))));
+    }
+
+    private static <T> T first(List<T> rows) {
+        return rows.isEmpty() ? null : rows.get(0);
     }
 
     public List<Subscription> list() throws SQLException {
@@ -76,10 +95,11 @@ public final class WebhookStore {
     /**
      * Accepts a run durably: counts the subscription's unfinished runs and inserts the new one in the
      * same transaction, so the bound holds under any concurrency. Returns the run id, or {@code null}
-     * when {@link #MAX_PENDING} runs are already pending. The row is committed before this returns.
+     * when {@link #MAX_PENDING} runs are already pending. The row is committed before this returns. It takes the
+     * connection in the intake lane, before any waiting run step.
      */
     public String accept(String webhook, String event, String payload) throws SQLException {
-        return store.tx(c -> {
+        return store.tx(Store.Lane.INTAKE, c -> {
             int open = Store.query(c, "SELECT count(*) FROM webhook_runs WHERE webhook = ? AND status IN "
                     + "('pending','running')", rs -> rs.getInt(1), webhook).get(0);
             if (open >= MAX_PENDING) {
@@ -104,8 +124,15 @@ public final class WebhookStore {
                 rs -> rs.getString(1));
     }
 
-    public void markRunning(String id) throws SQLException {
-        store.update("UPDATE webhook_runs SET status = 'running' WHERE id = ?", id);
+    /**
+     * Marks {@code run} running and reads its subscription (null when deleted) in one transaction: a run step fewer
+     * waiting for the connection.
+     */
+    public Subscription start(Run run) throws SQLException {
+        return store.tx(c -> {
+            Store.update(c, "UPDATE webhook_runs SET status = 'running' WHERE id = ?", run.id());
+            return first(Store.query(c, "SELECT * FROM webhooks WHERE name = ?", WebhookStore::row, run.webhook()));
+        });
     }
 
     /** Finishes a run as {@code done} or {@code failed} with a short outcome (never payload content). */

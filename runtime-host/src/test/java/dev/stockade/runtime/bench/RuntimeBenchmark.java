@@ -53,7 +53,7 @@ public final class RuntimeBenchmark {
             Path home = Files.createTempDirectory("rt-bench");
             Running r = spawn(jar, home, provider);
             try {
-                load(r.base, provider, rate, seconds, warmup);
+                load(r, provider, rate, seconds, warmup);
             } finally {
                 r.process.destroy();
                 r.process.waitFor();
@@ -110,8 +110,9 @@ public final class RuntimeBenchmark {
         return new Running(p, base, (System.nanoTime() - t0) / 1e6);
     }
 
-    private static void load(String base, ProviderDouble provider, int rate, int seconds, int warmup)
+    private static void load(Running runtime, ProviderDouble provider, int rate, int seconds, int warmup)
             throws Exception {
+        String base = runtime.base;
         send("PATCH", base + "/agents/webhook-receiver", "{\"enabled\":true}");
         // Enough subscriptions per phase that every request fits under the bound of 10 pending runs even if
         // no run finished, so the phase measures acceptance rather than back-pressure.
@@ -141,7 +142,33 @@ public final class RuntimeBenchmark {
                             .header("content-type", "application/json").header("X-GitHub-Event", "check_run")
                             .POST(HttpRequest.BodyPublishers.ofString(payload)).build();
             run(req, rate, warmup, null);
+            boolean profiled = ph == Integer.getInteger("bench.jfr.phase", 3)
+                    && System.getProperty("bench.jfr.out") != null;
+            if (profiled) {
+                jcmd(runtime.process, "JFR.start", "name=bench",
+                        "settings=" + System.getProperty("bench.jfr", "profile"),
+                        "filename=" + System.getProperty("bench.jfr.out"));
+            }
             System.out.println(run(req, rate, seconds, names[phase]));
+            if (profiled) {
+                jcmd(runtime.process, "JFR.stop", "name=bench");
+            }
+        }
+    }
+
+    /**
+     * Runs {@code jcmd} against the runtime process (JFR of one measured phase: {@code -Dbench.jfr.out=<file>},
+     * optionally {@code -Dbench.jfr=<settings>} and {@code -Dbench.jfr.phase=<0-3>}).
+     */
+    private static void jcmd(Process runtime, String... command) throws Exception {
+        Path launcher = Path.of(ProcessHandle.current().info().command().orElseThrow());
+        List<String> cmd = new ArrayList<>(List.of(launcher.resolveSibling("jcmd").toString(),
+                Long.toString(runtime.pid())));
+        cmd.addAll(List.of(command));
+        Process p = new ProcessBuilder(cmd).redirectErrorStream(true).start();
+        String out = new String(p.getInputStream().readAllBytes(), java.nio.charset.StandardCharsets.UTF_8);
+        if (p.waitFor() != 0) {
+            throw new IllegalStateException("jcmd failed: " + out);
         }
     }
 
