@@ -222,7 +222,7 @@ public class ToolCalls {
                     .by(c.caller()).target(c.name()).details(details).build());
         }
         try {
-            audit.appendAll(entries).join();
+            audit.commitAll(entries); // committed before the answer leaves; on this thread when no other call commits
         } catch (RuntimeException e) {
             LOG.error("the audit entry of tool call {} was not stored", c.name(), e);
             throw new ApiProblem(ProblemCode.INTERNAL, "the call could not be audited");

@@ -20,7 +20,7 @@ final class FastUpstream {
     /** Starts the upstream: every path /mcp/N lists t0..t{toolCount-1} and answers every call with the text `ok`. */
     static HttpServer start(int toolCount) throws IOException {
         HttpServer s = HttpServer.create(new InetSocketAddress("127.0.0.1", 0), 1024);
-        s.setExecutor(Executors.newFixedThreadPool(8));
+        s.setExecutor(Executors.newFixedThreadPool(8, McpSession::daemon));
         StringBuilder tools = new StringBuilder();
         for (int t = 0; t < toolCount; t++) {
             tools.append(t == 0 ? "" : ",").append("{\"name\":\"t").append(t).append("\",\"description\":\"tool ")

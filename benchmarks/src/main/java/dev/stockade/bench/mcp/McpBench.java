@@ -6,9 +6,6 @@ import dev.stockade.bench.sandbox.BenchPlatform;
 import java.io.BufferedReader;
 import java.io.IOException;
 import java.io.InputStreamReader;
-import java.net.URI;
-import java.net.http.HttpClient;
-import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
@@ -29,7 +26,8 @@ import java.util.concurrent.TimeUnit;
  * <ol>
  *   <li>{@code tools/list} for a caller granted 50 connectors x 100 tools, end to end over HTTP;</li>
  *   <li>the latency {@code tools/call} adds through the platform over calling the upstream directly, both measured in
- *   the same run at 100 concurrent callers;</li>
+ *   the same run at 1 and at 100 concurrent callers, with a ping through the platform and a bare commit on its
+ *   database beside the 1-caller figures to split what a call adds;</li>
  *   <li>the time from sending a policy change (the PATCH) to {@code notifications/tools/list_changed} arriving on an
  *   open session stream, stamped by a thread reading the stream as it arrives.</li>
  * </ol>
@@ -37,12 +35,11 @@ import java.util.concurrent.TimeUnit;
  * return the upstream's text, a peer answer must be the bytes served; the benchmark stops at the first wrong one.
  * The calls run at 1 caller (the latency a call adds on an idle machine) and at 100 (everything on the same two
  * cores: the upstream, the callers, the platform and its PostgreSQL); the platform's CPU per call is printed too.
- * Usage: {@code java -cp benchmarks/target/benchmarks.jar dev.stockade.bench.mcp.McpBench [seconds-per-phase] [list]}
- * ({@code list}: the tools/list phase only)
+ * Usage: {@code java -cp benchmarks/target/benchmarks.jar dev.stockade.bench.mcp.McpBench [seconds-per-phase] [mode]}
+ * (mode {@code list}: the tools/list phase only; {@code calls}: the call phases only; {@code one}: the 1-caller
+ * call phases only)
  */
 public final class McpBench {
-    private static final HttpClient HTTP = HttpClient.newBuilder().version(HttpClient.Version.HTTP_1_1)
-            .executor(Executors.newFixedThreadPool(16)).build();
     private static final int CONNECTORS = 50;
     private static final int TOOLS = 100;
     private static final int CALLERS = 100;
@@ -84,50 +81,96 @@ public final class McpBench {
             String bearer = token.path("token").asText();
             String endpoint = platform.base + "/projects/" + project + "/mcp";
 
-            Session s = Session.open(endpoint, bearer);
-            byte[] first = s.raw("tools/list", "{}");
-            int listed = BenchPlatform.JSON.readTree(first).path("result").path("tools").size();
-            int granted = connectorTools(first);
-            System.out.printf("tools/list lists %d tools (%d granted connector tools)%n", listed, granted);
-            check(granted == CONNECTORS * TOOLS, "the listing holds " + granted + " connector tools, not "
-                    + CONNECTORS * TOOLS);
-            // the first answer was parsed and counted; every later one must carry the same result, byte for byte
-            // (compared, not parsed: parsing 0.6 MB per answer would load the cores the platform runs on)
-            byte[] result = Arrays.copyOfRange(first, indexOf(first, RESULT), first.length);
-            List<Double> list = new ArrayList<>();
-            long until = System.nanoTime() + TimeUnit.SECONDS.toNanos(seconds);
-            while (System.nanoTime() < until) {
-                long t0 = System.nanoTime();
-                byte[] answer = s.raw("tools/list", "{}"); // timed: the answer's bytes arriving, unparsed
-                list.add((System.nanoTime() - t0) / 1e6);
-                check(sameResult(answer, result), "a tools/list answer differs from the first: "
-                        + new String(answer, 0, Math.min(answer.length, 300), StandardCharsets.UTF_8));
+            String mode = args.length > 1 ? args[1] : "all";
+            if (mode.equals("all") || mode.equals("list")) {
+                listPhase(upstream, endpoint, bearer, seconds);
             }
-            BenchPlatform.report("tools/list, 50 connectors x 100 tools, end to end", list.subList(list.size() / 5,
-                    list.size()));
-            peer(upstream, s.raw("tools/list", "{}"), seconds);
-            if (args.length > 1 && args[1].equals("list")) {
-                return;
+            if (!mode.equals("list")) {
+                callPhases(platform, up, endpoint, bearer, seconds, mode.equals("one") ? new int[] {1}
+                        : new int[] {1, CALLERS});
             }
-
-            String args0 = "{\"name\":\"c0__t1\",\"arguments\":{\"message\":\"hi\"}}";
-            String direct = "{\"name\":\"t1\",\"arguments\":{\"message\":\"hi\"}}";
-            load(platform, "warm-up through the platform", endpoint, bearer, args0, Math.max(5, seconds / 4), CALLERS);
-            load(null, "warm-up direct", up + "/mcp/0", null, direct, Math.max(5, seconds / 4), CALLERS);
-            for (int callers : new int[] {1, CALLERS}) {
-                for (int round = 1; round <= 2; round++) {
-                    load(null, "tools/call direct to the upstream, " + callers + " callers, round " + round,
-                            up + "/mcp/0", null, direct, seconds, callers);
-                    load(platform, "tools/call through the platform, " + callers + " callers, round " + round,
-                            endpoint, bearer, args0, seconds, callers);
-                }
+            if (mode.equals("all")) {
+                listChanged(platform, endpoint, bearer, project, policy, grants);
             }
-
-            listChanged(platform, endpoint, bearer, project, policy, grants);
         } finally {
             upstream.stop(0);
         }
-        System.exit(0); // the upstream's and the callers' pools are not daemons
+        System.exit(0); // the upstream's and the callers' pools are not daemons: every mode ends here
+    }
+
+    /** tools/list end to end, every answer checked, then its peer: the same bytes from a bare JDK server. */
+    private static void listPhase(HttpServer upstream, String endpoint, String bearer, int seconds) throws Exception {
+        McpSession s = McpSession.open(endpoint, bearer);
+        byte[] first = s.raw("tools/list", "{}");
+        int listed = BenchPlatform.JSON.readTree(first).path("result").path("tools").size();
+        int granted = connectorTools(first);
+        System.out.printf("tools/list lists %d tools (%d granted connector tools)%n", listed, granted);
+        check(granted == CONNECTORS * TOOLS, "the listing holds " + granted + " connector tools, not "
+                + CONNECTORS * TOOLS);
+        // the first answer was parsed and counted; every later one must carry the same result, byte for byte
+        // (compared, not parsed: parsing 0.6 MB per answer would load the cores the platform runs on)
+        byte[] result = Arrays.copyOfRange(first, indexOf(first, RESULT), first.length);
+        List<Double> list = new ArrayList<>();
+        long until = System.nanoTime() + TimeUnit.SECONDS.toNanos(seconds);
+        while (System.nanoTime() < until) {
+            long t0 = System.nanoTime();
+            byte[] answer = s.raw("tools/list", "{}"); // timed: the answer's bytes arriving, unparsed
+            list.add((System.nanoTime() - t0) / 1e6);
+            check(sameResult(answer, result), "a tools/list answer differs from the first: "
+                    + new String(answer, 0, Math.min(answer.length, 300), StandardCharsets.UTF_8));
+        }
+        BenchPlatform.report("tools/list, 50 connectors x 100 tools, end to end", list.subList(list.size() / 5,
+                list.size()));
+        peer(upstream, s.raw("tools/list", "{}"), seconds);
+    }
+
+    /**
+     * tools/call direct and through the platform, alternating, at each number of callers, two rounds each. At 1 caller
+     * two more figures of the same run split the added latency: {@code ping} through the platform (the HTTP hop, the
+     * caller's authentication and authorization and the session, but no upstream and no audit entry) and a bare
+     * commit on the platform's database (the audit entry's floor). With {@code -Dmcp.jfr=<settings>} the platform
+     * records a flight during the first 1-caller round through it ({@code -Dmcp.jfr.out}, default /tmp/mcp-1.jfr).
+     */
+    private static void callPhases(BenchPlatform platform, String up, String endpoint, String bearer, int seconds,
+                                   int[] callerCounts) throws Exception {
+        String call = "{\"name\":\"c0__t1\",\"arguments\":{\"message\":\"hi\"}}";
+        String direct = "{\"name\":\"t1\",\"arguments\":{\"message\":\"hi\"}}";
+        int warm = Math.max(5, seconds / 4);
+        load(platform, "warm-up through the platform", endpoint, bearer, "tools/call", call, warm, CALLERS);
+        load(null, "warm-up direct", up + "/mcp/0", null, "tools/call", direct, warm, CALLERS);
+        for (int callers : callerCounts) {
+            for (int round = 1; round <= 2; round++) {
+                String at = callers + " callers, round " + round;
+                load(null, "tools/call direct to the upstream, " + at, up + "/mcp/0", null, "tools/call", direct,
+                        seconds, callers);
+                boolean record = callers == 1 && round == 1 && System.getProperty("mcp.jfr") != null;
+                if (record) {
+                    flight("JFR.start", "name=mcp-hop", "settings=" + System.getProperty("mcp.jfr"));
+                }
+                load(platform, "tools/call through the platform, " + at, endpoint, bearer, "tools/call", call,
+                        seconds, callers);
+                if (record) {
+                    flight("JFR.stop", "name=mcp-hop", "filename=" + System.getProperty("mcp.jfr.out",
+                            "/tmp/mcp-1.jfr"));
+                }
+                if (callers == 1) {
+                    load(platform, "ping through the platform, " + at, endpoint, bearer, "ping", "{}", seconds, 1);
+                    BenchPlatform.report("bare commit on the platform's database, round " + round,
+                            BareCommit.measure(platform.dir, seconds));
+                }
+            }
+        }
+    }
+
+    /** Runs {@code jcmd <platform pid> <command> <options...>} and fails the run if it fails. */
+    private static void flight(String command, String... options) throws Exception {
+        long pid = ProcessHandle.current().children().filter(p -> p.info().commandLine().orElse("")
+                .contains("stockade-platform.jar")).findFirst().orElseThrow().pid();
+        List<String> cmd = new ArrayList<>(List.of("jcmd", Long.toString(pid), command));
+        cmd.addAll(List.of(options));
+        Process p = new ProcessBuilder(cmd).redirectErrorStream(true).start();
+        String out = new String(p.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
+        check(p.waitFor() == 0 && !out.contains("Could not"), "jcmd " + command + ": " + out);
     }
 
     /**
@@ -144,7 +187,7 @@ public final class McpBench {
                 ex.getResponseBody().write(answer);
             }
         });
-        Session peer = new Session("http://127.0.0.1:" + server.getAddress().getPort() + "/peer", null, null);
+        McpSession peer = new McpSession("http://127.0.0.1:" + server.getAddress().getPort() + "/peer", null, null);
         List<Double> times = new ArrayList<>();
         long until = System.nanoTime() + TimeUnit.SECONDS.toNanos(seconds);
         while (System.nanoTime() < until) {
@@ -157,10 +200,13 @@ public final class McpBench {
                 times.subList(times.size() / 5, times.size()));
     }
 
-    /** {@code callers} sessions calling one tool as fast as answers come, for {@code seconds}; prints percentiles. */
-    private static void load(BenchPlatform platform, String what, String endpoint, String bearer, String params,
-                             int seconds, int callers) throws Exception {
-        ExecutorService pool = Executors.newFixedThreadPool(callers);
+    /**
+     * {@code callers} sessions sending {@code method} as fast as answers come, for {@code seconds}; prints percentiles.
+     * A call must return the upstream's text, a ping an empty result.
+     */
+    private static void load(BenchPlatform platform, String what, String endpoint, String bearer, String method,
+                             String params, int seconds, int callers) throws Exception {
+        ExecutorService pool = Executors.newFixedThreadPool(callers, McpSession::daemon);
         double cpu0 = platform == null ? 0 : platform.cpuMillis();
         List<List<Double>> all = Collections.synchronizedList(new ArrayList<>());
         long until = System.nanoTime() + TimeUnit.SECONDS.toNanos(seconds);
@@ -168,15 +214,16 @@ public final class McpBench {
         for (int i = 0; i < callers; i++) {
             done.add(CompletableFuture.runAsync(() -> {
                 try {
-                    Session s = Session.open(endpoint, bearer);
+                    McpSession s = McpSession.open(endpoint, bearer);
                     List<Double> mine = new ArrayList<>();
                     while (System.nanoTime() < until) {
                         long t0 = System.nanoTime();
-                        JsonNode r = s.call("tools/call", params);
+                        JsonNode r = s.call(method, params);
                         mine.add((System.nanoTime() - t0) / 1e6);
-                        check(!r.path("result").path("isError").asBoolean(false) && !r.has("error")
-                                && "ok".equals(r.path("result").path("content").path(0).path("text").asText()),
-                                "call failed: " + r);
+                        check(!r.has("error") && (method.equals("ping") ? r.path("result").isObject()
+                                : !r.path("result").path("isError").asBoolean(false)
+                                && "ok".equals(r.path("result").path("content").path(0).path("text").asText())),
+                                method + " failed: " + r);
                     }
                     all.add(mine);
                 } catch (Exception e) {
@@ -200,10 +247,9 @@ public final class McpBench {
      */
     private static void listChanged(BenchPlatform platform, String endpoint, String bearer, String project,
                                     String policy, List<String> grants) throws Exception {
-        Session s = Session.open(endpoint, bearer);
-        HttpRequest get = HttpRequest.newBuilder(URI.create(endpoint)).header("Authorization", "Bearer " + bearer)
-                .header("Accept", "text/event-stream").header("Mcp-Session-Id", s.id).GET().build();
-        HttpResponse<java.io.InputStream> stream = HTTP.send(get, HttpResponse.BodyHandlers.ofInputStream());
+        McpSession s = McpSession.open(endpoint, bearer);
+        HttpResponse<java.io.InputStream> stream = McpSession.HTTP.send(McpSession.get(endpoint, bearer, s.id).build(),
+                HttpResponse.BodyHandlers.ofInputStream());
         check(stream.statusCode() == 200, "the session stream answered " + stream.statusCode());
         BlockingQueue<Long> arrivals = new LinkedBlockingQueue<>();
         Thread reader = new Thread(() -> {
@@ -277,58 +323,6 @@ public final class McpBench {
     private static void check(boolean ok, String what) {
         if (!ok) {
             throw new IllegalStateException("wrong answer: " + what);
-        }
-    }
-
-    /** A client session over plain HTTP: initialize, then JSON-RPC requests with the session header. */
-    private static final class Session {
-        final String endpoint;
-        final String bearer;
-        final String id;
-        private long next = 1;
-
-        private Session(String endpoint, String bearer, String id) {
-            this.endpoint = endpoint;
-            this.bearer = bearer;
-            this.id = id;
-        }
-
-        static Session open(String endpoint, String bearer) throws Exception {
-            HttpResponse<String> r = HTTP.send(post(endpoint, bearer, null, "{\"jsonrpc\":\"2.0\",\"id\":0,\"method\":"
-                    + "\"initialize\",\"params\":{\"protocolVersion\":\"2025-06-18\",\"capabilities\":{},"
-                    + "\"clientInfo\":{\"name\":\"bench\",\"version\":\"1\"}}}"), HttpResponse.BodyHandlers.ofString());
-            String id = r.headers().firstValue("mcp-session-id").orElseThrow(() ->
-                    new IllegalStateException("no session: " + r.statusCode() + " " + r.body()));
-            HTTP.send(post(endpoint, bearer, id, "{\"jsonrpc\":\"2.0\",\"method\":\"notifications/initialized\"}"),
-                    HttpResponse.BodyHandlers.discarding());
-            return new Session(endpoint, bearer, id);
-        }
-
-        /** The answer's bytes, unparsed (the client's JSON parsing is not the platform's time). */
-        byte[] raw(String method, String params) throws Exception {
-            String body = "{\"jsonrpc\":\"2.0\",\"id\":" + next++ + ",\"method\":\"" + method + "\",\"params\":"
-                    + params + "}";
-            return HTTP.send(post(endpoint, bearer, id, body), HttpResponse.BodyHandlers.ofByteArray()).body();
-        }
-
-        JsonNode call(String method, String params) throws Exception {
-            String body = "{\"jsonrpc\":\"2.0\",\"id\":" + next++ + ",\"method\":\"" + method + "\",\"params\":"
-                    + params + "}";
-            HttpResponse<String> r = HTTP.send(post(endpoint, bearer, id, body), HttpResponse.BodyHandlers.ofString());
-            return BenchPlatform.JSON.readTree(r.body());
-        }
-
-        private static HttpRequest post(String endpoint, String bearer, String session, String body) {
-            HttpRequest.Builder b = HttpRequest.newBuilder(URI.create(endpoint))
-                    .header("Content-Type", "application/json").header("Accept", "application/json, text/event-stream")
-                    .POST(HttpRequest.BodyPublishers.ofString(body));
-            if (bearer != null) {
-                b.header("Authorization", "Bearer " + bearer);
-            }
-            if (session != null) {
-                b.header("Mcp-Session-Id", session);
-            }
-            return b.build();
         }
     }
 }

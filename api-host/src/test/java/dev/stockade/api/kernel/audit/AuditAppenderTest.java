@@ -6,6 +6,7 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import dev.stockade.api.kernel.db.Sql;
 import dev.stockade.api.support.PlatformTest;
+import dev.stockade.testing.Await;
 import io.micronaut.context.annotation.Value;
 import io.micronaut.test.extensions.junit5.annotation.MicronautTest;
 import io.micronaut.transaction.TransactionOperations;
@@ -20,9 +21,11 @@ import java.util.List;
 import java.util.Map;
 import java.util.UUID;
 import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CompletionException;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
 import java.util.concurrent.RejectedExecutionException;
 import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.BeforeEach;
@@ -176,6 +179,91 @@ class AuditAppenderTest extends PlatformTest {
         assertThat(count("bp-%")).isEqualTo(accepted.size());
         assertThat(small.append(event(org, "bp-closed")))
                 .failsWithin(Duration.ofSeconds(1)).withThrowableOfType(ExecutionException.class);
+    }
+
+    @Test
+    void aWaitingCallerAloneCommitsOnItsOwnThreadWhileTheWriterIsStuck() throws Exception {
+        UUID other = UUID.fromString(createOrg(ownerToken(), "appender-other-" + UUID.randomUUID()));
+        AuditAppender small = new AuditAppender(sql, tx, 16, 4, 1, Duration.ofSeconds(5), json);
+        CompletableFuture<Void> queued;
+        try (Connection locker = DriverManager.getConnection(url, user, password)) {
+            locker.setAutoCommit(false);
+            lockOrganization(locker, other); // an entry of `other` waits for its row; entries of `org` do not
+            queued = small.append(event(other, "stuck-writer"));
+            Await.until("the writer waits for the locked organization", () -> waitingForLock() >= 1);
+            small.commitAll(List.of(event(org, "direct-1"), event(org, "direct-2"))); // the only writer is stuck
+            assertThat(count("direct-%")).isEqualTo(2);
+            assertThat(queued).isNotDone();
+            locker.rollback();
+        }
+        queued.get(60, TimeUnit.SECONDS);
+        small.close();
+    }
+
+    @Test
+    void aSecondWaitingCallerIsGroupedByTheWritersWhileTheFirstCommitsDirectly() throws Exception {
+        UUID other = UUID.fromString(createOrg(ownerToken(), "appender-other-" + UUID.randomUUID()));
+        AuditAppender small = new AuditAppender(sql, tx, 16, 4, 1, Duration.ofSeconds(5), json);
+        ExecutorService first = Executors.newSingleThreadExecutor();
+        try (Connection locker = DriverManager.getConnection(url, user, password)) {
+            locker.setAutoCommit(false);
+            lockOrganization(locker, other);
+            Future<?> direct = first.submit(() -> small.commitAll(List.of(event(other, "first-direct"))));
+            Await.until("the first caller waits for the locked organization", () -> waitingForLock() >= 1);
+            small.commitAll(List.of(event(org, "second-grouped"))); // the direct slot is taken: the writer stores it
+            assertThat(count("second-grouped")).isEqualTo(1);
+            assertThat(direct).isNotDone();
+            locker.rollback();
+            direct.get(60, TimeUnit.SECONDS);
+        } finally {
+            first.shutdownNow();
+            small.close();
+        }
+        assertThat(sql.query("SELECT count(*) FROM audit_entries WHERE org_id = ? AND target = 'first-direct'",
+                List.of(other), rs -> rs.getLong(1))).containsExactly(1L);
+    }
+
+    @Test
+    void aWaitingCallerInsideATransactionIsCommittedApartFromIt() {
+        assertThatThrownBy(() -> tx.executeWrite(status -> {
+            appender.commitAll(List.of(event(org, "apart-from-tx")));
+            throw new IllegalStateException("the surrounding transaction rolls back");
+        })).hasMessageContaining("rolls back");
+        assertThat(count("apart-from-tx")).isEqualTo(1);
+    }
+
+    @Test
+    void aWaitingCallerWhoseEntryCannotBeStoredIsToldAndTheOthersAreStored() {
+        assertThatThrownBy(() -> appender.commitAll(List.of(event(org, "kept-beside-bad"),
+                event(UUID.randomUUID(), "bad-org")))).isInstanceOf(CompletionException.class);
+        assertThat(count("kept-beside-bad")).isEqualTo(1);
+        appender.commitAll(List.of(event(org, "after-bad")));
+        assertThat(count("after-bad")).isEqualTo(1);
+    }
+
+    @Test
+    void aStoppedAppenderRefusesAWaitingCaller() {
+        AuditAppender small = new AuditAppender(sql, tx, 4, 2, 1, Duration.ofMillis(200), json);
+        small.close();
+        assertThatThrownBy(() -> small.commitAll(List.of(event(org, "after-close"))))
+                .isInstanceOf(RejectedExecutionException.class);
+        assertThat(count("after-close")).isZero();
+    }
+
+    /** Takes the organization's row for update on {@code locker}: an entry of that organization waits (its key). */
+    private static void lockOrganization(Connection locker, UUID orgId) throws Exception {
+        try (var ps = locker.prepareStatement("SELECT id FROM organizations WHERE id = ? FOR UPDATE")) {
+            ps.setObject(1, orgId);
+            try (ResultSet rs = ps.executeQuery()) {
+                assertThat(rs.next()).isTrue();
+            }
+        }
+    }
+
+    /** Sessions of this database waiting for a lock right now. */
+    private long waitingForLock() {
+        return sql.query("SELECT count(*) FROM pg_stat_activity WHERE wait_event_type = 'Lock'", List.of(),
+                rs -> rs.getLong(1)).get(0);
     }
 
     private static AuditEvent event(UUID orgId, String target) {
