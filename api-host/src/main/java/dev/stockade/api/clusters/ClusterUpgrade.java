@@ -15,6 +15,7 @@ import dev.stockade.api.kernel.identity.Authenticator;
 import dev.stockade.api.kernel.identity.BearerToken;
 import dev.stockade.api.kernel.identity.Identity;
 import dev.stockade.api.kernel.identity.ProtectedResource;
+import dev.stockade.api.kernel.web.AfterHttpCodec;
 import dev.stockade.api.kernel.web.ApiProblem;
 import dev.stockade.api.kernel.web.ProblemCode;
 import dev.stockade.api.kernel.web.Problems;
@@ -23,7 +24,6 @@ import io.micronaut.context.event.BeanCreatedEventListener;
 import io.micronaut.http.server.netty.NettyServerCustomizer;
 import io.micronaut.scheduling.TaskExecutors;
 import io.netty.buffer.Unpooled;
-import io.netty.channel.Channel;
 import io.netty.channel.ChannelFutureListener;
 import io.netty.channel.ChannelHandlerContext;
 import io.netty.channel.ChannelInboundHandlerAdapter;
@@ -33,7 +33,6 @@ import io.netty.handler.codec.http.HttpHeaderNames;
 import io.netty.handler.codec.http.HttpHeaderValues;
 import io.netty.handler.codec.http.HttpRequest;
 import io.netty.handler.codec.http.HttpResponseStatus;
-import io.netty.handler.codec.http.HttpServerCodec;
 import io.netty.handler.codec.http.HttpVersion;
 import io.netty.handler.codec.http.QueryStringDecoder;
 import io.netty.util.ReferenceCountUtil;
@@ -96,30 +95,9 @@ final class ClusterUpgrade implements BeanCreatedEventListener<NettyServerCustom
 
     @Override
     public NettyServerCustomizer.Registry onCreated(BeanCreatedEvent<NettyServerCustomizer.Registry> event) {
-        event.getBean().register(new Customizer(null));
+        // HTTP/1.1 only: an upgrade is an HTTP/1.1 mechanism (h2 would need extended CONNECT, not offered)
+        AfterHttpCodec.register(event.getBean(), NAME, Interceptor::new);
         return event.getBean();
-    }
-
-    private final class Customizer implements NettyServerCustomizer {
-        private final Channel channel;
-
-        Customizer(Channel channel) {
-            this.channel = channel;
-        }
-
-        @Override
-        public NettyServerCustomizer specializeForChannel(Channel channel, ChannelRole role) {
-            return new Customizer(channel);
-        }
-
-        @Override
-        public void onStreamPipelineBuilt() {
-            // HTTP/1.1 only: an upgrade is an HTTP/1.1 mechanism (h2 would need extended CONNECT, not offered)
-            ChannelHandlerContext codec = channel == null ? null : channel.pipeline().context(HttpServerCodec.class);
-            if (codec != null && channel.pipeline().get(NAME) == null) {
-                channel.pipeline().addAfter(codec.name(), NAME, new Interceptor());
-            }
-        }
     }
 
     /** Watches each request on a connection; takes over the first upgrade request to a cluster proxy path. */

@@ -5,7 +5,6 @@ import io.micronaut.context.event.BeanCreatedEvent;
 import io.micronaut.context.event.BeanCreatedEventListener;
 import io.micronaut.http.server.netty.NettyServerCustomizer;
 import io.netty.buffer.Unpooled;
-import io.netty.channel.Channel;
 import io.netty.channel.ChannelFutureListener;
 import io.netty.channel.ChannelHandlerContext;
 import io.netty.channel.ChannelInboundHandlerAdapter;
@@ -14,7 +13,6 @@ import io.netty.handler.codec.http.FullHttpResponse;
 import io.netty.handler.codec.http.HttpHeaderNames;
 import io.netty.handler.codec.http.HttpRequest;
 import io.netty.handler.codec.http.HttpResponseStatus;
-import io.netty.handler.codec.http.HttpServerCodec;
 import io.netty.handler.codec.http.HttpVersion;
 import io.netty.handler.codec.http.TooLongHttpHeaderException;
 import io.netty.util.ReferenceCountUtil;
@@ -37,30 +35,8 @@ final class HeaderLimit implements BeanCreatedEventListener<NettyServerCustomize
 
     @Override
     public NettyServerCustomizer.Registry onCreated(BeanCreatedEvent<NettyServerCustomizer.Registry> event) {
-        event.getBean().register(new Customizer(null));
+        AfterHttpCodec.register(event.getBean(), "stockade-431", Refuse::new);
         return event.getBean();
-    }
-
-    private final class Customizer implements NettyServerCustomizer {
-        private final Channel channel;
-
-        Customizer(Channel channel) {
-            this.channel = channel;
-        }
-
-        @Override
-        public NettyServerCustomizer specializeForChannel(Channel channel, ChannelRole role) {
-            return new Customizer(channel);
-        }
-
-        @Override
-        public void onStreamPipelineBuilt() {
-            // by type: over HTTP/1.1 the codec has Micronaut's name, behind cleartext HTTP/2 (h2c) Netty's own
-            ChannelHandlerContext codec = channel == null ? null : channel.pipeline().context(HttpServerCodec.class);
-            if (codec != null && channel.pipeline().get("stockade-431") == null) {
-                channel.pipeline().addAfter(codec.name(), "stockade-431", new Refuse());
-            }
-        }
     }
 
     private final class Refuse extends ChannelInboundHandlerAdapter {

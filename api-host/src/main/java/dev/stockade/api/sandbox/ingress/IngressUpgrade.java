@@ -2,6 +2,7 @@ package dev.stockade.api.sandbox.ingress;
 
 import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.ObjectMapper;
+import dev.stockade.api.kernel.web.AfterHttpCodec;
 import dev.stockade.api.kernel.web.ApiProblem;
 import dev.stockade.api.kernel.web.ProblemCode;
 import dev.stockade.api.kernel.web.Problems;
@@ -15,7 +16,6 @@ import io.netty.channel.ChannelInboundHandlerAdapter;
 import io.netty.handler.codec.http.HttpHeaderNames;
 import io.netty.handler.codec.http.HttpRequest;
 import io.netty.handler.codec.http.HttpResponseStatus;
-import io.netty.handler.codec.http.HttpServerCodec;
 import io.netty.handler.ssl.SslHandler;
 import io.netty.util.ReferenceCountUtil;
 import jakarta.annotation.PreDestroy;
@@ -57,35 +57,14 @@ final class IngressUpgrade implements BeanCreatedEventListener<NettyServerCustom
 
     @Override
     public NettyServerCustomizer.Registry onCreated(BeanCreatedEvent<NettyServerCustomizer.Registry> event) {
-        event.getBean().register(new Customizer(null));
+        // HTTP/1.1 only: WebSockets behind h2c would need extended CONNECT (not offered)
+        AfterHttpCodec.register(event.getBean(), NAME, () -> settings.enabled() ? new Interceptor() : null);
         return event.getBean();
     }
 
     @PreDestroy
     void close() {
         sockets.close();
-    }
-
-    private final class Customizer implements NettyServerCustomizer {
-        private final Channel channel;
-
-        Customizer(Channel channel) {
-            this.channel = channel;
-        }
-
-        @Override
-        public NettyServerCustomizer specializeForChannel(Channel channel, ChannelRole role) {
-            return new Customizer(channel);
-        }
-
-        @Override
-        public void onStreamPipelineBuilt() {
-            // HTTP/1.1 only: behind h2c the codec is Netty's own and WebSockets need extended CONNECT (not offered)
-            ChannelHandlerContext codec = channel == null ? null : channel.pipeline().context(HttpServerCodec.class);
-            if (codec != null && channel.pipeline().get(NAME) == null && settings.enabled()) {
-                channel.pipeline().addAfter(codec.name(), NAME, new Interceptor());
-            }
-        }
     }
 
     /** Watches each request on a connection; takes over the first WebSocket handshake for an ingress host. */
