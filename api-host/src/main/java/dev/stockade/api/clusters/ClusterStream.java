@@ -1,12 +1,12 @@
 package dev.stockade.api.clusters;
 
+import dev.stockade.api.kernel.net.BytePipe;
 import io.netty.buffer.ByteBuf;
 import io.netty.buffer.Unpooled;
 import io.netty.channel.Channel;
 import io.netty.channel.ChannelFutureListener;
 import io.netty.channel.ChannelHandler;
 import io.netty.channel.ChannelHandlerContext;
-import io.netty.channel.ChannelInboundHandlerAdapter;
 import io.netty.channel.ChannelPipeline;
 import io.netty.handler.codec.http.FullHttpResponse;
 import io.netty.handler.codec.http.HttpServerCodec;
@@ -165,8 +165,8 @@ final class ClusterStream implements Closeable {
         return frame;
     }
 
-    /** Relays every byte a channel reads to the other side of the stream. */
-    private static final class Pipe extends ChannelInboundHandlerAdapter {
+    /** Relays every byte a channel reads to the other side of the stream; an idle stream ends. */
+    private static final class Pipe extends BytePipe {
         private final ClusterStream stream;
         private final boolean fromCluster;
 
@@ -175,34 +175,9 @@ final class ClusterStream implements Closeable {
             this.fromCluster = fromCluster;
         }
 
-        private Channel peer() {
+        @Override
+        protected Channel peer() {
             return fromCluster ? stream.client : stream.upstream;
-        }
-
-        @Override
-        public void channelRead(ChannelHandlerContext ctx, Object msg) {
-            Channel peer = peer();
-            if (!(msg instanceof ByteBuf bytes)) {
-                ReferenceCountUtil.release(msg); // nothing but bytes flows once the codecs are gone
-                return;
-            }
-            peer.writeAndFlush(bytes).addListener((ChannelFutureListener) f -> {
-                if (!f.isSuccess()) {
-                    ctx.close();
-                }
-            });
-            if (!peer.isWritable()) {
-                ctx.channel().config().setAutoRead(false); // the peer's pipe turns reading back on once it drained
-            }
-        }
-
-        @Override
-        public void channelWritabilityChanged(ChannelHandlerContext ctx) {
-            Channel peer = peer();
-            if (ctx.channel().isWritable()) {
-                peer.config().setAutoRead(true);
-            }
-            ctx.fireChannelWritabilityChanged();
         }
 
         @Override
@@ -212,10 +187,6 @@ final class ClusterStream implements Closeable {
             }
             ReferenceCountUtil.release(evt);
         }
-
-        @Override
-        public void exceptionCaught(ChannelHandlerContext ctx, Throwable cause) {
-            ctx.close();
-        }
     }
+
 }

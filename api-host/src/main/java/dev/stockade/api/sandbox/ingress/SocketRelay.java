@@ -1,11 +1,10 @@
 package dev.stockade.api.sandbox.ingress;
 
-import io.netty.buffer.ByteBuf;
+import dev.stockade.api.kernel.net.BytePipe;
 import io.netty.buffer.Unpooled;
 import io.netty.channel.Channel;
 import io.netty.channel.ChannelFutureListener;
 import io.netty.channel.ChannelHandlerContext;
-import io.netty.channel.ChannelInboundHandlerAdapter;
 import io.netty.channel.ChannelPipeline;
 import io.netty.handler.codec.http.DefaultFullHttpResponse;
 import io.netty.handler.codec.http.FullHttpResponse;
@@ -28,8 +27,8 @@ final class SocketRelay {
     private SocketRelay() {
     }
 
-    /** Relays every byte a channel reads to {@code peer}. */
-    static final class Pipe extends ChannelInboundHandlerAdapter {
+    /** Relays every byte a channel reads to {@code peer}; a close on one side closes the other. */
+    static final class Pipe extends BytePipe {
         private final Channel peer;
 
         Pipe(Channel peer) {
@@ -37,37 +36,13 @@ final class SocketRelay {
         }
 
         @Override
-        public void channelRead(ChannelHandlerContext ctx, Object msg) {
-            if (!(msg instanceof ByteBuf bytes)) {
-                ReferenceCountUtil.release(msg); // nothing but bytes flows once the codecs are gone
-                return;
-            }
-            peer.writeAndFlush(bytes).addListener((ChannelFutureListener) f -> {
-                if (!f.isSuccess()) {
-                    ctx.close();
-                }
-            });
-            if (!peer.isWritable()) {
-                ctx.channel().config().setAutoRead(false); // the peer's Pipe turns reading back on once it drained
-            }
-        }
-
-        @Override
-        public void channelWritabilityChanged(ChannelHandlerContext ctx) {
-            if (ctx.channel().isWritable()) {
-                peer.config().setAutoRead(true);
-            }
-            ctx.fireChannelWritabilityChanged();
+        protected Channel peer() {
+            return peer;
         }
 
         @Override
         public void channelInactive(ChannelHandlerContext ctx) {
             closeAfterFlush(peer);
-        }
-
-        @Override
-        public void exceptionCaught(ChannelHandlerContext ctx, Throwable cause) {
-            ctx.close();
         }
     }
 
