@@ -25,7 +25,10 @@ import java.util.concurrent.TimeUnit;
  * enforcing a program of the project's shared policy plus an embedded policy of 100 entries of its own:
  * <ol>
  *   <li>a policy write to enforcement: {@code PATCH} the shared policy and time, per sandbox, until a proxy replica
- *       fed by the platform ({@link ControlPlaneSource}, in this JVM) has the sandbox's new set in force;</li>
+ *       fed by the platform ({@link ControlPlaneSource}, in this JVM) has the sandbox's new set in force (every
+ *       decision from then on is taken under it); for one sandbox in ten, until its first decision, taken as soon as
+ *       the set is in force, allows the host the write added ({@link FirstDecisions}: that decision compiles the
+ *       program if the background has not yet); and until every program is compiled;</li>
  *   <li>memory: the live heap of the replica in this JVM over its empty state, fresh and after the rewrites; and
  *       resident memory and live heap of a separate proxy process ({@code stockade-proxy --platform}) holding the N
  *       sandboxes' programs, beside the same process holding none;</li>
@@ -38,6 +41,8 @@ import java.util.concurrent.TimeUnit;
  */
 public final class EnforcementBench {
     private static final int ENTRIES = 100;
+    /** One sandbox in this many has its first decision after each write taken and timed (its agent is active). */
+    private static final int PROBE_EVERY = 10;
     private static final double MIB = 1024.0 * 1024.0;
 
     private EnforcementBench() {
@@ -66,8 +71,12 @@ public final class EnforcementBench {
 
             Map<String, Long> applied = new ConcurrentHashMap<>();
             FeedApplier applier = new FeedApplier(SandboxRegistry.dynamic(), names -> { }, line -> { });
+            FirstDecisions probe = new FirstDecisions(applier, PROBE_EVERY);
             try (ControlPlaneSource replica = new ControlPlaneSource(URI.create(platform.base), proxyToken, applier,
-                    line -> { }, set -> applied.put(set.sandboxId(), System.nanoTime()), Duration.ofSeconds(45))
+                    line -> { }, set -> {
+                        applied.put(set.sandboxId(), System.nanoTime());
+                        probe.inForce(set.sandboxId());
+                    }, Duration.ofSeconds(45))
                     .start();
                  ProxyProcess empty = ProxyProcess.start(platform, tokenFile)) {
                 long rssEmpty = empty.awaitSynced(0);
@@ -79,13 +88,18 @@ public final class EnforcementBench {
                 System.out.printf("%d sandboxes running, each with %d + 1 entries%n", count, ENTRIES);
 
                 List<Double> all = new ArrayList<>();
+                List<Double> allDecided = new ArrayList<>();
                 for (int round = 1; round <= rounds; round++) {
                     applied.clear();
+                    probe.expect("round-" + (round - 1) + ".example.com");
                     long t0 = System.nanoTime();
                     platform.send("PATCH", "/v1/projects/" + project + "/policies/" + policy,
                             shared(round).toString());
                     long acknowledged = System.nanoTime();
                     awaitApplied(applied, count);
+                    applier.settleCompiled();
+                    long compiled = System.nanoTime();
+                    List<Double> decided = probe.await(count / PROBE_EVERY, acknowledged);
                     List<Double> ms = new ArrayList<>();
                     List<Double> sent = new ArrayList<>();
                     applied.values().forEach(t -> {
@@ -94,12 +108,19 @@ public final class EnforcementBench {
                     });
                     BenchPlatform.report("write acknowledged -> in force at a replica, round " + round, ms);
                     BenchPlatform.report("  (from the write sent), round " + round, sent);
+                    BenchPlatform.report("  write acknowledged -> a sampled sandbox's first decision taken under"
+                            + " it, round " + round, decided);
+                    System.out.printf("  every program compiled %.1f ms after the acknowledgement%n",
+                            (compiled - acknowledged) / 1e6);
                     // where the time goes: the write's answer, then the first set in force
                     System.out.printf("  write answered %.1f ms after it was sent; first set in force %.1f ms after"
                             + " the answer%n", (acknowledged - t0) / 1e6, Collections.min(ms));
                     all.addAll(ms);
+                    allDecided.addAll(decided);
                 }
                 BenchPlatform.report("write acknowledged -> in force at a replica, all rounds", all);
+                BenchPlatform.report("write acknowledged -> first decision under it (every " + PROBE_EVERY
+                        + "th sandbox), all rounds", allDecided);
                 long replicaChurned = FollowerBench.liveHeap();
                 System.out.printf("replica in this JVM, live heap over its empty state per sandbox: %.3f MiB fresh,"
                         + " %.3f MiB after %d rewrites (%d programs, %d compilations, %d documents fetched)%n",

@@ -17,6 +17,7 @@ import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.atomic.AtomicReference;
 import java.util.function.Consumer;
+import java.util.function.Supplier;
 
 /**
  * Keeps a {@link SandboxRegistry#dynamic() dynamic registry} equal to what the platform says each sandbox enforces.
@@ -24,8 +25,9 @@ import java.util.function.Consumer;
  * organization's sandboxes deny everything until the halt is lifted, and their open connections are closed when it
  * begins. Sets name their documents by content hash ({@link PolicyDocuments}: each read once, fetched when missing,
  * a set with a document that cannot be had denies everything); sandboxes whose sets list the same documents share
- * one compiled program ({@link SharedPrograms}); sets
- * {@link #submit submitted} compile on every core and come into force strictly in the order submitted. One thread
+ * one program ({@link SharedPrograms}); sets {@link #submit submitted} come into force strictly in the order
+ * submitted, as soon as their documents are read, and their programs compile in the background or at the first
+ * decision that needs them, whichever comes first ({@link LazyProgram}). One thread
  * submits (the feed's reader or the platform's follower); lookups ({@link #owner}) may come from any thread.
  */
 public final class FeedApplier {
@@ -34,14 +36,17 @@ public final class FeedApplier {
     public record Owner(String orgId, String projectId) {
     }
 
-    private record Entry(String digest, String orgId, String projectId, SharedPrograms.Key key, Enforcement compiled,
-                         AtomicReference<Enforcement> current) {
+    private record Entry(String digest, String orgId, String projectId, SharedPrograms.Key key,
+                         Supplier<Enforcement> compiled, AtomicReference<Supplier<Enforcement>> current) {
     }
 
-    /** A set waiting for its program; installed once it and every set before it are ready. */
-    private record Pending(SandboxSet set, SharedPrograms.Key key, CompletableFuture<Enforcement> program,
+    /** A set waiting for its documents to be read; installed once it and every set before it are ready. */
+    private record Pending(SandboxSet set, SharedPrograms.Key key, CompletableFuture<Supplier<Enforcement>> program,
                            Consumer<SandboxSet> then) {
     }
+
+    private static final Enforcement HALTED = Enforcement.denyAll(ReasonCode.HALTED, "the organization is halted");
+    private static final Supplier<Enforcement> HALTED_PROGRAM = () -> HALTED;
 
     private final SandboxRegistry registry;
     private final Consumer<Set<String>> closeConnections;
@@ -76,15 +81,17 @@ public final class FeedApplier {
         return documents;
     }
 
-    /** Adds or replaces a sandbox's set and returns once it is in force. */
+    /** Adds or replaces a sandbox's set and returns once it is in force (its program may still compile). */
     public void apply(SandboxSet set) {
         submit(set, s -> { });
         settle();
     }
 
     /**
-     * Adds or replaces a sandbox's set without waiting for its compilation; it comes into force after every set
-     * submitted before it, and {@code inForce} is called then (on whichever thread installed it).
+     * Adds or replaces a sandbox's set without waiting for its documents to be read; it comes into force after every
+     * set submitted before it, and {@code inForce} is called then (on whichever thread installed it). In force means
+     * every decision from then on is taken under it: its program is compiled in the background or, if a decision
+     * comes first, by that decision.
      */
     public void submit(SandboxSet set, Consumer<SandboxSet> inForce) {
         SharedPrograms.Listing listing = SharedPrograms.listingOf(set);
@@ -96,7 +103,7 @@ public final class FeedApplier {
         p.program().whenComplete((e, failure) -> installReady());
     }
 
-    /** Waits until every submitted set is in force (compilation always ends: a failure becomes a deny-all). */
+    /** Waits until every submitted set is in force (reading always ends: a failure becomes a deny-all). */
     public synchronized void settle() {
         boolean interrupted = false;
         while (!pending.isEmpty()) {
@@ -159,9 +166,21 @@ public final class FeedApplier {
         return e == null ? Optional.empty() : Optional.of(new Owner(e.orgId(), e.projectId()));
     }
 
+    /** The enforcement a sandbox's decisions are taken under now, or empty for one this proxy does not serve. */
+    public Optional<Enforcement> enforcement(String sandboxId) {
+        Entry e = entries.get(sandboxId);
+        return e == null ? Optional.empty() : Optional.of(e.current().get().get());
+    }
+
     /** How many sandboxes the proxy serves. */
     public int size() {
         return entries.size();
+    }
+
+    /** Waits until every set submitted is in force and the program of every list in force is compiled. */
+    public void settleCompiled() {
+        settle();
+        programs.awaitCompiled();
     }
 
     /** How many distinct programs the sandboxes share between them. */
@@ -185,16 +204,17 @@ public final class FeedApplier {
         }
     }
 
-    private static Enforcement programOf(Pending p) {
+    private static Supplier<Enforcement> programOf(Pending p) {
         try {
             return p.program().get();
         } catch (ExecutionException | InterruptedException | RuntimeException e) {
-            // SharedPrograms turns every compile failure into a deny-all; this is the belt to its braces
-            return Enforcement.denyAll(ReasonCode.POLICY_UNAVAILABLE, "the sandbox's policy could not be compiled");
+            // SharedPrograms turns every read failure into a deny-all; this is the belt to its braces
+            Enforcement none = Enforcement.denyAll(ReasonCode.POLICY_UNAVAILABLE, "the sandbox's policy could not be read");
+            return () -> none;
         }
     }
 
-    private void install(SandboxSet set, SharedPrograms.Key key, Enforcement compiled) {
+    private void install(SandboxSet set, SharedPrograms.Key key, Supplier<Enforcement> compiled) {
         Entry old = entries.remove(set.sandboxId());
         if (old != null) {
             registry.remove(old.digest());
@@ -204,7 +224,8 @@ public final class FeedApplier {
                 new AtomicReference<>());
         refresh(entry);
         entries.put(set.sandboxId(), entry);
-        registry.put(entry.digest(), new SandboxRegistry.Sandbox(set.sandboxId(), entry.current()::get,
+        AtomicReference<Supplier<Enforcement>> current = entry.current();
+        registry.put(entry.digest(), new SandboxRegistry.Sandbox(set.sandboxId(), () -> current.get().get(),
                 credentials(set)));
     }
 
@@ -220,8 +241,7 @@ public final class FeedApplier {
     }
 
     private void refresh(Entry e) {
-        e.current().set(halted.contains(e.orgId())
-                ? Enforcement.denyAll(ReasonCode.HALTED, "the organization is halted") : e.compiled());
+        e.current().set(halted.contains(e.orgId()) ? HALTED_PROGRAM : e.compiled());
     }
 
     private CredentialStore credentials(SandboxSet set) {

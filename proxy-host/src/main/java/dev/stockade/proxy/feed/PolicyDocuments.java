@@ -77,6 +77,11 @@ public final class PolicyDocuments {
         return read.getIfPresent(hash) != null || texts.getIfPresent(hash) != null;
     }
 
+    /** Whether the document's read form is here (a list of such documents is ready without a hop to a pool). */
+    boolean isRead(DocumentHash hash) {
+        return read.getIfPresent(hash) != null;
+    }
+
     /** How many documents were fetched by hash since the start. */
     public long fetched() {
         return fetched.get();

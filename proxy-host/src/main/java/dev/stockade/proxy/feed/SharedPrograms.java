@@ -22,12 +22,15 @@ import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.function.Consumer;
+import java.util.function.Supplier;
 
 /**
- * One compiled program per distinct document list, shared by every sandbox whose set lists the same documents: a
- * policy change then compiles each distinct list once, a set re-sent unchanged compiles nothing, and identical
- * sandboxes hold one program between them. Compilation runs on a bounded pool (one thread per core); documents come
- * read from {@link PolicyDocuments}, once per content hash. A list is forgotten when no sandbox uses it any more.
+ * One program per distinct document list, shared by every sandbox whose set lists the same documents: a policy change
+ * reaches each distinct list once, a set re-sent unchanged costs nothing, and identical sandboxes hold one program
+ * between them. A list is ready, and its sets may come into force, once its documents are read (each once per content
+ * hash, {@link PolicyDocuments}, on a pool of one thread per core, since a document may have to be fetched); its
+ * program is then compiled by whichever comes first, a compile thread in the background or the first decision that
+ * needs it ({@link LazyProgram}). A list is forgotten when no sandbox uses it any more.
  */
 final class SharedPrograms {
 
@@ -36,12 +39,13 @@ final class SharedPrograms {
     }
 
     private static final class Shared {
-        private final CompletableFuture<Enforcement> program;
-        /** A document was missing: the next sandbox listing these documents compiles them again. */
+        private final LazyProgram program;
+        private final CompletableFuture<Supplier<Enforcement>> ready = new CompletableFuture<>();
+        /** A document was missing: the next sandbox listing these documents reads them again. */
         private volatile boolean missing;
         private int users;
 
-        private Shared(CompletableFuture<Enforcement> program) {
+        private Shared(LazyProgram program) {
             this.program = program;
         }
     }
@@ -55,22 +59,32 @@ final class SharedPrograms {
 
     private final Map<Key, Shared> programs = new HashMap<>(); // guarded by this
     private final PolicyDocuments documents;
+    private final ExecutorService readers;
     private final ExecutorService compilers;
     private final Consumer<String> warn;
     private final AtomicLong compilations = new AtomicLong();
 
+    /**
+     * @param threads threads that read documents; programs compile in the background on one thread fewer (at least
+     *                one), so that reading the next change's documents and the feed itself keep a core
+     */
     SharedPrograms(int threads, PolicyDocuments documents, Consumer<String> warn) {
+        this.readers = pool("policy-read-", threads);
+        this.compilers = pool("policy-compile-", Math.max(1, threads - 1));
+        this.documents = documents;
+        this.warn = warn;
+    }
+
+    private static ExecutorService pool(String name, int threads) {
         AtomicInteger n = new AtomicInteger();
         ThreadPoolExecutor pool = new ThreadPoolExecutor(threads, threads, 30, TimeUnit.SECONDS,
                 new LinkedBlockingQueue<>(), r -> {
-                    Thread t = new Thread(r, "policy-compile-" + n.incrementAndGet());
-                    t.setDaemon(true); // a proxy stops without waiting for a compile nobody will read
+                    Thread t = new Thread(r, name + n.incrementAndGet());
+                    t.setDaemon(true); // a proxy stops without waiting for work nobody will read
                     return t;
                 });
-        pool.allowCoreThreadTimeOut(true); // between policy changes a proxy keeps no idle compile threads
-        this.compilers = pool;
-        this.documents = documents;
-        this.warn = warn;
+        pool.allowCoreThreadTimeOut(true); // between policy changes a proxy keeps no idle threads
+        return pool;
     }
 
     /** A set's document list and its key. */
@@ -87,20 +101,25 @@ final class SharedPrograms {
     }
 
     /**
-     * The program of {@code set}'s list, compiling it on the pool unless a sandbox already holds or awaits it (and it
-     * did not lack a document); the caller owns one use and gives it back with {@link #release}.
+     * The program of {@code set}'s list, complete once its documents are read: at once when every one already is,
+     * otherwise on the readers' pool. A sandbox that already holds or awaits the list shares it (unless it lacked a
+     * document). The caller owns one use and gives it back with {@link #release}.
      */
-    synchronized CompletableFuture<Enforcement> acquire(Listing listing, String sandboxId) {
+    synchronized CompletableFuture<Supplier<Enforcement>> acquire(Listing listing, String sandboxId) {
         Shared shared = programs.get(listing.key());
         if (shared == null || shared.missing) {
-            Shared fresh = new Shared(new CompletableFuture<>());
+            Shared fresh = new Shared(new LazyProgram());
             fresh.users = shared == null ? 0 : shared.users; // the holders of the failed program release this key
             programs.put(listing.key(), fresh);
-            CompletableFuture.runAsync(() -> fresh.program.complete(compile(listing, sandboxId, fresh)), compilers);
+            if (allRead(listing)) {
+                prepare(listing, sandboxId, fresh); // nothing to read or fetch: no hop to a pool
+            } else {
+                readers.execute(() -> prepare(listing, sandboxId, fresh));
+            }
             shared = fresh;
         }
         shared.users++;
-        return shared.program;
+        return shared.ready;
     }
 
     /** Gives back one use of {@code key}'s program; the last use forgets it. */
@@ -108,6 +127,7 @@ final class SharedPrograms {
         Shared shared = programs.get(key);
         if (shared != null && --shared.users <= 0) {
             programs.remove(key);
+            shared.program.forget();
         }
     }
 
@@ -121,22 +141,54 @@ final class SharedPrograms {
         return programs.size();
     }
 
-    private Enforcement compile(Listing listing, String sandboxId, Shared into) {
-        compilations.incrementAndGet();
+    /** Waits until every program held now is compiled (a test's or a benchmark's wait; decisions never need it). */
+    void awaitCompiled() {
+        List<Shared> held;
+        synchronized (this) {
+            held = new ArrayList<>(programs.values());
+        }
+        held.forEach(s -> {
+            s.ready.join();
+            s.program.await();
+        });
+    }
+
+    private boolean allRead(Listing listing) {
+        return listing.grants().stream().allMatch(documents::isRead)
+                && listing.ceiling().stream().allMatch(documents::isRead);
+    }
+
+    /** Reads the list's documents; then the list is ready and its program compiles in the background. */
+    private void prepare(Listing listing, String sandboxId, Shared into) {
         try {
             Optional<List<PolicyPart>> grants = read(listing.grants(), into);
             Optional<List<PolicyPart>> ceiling = read(listing.ceiling(), into);
-            if (grants.isEmpty() || ceiling.isEmpty()) {
-                warn.accept("sandbox " + sandboxId + ": its policy set does not read; it denies everything");
-                return Enforcement.denyAll(ReasonCode.POLICY_UNAVAILABLE, "the sandbox's policy could not be read");
+            if (grants.isPresent() && ceiling.isPresent()) {
+                into.program.arm(() -> build(grants.get(), ceiling.get(), sandboxId));
+                compilers.execute(into.program::precompile);
+            } else {
+                into.program.settle(unavailable(sandboxId, "does not read", "the sandbox's policy could not be read"));
             }
-            // each document's part was prepared once when it was read: a list pays only the merge and the program
-            return Enforcement.of(Resolver.resolveParts(InstallFacts.defaults(), ceiling.get(), grants.get()),
-                    OPTIONS);
         } catch (RuntimeException e) {
-            warn.accept("sandbox " + sandboxId + ": its policy set does not compile; it denies everything");
-            return Enforcement.denyAll(ReasonCode.POLICY_UNAVAILABLE, "the sandbox's policy could not be compiled");
+            into.program.settle(unavailable(sandboxId, "could not be read", "the sandbox's policy could not be read"));
+        } finally {
+            into.ready.complete(into.program);
         }
+    }
+
+    private Enforcement build(List<PolicyPart> grants, List<PolicyPart> ceiling, String sandboxId) {
+        compilations.incrementAndGet();
+        try {
+            // each document's part was prepared once when it was read: a list pays only the merge and the program
+            return Enforcement.of(Resolver.resolveParts(InstallFacts.defaults(), ceiling, grants), OPTIONS);
+        } catch (RuntimeException e) {
+            return unavailable(sandboxId, "does not compile", "the sandbox's policy could not be compiled");
+        }
+    }
+
+    private Enforcement unavailable(String sandboxId, String what, String detail) {
+        warn.accept("sandbox " + sandboxId + ": its policy set " + what + "; it denies everything");
+        return Enforcement.denyAll(ReasonCode.POLICY_UNAVAILABLE, detail);
     }
 
     /** The documents read, or empty when one does not read or cannot be had (then {@code into} is marked). */

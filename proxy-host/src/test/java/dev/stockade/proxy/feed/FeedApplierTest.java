@@ -59,12 +59,14 @@ class FeedApplierTest {
         applier.apply(set(applier, 2, "sb-2", List.of(allow("a.example.com"))));
         applier.apply(set(applier, 3, "sb-3", List.of(allow("c.example.com"))));
         Enforcement untouched = enforcement("sb-3");
+        applier.settleCompiled();
         long before = applier.compilations();
 
         // the platform re-sends every set; only sb-1 and sb-2's list changed
         applier.apply(set(applier, 4, "sb-1", List.of(allow("b.example.com"))));
         applier.apply(set(applier, 5, "sb-2", List.of(allow("b.example.com"))));
         applier.apply(set(applier, 6, "sb-3", List.of(allow("c.example.com"))));
+        applier.settleCompiled();
 
         assertThat(applier.compilations() - before).isEqualTo(1);
         assertThat(enforcement("sb-3")).isSameAs(untouched);
