@@ -113,10 +113,16 @@ public final class EnforcementBench {
                     System.out.printf("  every program compiled %.1f ms after the acknowledgement%n",
                             (compiled - acknowledged) / 1e6);
                     // where the time goes: the write's answer, then the first set in force
-                    System.out.printf("  write answered %.1f ms after it was sent; first set in force %.1f ms after"
-                            + " the answer%n", (acknowledged - t0) / 1e6, Collections.min(ms));
+                    System.out.printf("  write answered %.1f ms after it was sent (at %s); first set in force %.1f ms"
+                            + " after the answer%n", (acknowledged - t0) / 1e6, java.time.LocalTime.now().minusNanos(
+                            System.nanoTime() - acknowledged), Collections.min(ms));
                     all.addAll(ms);
                     allDecided.addAll(decided);
+                }
+                // the platform's own account of each write's re-publication (one line per governance event)
+                try (var lines = Files.lines(platform.dir.resolve("platform.log"))) {
+                    lines.filter(l -> l.contains("re-enforced")).skip(1)
+                            .forEach(l -> System.out.println("  platform: " + l.strip()));
                 }
                 BenchPlatform.report("write acknowledged -> in force at a replica, all rounds", all);
                 BenchPlatform.report("write acknowledged -> first decision under it (every " + PROBE_EVERY

@@ -55,6 +55,8 @@ final class SharedPrograms {
      * follower's memory per sandbox, and every rewrite starts it empty anyway. 256 slots cost 4 KiB.
      */
     static final int HOST_MEMO_SLOTS = 256;
+    /** How long no set may have arrived before the background compiles (sets of one change arrive closer). */
+    static final long QUIET_NANOS = TimeUnit.MILLISECONDS.toNanos(25);
     private static final CompileOptions OPTIONS = CompileOptions.defaults().withHostMemoSlots(HOST_MEMO_SLOTS);
 
     private final Map<Key, Shared> programs = new HashMap<>(); // guarded by this
@@ -63,6 +65,8 @@ final class SharedPrograms {
     private final ExecutorService compilers;
     private final Consumer<String> warn;
     private final AtomicLong compilations = new AtomicLong();
+    /** When a list was last acquired: the background compiles once a burst of sets has passed. */
+    private volatile long lastAcquired = System.nanoTime();
 
     /**
      * @param threads threads that read documents; programs compile in the background on one thread fewer (at least
@@ -106,6 +110,7 @@ final class SharedPrograms {
      * document). The caller owns one use and gives it back with {@link #release}.
      */
     synchronized CompletableFuture<Supplier<Enforcement>> acquire(Listing listing, String sandboxId) {
+        lastAcquired = System.nanoTime();
         Shared shared = programs.get(listing.key());
         if (shared == null || shared.missing) {
             Shared fresh = new Shared(new LazyProgram());
@@ -165,7 +170,10 @@ final class SharedPrograms {
             Optional<List<PolicyPart>> ceiling = read(listing.ceiling(), into);
             if (grants.isPresent() && ceiling.isPresent()) {
                 into.program.arm(() -> build(grants.get(), ceiling.get(), sandboxId));
-                compilers.execute(into.program::precompile);
+                compilers.execute(() -> {
+                    awaitQuiet();
+                    into.program.precompile();
+                });
             } else {
                 into.program.settle(unavailable(sandboxId, "does not read", "the sandbox's policy could not be read"));
             }
@@ -173,6 +181,23 @@ final class SharedPrograms {
             into.program.settle(unavailable(sandboxId, "could not be read", "the sandbox's policy could not be read"));
         } finally {
             into.ready.complete(into.program);
+        }
+    }
+
+    /**
+     * Holds the background back while sets keep arriving: a change that reaches a thousand sandboxes arrives as a
+     * burst, and compiling during it would take the cores the feed needs to bring the rest of the burst into force.
+     * A decision that needs a program meanwhile compiles it itself.
+     */
+    private void awaitQuiet() {
+        long quiet;
+        while ((quiet = QUIET_NANOS - (System.nanoTime() - lastAcquired)) > 0) {
+            try {
+                TimeUnit.NANOSECONDS.sleep(quiet);
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+                return;
+            }
         }
     }
 
