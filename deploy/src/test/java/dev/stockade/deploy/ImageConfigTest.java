@@ -47,6 +47,7 @@ class ImageConfigTest {
         ImageConfig config = ImageArchive.of("proxy-host", container.path("image").asText()).config();
 
         assertRunsMain(config, "dev.stockade.proxy.ProxyMain", "-XX:MaxRAMPercentage=75");
+        assertThat(config.entrypoint()).as("the proxy's collector (docs/proxy.md)").contains("-XX:+UseZGC");
         assertThat(config.user()).isEqualTo(chartUser(deployment));
         assertThat(config.exposedPorts()).isEqualTo(containerPorts(container));
         assertLabels(config, "stockade/proxy");

@@ -142,6 +142,7 @@ public final class ReplicaBench {
     /** One rewrite of the shared policy through {@code via}; per sandbox, acknowledgement to in force, in ms. */
     private static List<Double> rewrite(BenchPlatform via, String project, String policy, int round,
                                         Map<String, Long> applied, int count) throws Exception {
+        Thread.sleep(EnforcementBench.BETWEEN_WRITES_MS); // as in EnforcementBench: writes are people's
         applied.clear();
         long t0 = System.nanoTime();
         via.send("PATCH", "/v1/projects/" + project + "/policies/" + policy,
