@@ -13,10 +13,10 @@ import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.sql.ResultSet;
 import java.sql.SQLException;
-import java.sql.Types;
 import java.util.ArrayList;
 import java.util.Collection;
 import java.util.HashMap;
+import java.util.HexFormat;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -91,9 +91,22 @@ public class EnforcementStore {
             bundles.add(bundle(e, texts, hashed));
         }
         documents.store(texts);
+        // one statement for the whole batch (arrays, one row each, in order): a policy change that reaches a thousand
+        // sandboxes is one execution in PostgreSQL, not a thousand; a sandbox listed twice keeps its last set
+        Map<UUID, Integer> last = new LinkedHashMap<>();
+        for (int i = 0; i < all.size(); i++) {
+            last.remove(all.get(i).sandboxId());
+            last.put(all.get(i).sandboxId(), i);
+        }
+        List<Integer> rows = List.copyOf(last.values());
         jdbc.prepare("INSERT INTO sandbox_enforcement (sandbox_id, org_id, project_id, token_hash, revision, bundle,"
-                + " own_sha256, own_known, version, deleted, updated_at) VALUES (?, ?, ?, ?, ?, ?::jsonb, ?, ?,"
-                + " nextval('enforcement_version'), false, now()) ON CONFLICT (sandbox_id) DO UPDATE SET"
+                + " own_sha256, own_known, version, deleted, updated_at)"
+                + " SELECT u.sandbox_id, u.org_id, u.project_id, decode(u.token_hash, 'hex'), u.revision,"
+                + " u.bundle::jsonb, u.own_sha256, u.own_known, nextval('enforcement_version'), false, now()"
+                + " FROM unnest(?::uuid[], ?::uuid[], ?::uuid[], ?::text[], ?::int[], ?::text[], ?::text[],"
+                + " ?::boolean[]) WITH ORDINALITY AS u(sandbox_id, org_id, project_id, token_hash, revision, bundle,"
+                + " own_sha256, own_known, n) ORDER BY u.n"
+                + " ON CONFLICT (sandbox_id) DO UPDATE SET"
                 + " token_hash = EXCLUDED.token_hash, revision = EXCLUDED.revision, bundle = EXCLUDED.bundle,"
                 + " own_sha256 = EXCLUDED.own_sha256, own_known = EXCLUDED.own_known, version = EXCLUDED.version,"
                 + " deleted = false, updated_at = now() WHERE sandbox_enforcement.deleted"
@@ -102,20 +115,25 @@ public class EnforcementStore {
                 + " OR sandbox_enforcement.revision <> EXCLUDED.revision"
                 + " OR sandbox_enforcement.own_known <> EXCLUDED.own_known"
                 + " OR jsonb_array_length(EXCLUDED.bundle -> 'credentials') > 0", ps -> {
-                    for (int i = 0; i < all.size(); i++) {
-                        SandboxEnforcement e = all.get(i);
-                        ps.setObject(1, e.sandboxId(), Types.OTHER);
-                        ps.setObject(2, e.orgId(), Types.OTHER);
-                        ps.setObject(3, e.projectId(), Types.OTHER);
-                        ps.setBytes(4, e.tokenHash());
-                        ps.setInt(5, e.revision());
-                        ps.setString(6, bundles.get(i).bundle().toString());
-                        DocumentHash own = bundles.get(i).own();
-                        ps.setString(7, own == null ? null : own.hex());
-                        ps.setBoolean(8, e.own() != null);
-                        ps.addBatch();
+                    int n = rows.size();
+                    Object[][] columns = new Object[8][n];
+                    for (int k = 0; k < n; k++) {
+                        SandboxEnforcement e = all.get(rows.get(k));
+                        Bundle b = bundles.get(rows.get(k));
+                        columns[0][k] = e.sandboxId();
+                        columns[1][k] = e.orgId();
+                        columns[2][k] = e.projectId();
+                        columns[3][k] = e.tokenHash() == null ? null : HexFormat.of().formatHex(e.tokenHash());
+                        columns[4][k] = e.revision();
+                        columns[5][k] = b.bundle().toString();
+                        columns[6][k] = b.own() == null ? null : b.own().hex();
+                        columns[7][k] = e.own() != null;
                     }
-                    return ps.executeBatch();
+                    String[] types = {"uuid", "uuid", "uuid", "text", "int4", "text", "text", "bool"};
+                    for (int c = 0; c < columns.length; c++) {
+                        ps.setArray(c + 1, ps.getConnection().createArrayOf(types[c], columns[c]));
+                    }
+                    return ps.executeUpdate();
                 });
         all.stream().map(SandboxEnforcement::orgId).distinct().forEach(org ->
                 events.publish(Topic.ENFORCEMENT, org, Map.of("sandboxes", all.size())));

@@ -94,6 +94,36 @@ class EnforcementDocumentsTest extends PlatformTest {
         assertThat(current.get(id).revision()).isEqualTo(3);
     }
 
+    @Test
+    void oneBatchKeepsItsOrderTheLastSetOfASandboxListedTwiceAndEachTokenHash() {
+        Scope scope = scope("batch");
+        UUID first = UUID.randomUUID();
+        UUID twice = UUID.randomUUID();
+        UUID tokenless = UUID.randomUUID();
+        byte[] token = new byte[32];
+        for (int i = 0; i < token.length; i++) {
+            token[i] = (byte) (i * 7 - 100); // high bit set in some bytes: the hash must round-trip as bytes
+        }
+        JsonNode early = policy("early", "early.example.com");
+        JsonNode late = policy("late", "late.example.com");
+        long before = latest();
+        publish(List.of(new SandboxEnforcement(first, scope.org(), scope.project(), token, 1, List.of(early),
+                        List.of(), List.of()),
+                set(scope, twice, List.of(early), List.of()),
+                new SandboxEnforcement(tokenless, scope.org(), scope.project(), null, 1, List.of(early), List.of(),
+                        List.of()),
+                set(scope, twice, List.of(late), List.of())));
+
+        List<EnforcementStore.ListedChange> changes = store.changesAfter(before, 100);
+        assertThat(changes).extracting(EnforcementStore.ListedChange::sandboxId)
+                .as("in the batch's order, a sandbox listed twice once, where its last set was")
+                .containsExactly(first, tokenless, twice);
+        assertThat(changes.get(0).set().tokenHash()).isEqualTo(token);
+        assertThat(changes.get(1).set().tokenHash()).isNull();
+        assertThat(changes.get(2).set().grants()).containsExactly(DocumentHash.of(late.toString()));
+        assertThat(changes).extracting(EnforcementStore.ListedChange::version).isSorted();
+    }
+
     private record Scope(UUID org, UUID project) {
     }
 
