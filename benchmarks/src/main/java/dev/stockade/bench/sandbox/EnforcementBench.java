@@ -104,7 +104,7 @@ public final class EnforcementBench {
                     awaitApplied(applied, count);
                     applier.settleCompiled();
                     long compiled = System.nanoTime();
-                    List<Double> decided = probe.await(count / PROBE_EVERY, acknowledged);
+                    List<Double> decided = probe.await(acknowledged);
                     List<Double> ms = new ArrayList<>();
                     List<Double> sent = new ArrayList<>();
                     applied.values().forEach(t -> {

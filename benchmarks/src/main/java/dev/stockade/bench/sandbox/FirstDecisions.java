@@ -27,6 +27,7 @@ final class FirstDecisions {
     });
     private final Map<String, Long> decided = new ConcurrentHashMap<>();
     private final AtomicInteger refused = new AtomicInteger();
+    private final AtomicInteger sampled = new AtomicInteger();
     private volatile String host;
 
     FirstDecisions(FeedApplier applier, int every) {
@@ -37,6 +38,7 @@ final class FirstDecisions {
     /** The host each sampled sandbox's next decision must allow (the write's new entry); forgets the last round. */
     void expect(String added) {
         decided.clear();
+        sampled.set(0);
         host = added;
     }
 
@@ -46,6 +48,7 @@ final class FirstDecisions {
         if (h == null || Math.floorMod(sandboxId.hashCode(), every) != 0) {
             return;
         }
+        sampled.incrementAndGet();
         probers.execute(() -> {
             Enforcement e = applier.enforcement(sandboxId).orElseThrow();
             boolean allowed = e.program().decideConnection(EgressRequest.connection("https", h, 443, h, sandboxId))
@@ -59,12 +62,11 @@ final class FirstDecisions {
         });
     }
 
-    /** Waits for about {@code expected} sampled decisions; each one's time after {@code from}, in ms. */
-    List<Double> await(int expected, long from) throws InterruptedException {
-        for (int i = 0; i < 2_000 && decided.size() < expected * 8 / 10; i++) {
-            Thread.sleep(5); // sampled by hash: about one in `every`
+    /** Waits for the decision of every sandbox sampled this round; each one's time after {@code from}, in ms. */
+    List<Double> await(long from) throws InterruptedException {
+        for (int i = 0; i < 2_000 && decided.size() + refused.get() < sampled.get(); i++) {
+            Thread.sleep(5); // the probers decide on their own threads
         }
-        Thread.sleep(50);
         List<Double> ms = new ArrayList<>();
         decided.values().forEach(t -> ms.add((t - from) / 1e6));
         if (refused.get() > 0) {
