@@ -61,6 +61,24 @@ public class EnforcementStore {
     private static final String CHANGES = "SELECT version, sandbox_id, org_id, project_id, token_hash, revision,"
             + " bundle::text, deleted FROM sandbox_enforcement";
 
+    /** The sets of a batch as arrays, one row each, in order; a row equal to the stored one is left alone. */
+    private static final String UPSERT = "INSERT INTO sandbox_enforcement (sandbox_id, org_id, project_id,"
+            + " token_hash, revision, bundle, own_sha256, own_known, version, deleted, updated_at)"
+            + " SELECT u.sandbox_id, u.org_id, u.project_id, decode(u.token_hash, 'hex'), u.revision,"
+            + " u.bundle::jsonb, u.own_sha256, u.own_known, nextval('enforcement_version'), false, now()"
+            + " FROM unnest(?::uuid[], ?::uuid[], ?::uuid[], ?::text[], ?::int[], ?::text[], ?::text[],"
+            + " ?::boolean[]) WITH ORDINALITY AS u(sandbox_id, org_id, project_id, token_hash, revision, bundle,"
+            + " own_sha256, own_known, n) ORDER BY u.n"
+            + " ON CONFLICT (sandbox_id) DO UPDATE SET"
+            + " token_hash = EXCLUDED.token_hash, revision = EXCLUDED.revision, bundle = EXCLUDED.bundle,"
+            + " own_sha256 = EXCLUDED.own_sha256, own_known = EXCLUDED.own_known, version = EXCLUDED.version,"
+            + " deleted = false, updated_at = now() WHERE sandbox_enforcement.deleted"
+            + " OR sandbox_enforcement.bundle IS DISTINCT FROM EXCLUDED.bundle"
+            + " OR sandbox_enforcement.token_hash IS DISTINCT FROM EXCLUDED.token_hash"
+            + " OR sandbox_enforcement.revision <> EXCLUDED.revision"
+            + " OR sandbox_enforcement.own_known <> EXCLUDED.own_known"
+            + " OR jsonb_array_length(EXCLUDED.bundle -> 'credentials') > 0";
+
     private final Sql jdbc;
     private final Events events;
     private final ObjectMapper json;
@@ -91,30 +109,24 @@ public class EnforcementStore {
             bundles.add(bundle(e, texts, hashed));
         }
         documents.store(texts);
-        // one statement for the whole batch (arrays, one row each, in order): a policy change that reaches a thousand
-        // sandboxes is one execution in PostgreSQL, not a thousand; a sandbox listed twice keeps its last set
+        upsert(all, bundles);
+        all.stream().map(SandboxEnforcement::orgId).distinct().forEach(org ->
+                events.publish(Topic.ENFORCEMENT, org, Map.of("sandboxes", all.size())));
+    }
+
+    /**
+     * Writes the sets in one statement for the whole batch (arrays, one row each, in order): a policy change that
+     * reaches a thousand sandboxes is one execution in PostgreSQL, not a thousand. A sandbox listed twice keeps its
+     * last set. A row equal to the stored one keeps its version (see {@link #publishAll}).
+     */
+    private void upsert(List<SandboxEnforcement> all, List<Bundle> bundles) {
         Map<UUID, Integer> last = new LinkedHashMap<>();
         for (int i = 0; i < all.size(); i++) {
             last.remove(all.get(i).sandboxId());
             last.put(all.get(i).sandboxId(), i);
         }
         List<Integer> rows = List.copyOf(last.values());
-        jdbc.prepare("INSERT INTO sandbox_enforcement (sandbox_id, org_id, project_id, token_hash, revision, bundle,"
-                + " own_sha256, own_known, version, deleted, updated_at)"
-                + " SELECT u.sandbox_id, u.org_id, u.project_id, decode(u.token_hash, 'hex'), u.revision,"
-                + " u.bundle::jsonb, u.own_sha256, u.own_known, nextval('enforcement_version'), false, now()"
-                + " FROM unnest(?::uuid[], ?::uuid[], ?::uuid[], ?::text[], ?::int[], ?::text[], ?::text[],"
-                + " ?::boolean[]) WITH ORDINALITY AS u(sandbox_id, org_id, project_id, token_hash, revision, bundle,"
-                + " own_sha256, own_known, n) ORDER BY u.n"
-                + " ON CONFLICT (sandbox_id) DO UPDATE SET"
-                + " token_hash = EXCLUDED.token_hash, revision = EXCLUDED.revision, bundle = EXCLUDED.bundle,"
-                + " own_sha256 = EXCLUDED.own_sha256, own_known = EXCLUDED.own_known, version = EXCLUDED.version,"
-                + " deleted = false, updated_at = now() WHERE sandbox_enforcement.deleted"
-                + " OR sandbox_enforcement.bundle IS DISTINCT FROM EXCLUDED.bundle"
-                + " OR sandbox_enforcement.token_hash IS DISTINCT FROM EXCLUDED.token_hash"
-                + " OR sandbox_enforcement.revision <> EXCLUDED.revision"
-                + " OR sandbox_enforcement.own_known <> EXCLUDED.own_known"
-                + " OR jsonb_array_length(EXCLUDED.bundle -> 'credentials') > 0", ps -> {
+        jdbc.prepare(UPSERT, ps -> {
                     int n = rows.size();
                     Object[][] columns = new Object[8][n];
                     for (int k = 0; k < n; k++) {
@@ -135,8 +147,6 @@ public class EnforcementStore {
                     }
                     return ps.executeUpdate();
                 });
-        all.stream().map(SandboxEnforcement::orgId).distinct().forEach(org ->
-                events.publish(Topic.ENFORCEMENT, org, Map.of("sandboxes", all.size())));
     }
 
     /** Leaves a tombstone: the sandbox's proxy forgets it (on the caller's transaction). */
