@@ -57,17 +57,23 @@ class LazyProgramTest {
             }
             return built;
         });
-        ExecutorService pool = Executors.newFixedThreadPool(8);
+        ExecutorService pool = Executors.newFixedThreadPool(9);
+        CountDownLatch arrived = new CountDownLatch(9);
         try {
             List<Future<Enforcement>> got = new ArrayList<>();
             for (int i = 0; i < 8; i++) {
-                got.add(pool.submit(p::get));
+                got.add(pool.submit(() -> {
+                    arrived.countDown();
+                    return p.get();
+                }));
             }
             got.add(pool.submit(() -> {
+                arrived.countDown();
                 p.precompile();
                 return p.get();
             }));
-            Thread.sleep(50);
+            // the build is held until every caller is on its way: they overlap it, whoever started it
+            assertThat(arrived.await(5, TimeUnit.SECONDS)).isTrue();
             release.countDown();
             for (Future<Enforcement> f : got) {
                 assertThat(f.get(5, TimeUnit.SECONDS)).isSameAs(built);
