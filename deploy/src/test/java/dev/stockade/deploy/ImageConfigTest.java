@@ -32,6 +32,8 @@ class ImageConfigTest {
         ImageConfig config = ImageArchive.of("api-host", container.path("image").asText()).config();
 
         assertRunsMain(config, "dev.stockade.api.ServeMain", "-XX:MaxRAMPercentage=60");
+        assertThat(config.entrypoint()).as("the platform's collector, as for its proxy (docs/proxy.md)")
+                .contains("-XX:+UseZGC");
         assertThat(config.user()).isEqualTo(chartUser(defaults.one("Deployment", RenderedChart.FULLNAME)));
         assertThat(config.exposedPorts()).isEqualTo(containerPorts(container));
         assertLabels(config, "stockade/platform");

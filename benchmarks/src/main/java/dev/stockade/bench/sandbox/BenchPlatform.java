@@ -22,8 +22,9 @@ import java.util.concurrent.CompletionStage;
 import java.util.concurrent.TimeUnit;
 
 /**
- * The platform as a user runs it ({@code java -jar api-host/target/stockade-platform.jar --dev-hub}), started as a
- * process for a benchmark, and the REST and exec calls the benchmarks make against it.
+ * The platform as a user runs it ({@code java -XX:+UseZGC -jar api-host/target/stockade-platform.jar --dev-hub}, the
+ * collector {@code ./stockade serve} chooses), started as a process for a benchmark, and the REST and exec calls the
+ * benchmarks make against it.
  */
 public final class BenchPlatform implements AutoCloseable {
     public static final ObjectMapper JSON = new ObjectMapper();
@@ -72,7 +73,9 @@ public final class BenchPlatform implements AutoCloseable {
 
     private static BenchPlatform launch(Path dir, int port, List<String> extra, Map<String, String> env)
             throws Exception {
-        List<String> command = new ArrayList<>(List.of("java", "-jar", "api-host/target/stockade-platform.jar",
+        List<String> command = new ArrayList<>(List.of("java"));
+        command.addAll(javaOptions());
+        command.addAll(List.of("-jar", "api-host/target/stockade-platform.jar",
                 "--dev-hub", "--data-dir", dir.toString(), "--port", Integer.toString(port)));
         command.addAll(extra);
         ProcessBuilder pb = new ProcessBuilder(command).redirectErrorStream(true)
@@ -82,6 +85,23 @@ public final class BenchPlatform implements AutoCloseable {
         p.awaitEnrolled();
         Path token = dir.resolve("owner-token");
         return Files.exists(token) ? new BenchPlatform(dir, p.base, Files.readString(token).trim(), p.process) : p;
+    }
+
+    /**
+     * The JVM options {@code ./stockade serve} gives the platform: ZGC unless {@code BENCH_PLATFORM_JAVA_OPTIONS}
+     * (extra options for the platform's JVM, a flight recording say) names a collector, as {@code STOCKADE_JAVA_OPTS}
+     * does for the launcher.
+     */
+    static List<String> javaOptions() {
+        String extra = System.getenv().getOrDefault("BENCH_PLATFORM_JAVA_OPTIONS", "").strip();
+        List<String> out = new ArrayList<>();
+        if (!extra.matches(".*-XX:\\+Use[A-Za-z0-9]*GC.*")) {
+            out.add("-XX:+UseZGC");
+        }
+        if (!extra.isEmpty()) {
+            out.addAll(List.of(extra.split("\\s+")));
+        }
+        return out;
     }
 
     /** SIGKILL: no shutdown hook runs; returns once the process is gone. */

@@ -25,9 +25,10 @@ final class ProxyProcess implements AutoCloseable {
     /** A replica following the platform at {@code base}, its data directory and log in a new folder of {@code parent}. */
     static ProxyProcess start(Path parent, String base, Path tokenFile) throws IOException {
         Path dir = Files.createTempDirectory(parent, "proxy");
-        return launch(List.of("java", "-jar", "proxy-host/target/stockade-proxy.jar", "--platform", base,
-                "--platform-token-file", tokenFile.toString(), "--port", "0", "--data-dir", dir.toString(), "--audit",
-                dir.resolve("audit.jsonl").toString()), dir.resolve("proxy.log"));
+        // the collector `./stockade proxy` chooses (docs/proxy.md, "Memory and the collector")
+        return launch(List.of("java", "-XX:+UseZGC", "-jar", "proxy-host/target/stockade-proxy.jar", "--platform",
+                base, "--platform-token-file", tokenFile.toString(), "--port", "0", "--data-dir", dir.toString(),
+                "--audit", dir.resolve("audit.jsonl").toString()), dir.resolve("proxy.log"));
     }
 
     private static ProxyProcess launch(List<String> command, Path log) throws IOException {
@@ -88,11 +89,17 @@ final class ProxyProcess implements AutoCloseable {
     long liveHeap() throws IOException, InterruptedException {
         jcmd("GC.run");
         String info = jcmd("GC.heap_info");
-        java.util.regex.Matcher m = java.util.regex.Pattern.compile("used (\\d+)K").matcher(info);
+        // the heap's line comes first: G1 says "used 123456K", ZGC "used 126M" (Metaspace's line follows, in K)
+        java.util.regex.Matcher m = java.util.regex.Pattern.compile("used (\\d+)([KMG])").matcher(info);
         if (!m.find()) {
             throw new IOException("no heap use in jcmd's answer: " + info);
         }
-        return Long.parseLong(m.group(1)) * 1024;
+        int shift = switch (m.group(2)) {
+            case "K" -> 10;
+            case "M" -> 20;
+            default -> 30;
+        };
+        return Long.parseLong(m.group(1)) << shift;
     }
 
     private String jcmd(String command) throws IOException, InterruptedException {
