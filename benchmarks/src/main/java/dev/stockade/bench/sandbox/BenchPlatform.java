@@ -104,6 +104,13 @@ public final class BenchPlatform implements AutoCloseable {
         return out;
     }
 
+    /** The lines of this replica's log that contain {@code text} (its own account of what it did, and when). */
+    public List<String> logLines(String text) throws IOException {
+        try (var lines = Files.lines(dir.resolve("platform.log"))) {
+            return lines.filter(l -> l.contains(text)).map(String::strip).toList();
+        }
+    }
+
     /** SIGKILL: no shutdown hook runs; returns once the process is gone. */
     public void kill() throws InterruptedException {
         process.destroyForcibly(); // SIGKILL on Linux

@@ -126,10 +126,8 @@ public final class EnforcementBench {
                     }
                 }
                 // the platform's own account of each write's re-publication (one line per governance event)
-                try (var lines = Files.lines(platform.dir.resolve("platform.log"))) {
-                    lines.filter(l -> l.contains("re-enforced")).skip(1)
-                            .forEach(l -> System.out.println("  platform: " + l.strip()));
-                }
+                platform.logLines("re-enforced").stream().skip(1)
+                        .forEach(l -> System.out.println("  platform: " + l));
                 BenchPlatform.report("write acknowledged -> in force at a replica, all rounds", all);
                 if (!afterFirst.isEmpty()) {
                     BenchPlatform.report("write acknowledged -> in force at a replica, rounds after the first",

@@ -127,6 +127,11 @@ public final class ReplicaBench {
                         p1 = restart(p1, syncsBefore);
                     }
                 }
+                // which replica re-published each write, and how long it took (the replicas' own logs)
+                for (BenchPlatform p : List.of(a, b)) {
+                    p.logLines("re-enforced " + count + " ").forEach(l -> System.out.println("  " + (p == a ? "A" : "B")
+                            + ": " + l));
+                }
                 BenchPlatform.report("write acknowledged -> in force, rounds before A's death (through A)", before);
                 BenchPlatform.report("write acknowledged -> in force, rounds after A's death (through B)", after);
                 replicas.assertTimersFiredOnce(org, early, late);
@@ -152,7 +157,9 @@ public final class ReplicaBench {
         List<Double> ms = new ArrayList<>();
         applied.values().forEach(t -> ms.add((t - acknowledged) / 1e6));
         BenchPlatform.report("write acknowledged -> in force at the follower, round " + round, ms);
-        System.out.printf("  write answered %.1f ms after it was sent%n", (acknowledged - t0) / 1e6);
+        System.out.printf("  write answered %.1f ms after it was sent (at %s); first set in force %.1f ms after the"
+                + " answer%n", (acknowledged - t0) / 1e6, java.time.LocalTime.now().minusNanos(System.nanoTime()
+                - acknowledged), Collections.min(ms));
         return ms;
     }
 
