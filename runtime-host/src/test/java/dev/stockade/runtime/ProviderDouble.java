@@ -92,6 +92,7 @@ public final class ProviderDouble implements AutoCloseable {
     private volatile Semaphore pieceGate;
     private volatile int embeddingDimensions = 1024;
     private volatile int embeddingStatus = 200;
+    private volatile boolean recording = true;
 
     public ProviderDouble() throws IOException {
         server = HttpServer.create(new InetSocketAddress("127.0.0.1", 0), 0);
@@ -141,6 +142,15 @@ public final class ProviderDouble implements AutoCloseable {
         return this;
     }
 
+    /**
+     * Stops keeping requests (a benchmark's double answers tens of thousands of calls; keeping each body would grow its
+     * heap without bound). {@link #calls} then lists only the requests received before.
+     */
+    public ProviderDouble forgetCalls() {
+        recording = false;
+        return this;
+    }
+
     public List<Call> calls() {
         synchronized (calls) {
             return List.copyOf(calls);
@@ -158,7 +168,9 @@ public final class ProviderDouble implements AutoCloseable {
             String path = ex.getRequestURI().getPath();
             Call call = new Call(ex.getRequestURI().toString(), Map.copyOf(ex.getRequestHeaders()),
                     in.length == 0 ? JSON.createObjectNode() : JSON.readTree(in), in);
-            calls.add(call);
+            if (recording) {
+                calls.add(call);
+            }
             if (path.endsWith("/embeddings") || path.endsWith("/invoke")) {
                 embeddings(ex, path.endsWith("/invoke"));
                 return;

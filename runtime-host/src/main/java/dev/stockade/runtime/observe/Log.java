@@ -4,13 +4,16 @@ import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import java.io.PrintStream;
 import java.time.Instant;
+import java.util.Set;
 
 /**
  * Structured logs, always on: one JSON object per line on standard error with a time, a level, an
- * event name and fields. Callers pass identifiers, flags and counts; never a credential.
+ * event name and fields. Callers pass identifiers, flags and counts; never a credential. A field named like one of
+ * the line's own keys ({@code ts}, {@code level}, {@code event}) is written as {@code field.<name>}.
  */
 public final class Log {
     private static final ObjectMapper JSON = new ObjectMapper();
+    private static final Set<String> RESERVED = Set.of("ts", "level", "event");
     private static volatile PrintStream out = System.err;
 
     private Log() {
@@ -41,6 +44,9 @@ public final class Log {
         for (int i = 0; i + 1 < fields.length; i += 2) {
             Object v = fields[i + 1];
             String k = String.valueOf(fields[i]);
+            if (RESERVED.contains(k)) {
+                k = "field." + k; // a field never replaces the line's own time, level or event name
+            }
             if (v == null) {
                 n.putNull(k);
             } else if (v instanceof Integer || v instanceof Long) {

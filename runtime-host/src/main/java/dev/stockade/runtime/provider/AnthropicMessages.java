@@ -2,10 +2,10 @@ package dev.stockade.runtime.provider;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
-import com.fasterxml.jackson.databind.node.ArrayNode;
-import com.fasterxml.jackson.databind.node.ObjectNode;
+import com.fasterxml.jackson.core.JsonGenerator;
 import dev.stockade.host.sse.SseEvent;
 import dev.stockade.host.sse.SseReader;
+import java.io.ByteArrayOutputStream;
 import java.io.IOException;
 import java.io.InputStream;
 import java.util.List;
@@ -54,13 +54,11 @@ public final class AnthropicMessages implements ChatModel {
         if (key == null && sigv4 == null) {
             throw new ProviderException("no LLM credential is configured", 0, false);
         }
-        ObjectNode body = body(req);
         AnthropicStream stream = new AnthropicStream(onText);
         if (bedrockRuntime) {
-            body.put("anthropic_version", "bedrock-2023-05-31");
             String url = base + "/model/" + java.net.URLEncoder.encode(req.model(),
                     java.nio.charset.StandardCharsets.UTF_8) + "/invoke-with-response-stream";
-            byte[] payload = bytes(body);
+            byte[] payload = body(req, true);
             Map<String, String> headers = new java.util.LinkedHashMap<>(Map.of("accept",
                     "application/vnd.amazon.eventstream"));
             if (key != null) {
@@ -71,10 +69,8 @@ public final class AnthropicMessages implements ChatModel {
             InputStream in = http.post("chat", url, headers, payload);
             BedrockEventStream.read(in, stream);
         } else {
-            body.put("model", req.model());
-            body.put("stream", true);
             InputStream in = http.post("chat", base + "/v1/messages", Map.of("x-api-key", key,
-                    "anthropic-version", VERSION, "accept", "text/event-stream"), bytes(body));
+                    "anthropic-version", VERSION, "accept", "text/event-stream"), body(req, false));
             readSse(in, stream);
         }
         return stream.finish();
@@ -85,7 +81,7 @@ public final class AnthropicMessages implements ChatModel {
             SseEvent ev;
             while ((ev = sse.next()) != null) {
                 if (!ev.data().isEmpty()) {
-                    stream.accept(JSON.readTree(ev.data()));
+                    stream.accept(AnthropicEvent.parse(ev.data()));
                 }
             }
         } catch (IOException e) {
@@ -102,46 +98,94 @@ public final class AnthropicMessages implements ChatModel {
         }
     }
 
-    private static ObjectNode body(ModelRequest req) {
-        ObjectNode b = JSON.createObjectNode();
-        b.put("max_tokens", req.maxTokens());
-        if (req.system() != null && !req.system().isEmpty()) {
-            b.put("system", req.system());
-        }
-        b.set("messages", messages(req.items()));
-        if (!req.tools().isEmpty()) {
-            ArrayNode tools = b.putArray("tools");
-            for (ToolSpec t : req.tools()) {
-                tools.addObject().put("name", t.name()).put("description", t.description())
-                        .set("input_schema", t.inputSchema());
+    /**
+     * The request body, written field by field: a body is built for every model call of every run, and a JSON tree
+     * serialised afterwards allocated about 60 % more (docs/benchmarks.md, 2026-11-28). The Bedrock runtime names the
+     * API version in the body and the model in the URL; the SSE transport names the model and asks for a stream.
+     */
+    static byte[] body(ModelRequest req, boolean bedrock) {
+        ByteArrayOutputStream out = new ByteArrayOutputStream(8192);
+        try (JsonGenerator g = JSON.createGenerator(out)) {
+            g.writeStartObject();
+            g.writeNumberField("max_tokens", req.maxTokens());
+            if (req.system() != null && !req.system().isEmpty()) {
+                g.writeStringField("system", req.system());
             }
+            g.writeFieldName("messages");
+            messages(g, req.items());
+            if (!req.tools().isEmpty()) {
+                g.writeArrayFieldStart("tools");
+                for (ToolSpec t : req.tools()) {
+                    g.writeStartObject();
+                    g.writeStringField("name", t.name());
+                    g.writeStringField("description", t.description());
+                    g.writeFieldName("input_schema");
+                    g.writeTree(t.inputSchema());
+                    g.writeEndObject();
+                }
+                g.writeEndArray();
+            }
+            if (bedrock) {
+                g.writeStringField("anthropic_version", "bedrock-2023-05-31");
+            } else {
+                g.writeStringField("model", req.model());
+                g.writeBooleanField("stream", true);
+            }
+            g.writeEndObject();
+        } catch (IOException e) {
+            throw new IllegalStateException(e); // writing to memory
         }
-        return b;
+        return out.toByteArray();
     }
 
-    /** Maps items to alternating user/assistant messages of content blocks. */
-    static ArrayNode messages(List<Item> items) {
-        ArrayNode out = JSON.createArrayNode();
-        ObjectNode current = null;
+    /** Writes items as alternating user/assistant messages of content blocks. */
+    private static void messages(JsonGenerator g, List<Item> items) throws IOException {
+        g.writeStartArray();
+        String role = null;
         for (Item it : items) {
-            String role = it instanceof Item.UserText || it instanceof Item.ToolResult ? "user" : "assistant";
-            if (current == null || !current.path("role").asText().equals(role)) {
-                current = out.addObject().put("role", role);
-                current.putArray("content");
+            String r = it instanceof Item.UserText || it instanceof Item.ToolResult ? "user" : "assistant";
+            if (!r.equals(role)) {
+                if (role != null) {
+                    g.writeEndArray();
+                    g.writeEndObject();
+                }
+                role = r;
+                g.writeStartObject();
+                g.writeStringField("role", r);
+                g.writeArrayFieldStart("content");
             }
-            ArrayNode content = (ArrayNode) current.get("content");
-            if (it instanceof Item.UserText u) {
-                content.addObject().put("type", "text").put("text", u.text());
-            } else if (it instanceof Item.AssistantText a) {
-                content.addObject().put("type", "text").put("text", a.text());
-            } else if (it instanceof Item.ToolCall c) {
-                content.addObject().put("type", "tool_use").put("id", c.id()).put("name", c.name())
-                        .set("input", c.input());
-            } else if (it instanceof Item.ToolResult r) {
-                content.addObject().put("type", "tool_result").put("tool_use_id", r.id())
-                        .put("content", r.output()).put("is_error", r.error());
-            }
+            block(g, it);
         }
-        return out;
+        if (role != null) {
+            g.writeEndArray();
+            g.writeEndObject();
+        }
+        g.writeEndArray();
+    }
+
+    private static void block(JsonGenerator g, Item it) throws IOException {
+        g.writeStartObject();
+        if (it instanceof Item.UserText u) {
+            text(g, u.text());
+        } else if (it instanceof Item.AssistantText a) {
+            text(g, a.text());
+        } else if (it instanceof Item.ToolCall c) {
+            g.writeStringField("type", "tool_use");
+            g.writeStringField("id", c.id());
+            g.writeStringField("name", c.name());
+            g.writeFieldName("input");
+            g.writeTree(c.input());
+        } else if (it instanceof Item.ToolResult r) {
+            g.writeStringField("type", "tool_result");
+            g.writeStringField("tool_use_id", r.id());
+            g.writeStringField("content", r.output());
+            g.writeBooleanField("is_error", r.error());
+        }
+        g.writeEndObject();
+    }
+
+    private static void text(JsonGenerator g, String text) throws IOException {
+        g.writeStringField("type", "text");
+        g.writeStringField("text", text);
     }
 }

@@ -30,51 +30,60 @@ final class AnthropicStream {
     }
 
     /** Applies one event; throws on an {@code error} event. */
-    void accept(JsonNode ev) throws ProviderException {
-        switch (ev.path("type").asText()) {
+    void accept(AnthropicEvent ev) throws ProviderException {
+        switch (ev.type() == null ? "" : ev.type()) {
             case "message_start" -> {
-                JsonNode u = ev.path("message").path("usage");
-                input = u.path("input_tokens").asLong() + u.path("cache_read_input_tokens").asLong()
-                        + u.path("cache_creation_input_tokens").asLong();
-                output = u.path("output_tokens").asLong();
+                AnthropicEvent.Usage u = ev.message() == null ? null : ev.message().usage();
+                if (u != null) {
+                    input = AnthropicEvent.count(u.inputTokens(), 0) + AnthropicEvent.count(u.cacheReadInputTokens(), 0)
+                            + AnthropicEvent.count(u.cacheCreationInputTokens(), 0);
+                    output = AnthropicEvent.count(u.outputTokens(), 0);
+                }
             }
-            case "content_block_start" -> start(ev.path("content_block"));
-            case "content_block_delta" -> delta(ev.path("delta"));
+            case "content_block_start" -> start(ev.contentBlock());
+            case "content_block_delta" -> delta(ev.delta());
             case "content_block_stop" -> stop();
             case "message_delta" -> {
-                if (ev.path("delta").hasNonNull("stop_reason")) {
-                    stopReason = ev.path("delta").path("stop_reason").asText();
+                if (ev.delta() != null && ev.delta().stopReason() != null) {
+                    stopReason = ev.delta().stopReason();
                 }
-                output = ev.path("usage").path("output_tokens").asLong(output);
+                output = ev.usage() == null ? output : AnthropicEvent.count(ev.usage().outputTokens(), output);
             }
             case "message_stop" -> stopped = true;
-            case "error" -> throw new ProviderException("the provider reported a stream error ("
-                    + safeType(ev.path("error").path("type").asText("unknown")) + ")", 0,
-                    ev.path("error").path("type").asText().equals("overloaded_error"));
+            case "error" -> {
+                String type = ev.error() == null || ev.error().type() == null ? "" : ev.error().type();
+                throw new ProviderException("the provider reported a stream error ("
+                        + safeType(type.isEmpty() ? "unknown" : type) + ")", 0, type.equals("overloaded_error"));
+            }
             default -> {
                 // ping and future event types carry nothing we need
             }
         }
     }
 
-    private void start(JsonNode block) {
-        if (block.path("type").asText().equals("tool_use")) {
-            toolId = block.path("id").asText();
-            toolName = block.path("name").asText();
+    private void start(AnthropicEvent.Block block) {
+        if (block == null) {
+            return;
+        }
+        if ("tool_use".equals(block.type())) {
+            toolId = block.id() == null ? "" : block.id();
+            toolName = block.name() == null ? "" : block.name();
             toolJson = new StringBuilder();
-        } else if (block.path("type").asText().equals("text")) {
-            text = new StringBuilder(block.path("text").asText(""));
+        } else if ("text".equals(block.type())) {
+            text = new StringBuilder(block.text() == null ? "" : block.text());
         }
     }
 
-    private void delta(JsonNode d) {
-        String type = d.path("type").asText();
-        if (type.equals("text_delta") && text != null) {
-            String t = d.path("text").asText();
+    private void delta(AnthropicEvent.Delta d) {
+        if (d == null) {
+            return;
+        }
+        if ("text_delta".equals(d.type()) && text != null) {
+            String t = d.text() == null ? "" : d.text();
             text.append(t);
             onText.accept(t);
-        } else if (type.equals("input_json_delta") && toolJson != null) {
-            toolJson.append(d.path("partial_json").asText());
+        } else if ("input_json_delta".equals(d.type()) && toolJson != null && d.partialJson() != null) {
+            toolJson.append(d.partialJson());
         }
     }
 

@@ -57,7 +57,7 @@ final class BedrockEventStream {
         }
         JsonNode payload = JSON.readTree(m.getPayload());
         byte[] event = Base64.getDecoder().decode(payload.path("bytes").asText());
-        stream.accept(JSON.readTree(event));
+        stream.accept(AnthropicEvent.parse(event));
     }
 
     private static String header(Message m, String name) {

@@ -12,7 +12,10 @@ import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.sql.Statement;
 import java.util.ArrayList;
+import java.util.Collections;
+import java.util.IdentityHashMap;
 import java.util.List;
+import java.util.Map;
 
 /**
  * The runtime's SQLite database: one connection in WAL mode with {@code synchronous=NORMAL}: a commit has
@@ -44,6 +47,10 @@ public final class Store implements AutoCloseable {
     }
 
     private static final List<String> MIGRATIONS = List.of("/schema-v1.sql", "/schema-v2.sql");
+    // The statements kept for each open store's connection. The static helpers below are handed the connection a
+    // transaction's Work received, so they find that connection's statements here; any other connection (a
+    // migration, an import) prepares and closes as before.
+    private static final Map<Connection, Statements> KEPT = Collections.synchronizedMap(new IdentityHashMap<>());
 
     private final Connection connection;
     private final ConnectionTurns turns = new ConnectionTurns();
@@ -58,6 +65,11 @@ public final class Store implements AutoCloseable {
     /** Who waits for the connection (its tests watch the queues). */
     ConnectionTurns turns() {
         return turns;
+    }
+
+    /** The statements kept for this store's connection (its tests watch reuse and the bound). */
+    Statements statements() {
+        return KEPT.get(connection);
     }
 
     /** The store's checkpointer (its tests watch its rounds). */
@@ -83,6 +95,7 @@ public final class Store implements AutoCloseable {
         Store store = new Store(file, c);
         store.migrate();
         store.checkpointer = new Checkpointer(file);
+        KEPT.put(c, new Statements(c));
         return store;
     }
 
@@ -150,8 +163,17 @@ public final class Store implements AutoCloseable {
 
     /** Executes one statement on {@code c} (inside a {@link #tx}). */
     public static int update(Connection c, String sql, Object... args) throws SQLException {
-        try (PreparedStatement ps = prepare(c, sql, args)) {
-            return ps.executeUpdate();
+        Statements kept = KEPT.get(c);
+        if (kept == null) {
+            try (PreparedStatement ps = prepare(c, sql, args)) {
+                return ps.executeUpdate();
+            }
+        }
+        try {
+            return bind(kept.get(sql), args).executeUpdate();
+        } catch (SQLException | RuntimeException e) {
+            kept.discard(sql);
+            throw e;
         }
     }
 
@@ -162,7 +184,22 @@ public final class Store implements AutoCloseable {
 
     /** Runs a query on {@code c} (inside a {@link #tx}). */
     public static <T> List<T> query(Connection c, String sql, Row<T> row, Object... args) throws SQLException {
-        try (PreparedStatement ps = prepare(c, sql, args); ResultSet rs = ps.executeQuery()) {
+        Statements kept = KEPT.get(c);
+        if (kept == null) {
+            try (PreparedStatement ps = prepare(c, sql, args)) {
+                return rows(ps, row);
+            }
+        }
+        try {
+            return rows(bind(kept.get(sql), args), row);
+        } catch (SQLException | RuntimeException e) {
+            kept.discard(sql);
+            throw e;
+        }
+    }
+
+    private static <T> List<T> rows(PreparedStatement ps, Row<T> row) throws SQLException {
+        try (ResultSet rs = ps.executeQuery()) {
             List<T> out = new ArrayList<>();
             while (rs.next()) {
                 out.add(row.map(rs));
@@ -179,6 +216,15 @@ public final class Store implements AutoCloseable {
 
     private static PreparedStatement prepare(Connection c, String sql, Object... args) throws SQLException {
         PreparedStatement ps = c.prepareStatement(sql);
+        try {
+            return bind(ps, args);
+        } catch (SQLException | RuntimeException e) {
+            ps.close();
+            throw e;
+        }
+    }
+
+    private static PreparedStatement bind(PreparedStatement ps, Object... args) throws SQLException {
         for (int i = 0; i < args.length; i++) {
             ps.setObject(i + 1, args[i]);
         }
@@ -195,6 +241,10 @@ public final class Store implements AutoCloseable {
         try {
             if (checkpointer != null) {
                 checkpointer.close();
+            }
+            Statements kept = KEPT.remove(connection);
+            if (kept != null) {
+                kept.close();
             }
             connection.close();
         } finally {

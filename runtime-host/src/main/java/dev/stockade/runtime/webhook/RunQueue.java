@@ -91,7 +91,7 @@ public final class RunQueue {
             broadcast.deliver(sub.deliverTo(), "webhook:" + sub.name(), "Webhook: " + sub.name(), header + reply);
             store.finish(run.id(), true, "delivered");
             telemetry.event("webhook.run", "run", run.id(), "ok", true, "ms", (System.nanoTime() - started) / 1_000_000);
-            Log.info("webhook.run_done", "webhook", sub.name(), "run", run.id(), "event", run.event(),
+            Log.info("webhook.run_done", "webhook", sub.name(), "run", run.id(), "eventType", run.event(),
                     "ms", (System.nanoTime() - started) / 1_000_000);
         } catch (Exception e) {
             String reason = e.getClass().getSimpleName();

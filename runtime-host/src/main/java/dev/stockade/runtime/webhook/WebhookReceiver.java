@@ -41,26 +41,26 @@ public final class WebhookReceiver {
         JsonNode payload = req.jsonObject();
         String event = EventTypes.resolve(req::header, payload);
         if (!sub.accepts(event)) {
-            Log.info("webhook.ignored", "webhook", name, "event", event);
+            Log.info("webhook.ignored", "webhook", name, "eventType", event);
             telemetry.event("webhook.ignored", "deliver_only", sub.deliverOnly());
             return status(200, "ignored", event, null);
         }
         if (sub.deliverOnly()) {
             String text = PromptTemplate.forDelivery(sub, event, payload);
             broadcast.deliver(sub.deliverTo(), "webhook:" + name, "Webhook: " + name, text);
-            Log.info("webhook.delivered", "webhook", name, "event", event);
+            Log.info("webhook.delivered", "webhook", name, "eventType", event);
             telemetry.event("webhook.delivered", "template_chars", text.length());
             return status(200, "delivered", event, null);
         }
         String runId = store.accept(name, event, payload.toString());
         if (runId == null) {
-            Log.warn("webhook.queue_full", "webhook", name, "event", event);
+            Log.warn("webhook.queue_full", "webhook", name, "eventType", event);
             throw new HttpProblem(429, "queue-full", "the subscription `" + name + "` already has "
                     + WebhookStore.MAX_PENDING + " pending runs");
         }
         queue.kick(name);
         telemetry.event("webhook.accepted", "run", runId);
-        Log.info("webhook.accepted", "webhook", name, "event", event, "run", runId);
+        Log.info("webhook.accepted", "webhook", name, "eventType", event, "run", runId);
         return status(202, "accepted", event, runId);
     }
 

@@ -1,6 +1,5 @@
 package dev.stockade.runtime.bench;
 
-import dev.stockade.runtime.ProviderDouble;
 import java.net.URI;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
@@ -21,7 +20,8 @@ import java.util.concurrent.locks.LockSupport;
  * Measures the runtime as a separate process: start to ready (spawn until /health answers), then an
  * open-loop load at a fixed rate (latency counted from each request's scheduled send time, so a stall is
  * not hidden) against GET /health (the baseline: HTTP only), a deliver-only webhook (one SQLite write),
- * and agent webhooks (durable acceptance, then runs against a provider double answering at once).
+ * and agent webhooks (durable acceptance, then runs against a provider double answering at once). The double runs
+ * in a process of its own ({@link ProviderProcess}), so this JVM only generates the load and measures it.
  *
  * <p>Usage: {@code RuntimeBenchmark <runtime jar> <rate/s> <seconds> <warmup seconds> <starts>}
  */
@@ -37,11 +37,13 @@ public final class RuntimeBenchmark {
         int seconds = Integer.parseInt(args[2]);
         int warmup = Integer.parseInt(args[3]);
         int starts = Integer.parseInt(args[4]);
-        try (ProviderDouble provider = new ProviderDouble()) {
+        System.out.printf("runtime JVM options: [%s]; provider double: its own process%n",
+                System.getProperty("bench.runtime.jvm", "").trim());
+        try (ProviderProcess provider = ProviderProcess.start()) {
             List<Double> startMs = new ArrayList<>();
             for (int i = 0; i < starts; i++) {
                 Path home = Files.createTempDirectory("rt-bench");
-                Running r = spawn(jar, home, provider);
+                Running r = spawn(jar, home, provider.base());
                 startMs.add(r.readyMs);
                 r.process.destroy();
                 r.process.waitFor();
@@ -51,7 +53,7 @@ public final class RuntimeBenchmark {
             System.out.printf("start-to-ready (spawn to first /health 200), %d fresh data homes: median %.0f ms, "
                     + "min %.0f, max %.0f%n", starts, startMs.get(starts / 2), startMs.get(0), startMs.get(starts - 1));
             Path home = Files.createTempDirectory("rt-bench");
-            Running r = spawn(jar, home, provider);
+            Running r = spawn(jar, home, provider.base());
             try {
                 load(r, provider, rate, seconds, warmup);
             } finally {
@@ -72,23 +74,34 @@ public final class RuntimeBenchmark {
     record Running(Process process, String base, double readyMs) {
     }
 
-    private static Running spawn(Path jar, Path home, ProviderDouble provider) throws Exception {
-        return spawn(jar, home, provider, Map.of());
+    private static Running spawn(Path jar, Path home, String providerBase) throws Exception {
+        return spawn(jar, home, providerBase, Map.of());
     }
 
-    /** Starts the runtime jar on a fresh data home with {@code extraEnv} added, and waits until it is ready. */
-    static Running spawn(Path jar, Path home, ProviderDouble provider, Map<String, String> extraEnv) throws Exception {
+    /**
+     * Starts the runtime jar on a fresh data home with {@code extraEnv} added, its model at the provider double
+     * {@code providerBase}, and waits until it is ready.
+     */
+    static Running spawn(Path jar, Path home, String providerBase, Map<String, String> extraEnv) throws Exception {
         int port;
         try (var s = new java.net.ServerSocket(0)) {
             port = s.getLocalPort();
         }
-        ProcessBuilder pb = new ProcessBuilder("java", "-jar", jar.toString()).redirectErrorStream(true)
+        // JVM options of the runtime (a collector, heap sizing) as an operator would add them:
+        // -Dbench.runtime.jvm="..."
+        List<String> cmd = new ArrayList<>(List.of("java"));
+        String opts = System.getProperty("bench.runtime.jvm", "").trim();
+        if (!opts.isEmpty()) {
+            cmd.addAll(List.of(opts.split("\\s+")));
+        }
+        cmd.addAll(List.of("-jar", jar.toString()));
+        ProcessBuilder pb = new ProcessBuilder(cmd).redirectErrorStream(true)
                 .redirectOutput(home.resolve("runtime.log").toFile());
         Map<String, String> env = pb.environment();
         env.put("AGENT_HOME", home.toString());
         env.put("PORT", Integer.toString(port));
         env.put("LLM_PROVIDER", "azure");
-        env.put("AZURE_FOUNDRY_BASE_URL", provider.base() + "/anthropic/v1");
+        env.put("AZURE_FOUNDRY_BASE_URL", providerBase + "/anthropic/v1");
         env.put("AZURE_API_KEY", "bench-key");
         env.put("AZURE_EMBEDDING_MODEL_ID", "");
         env.putAll(extraEnv);
@@ -110,7 +123,7 @@ public final class RuntimeBenchmark {
         return new Running(p, base, (System.nanoTime() - t0) / 1e6);
     }
 
-    private static void load(Running runtime, ProviderDouble provider, int rate, int seconds, int warmup)
+    private static void load(Running runtime, ProviderProcess provider, int rate, int seconds, int warmup)
             throws Exception {
         String base = runtime.base;
         send("PATCH", base + "/agents/webhook-receiver", "{\"enabled\":true}");

@@ -58,7 +58,7 @@ public final class StartBenchmark {
 
     private static Sample start(Path jar, ProviderDouble provider, Map<String, String> env) throws Exception {
         Path home = Files.createTempDirectory("rt-start");
-        RuntimeBenchmark.Running r = RuntimeBenchmark.spawn(jar, home, provider, env);
+        RuntimeBenchmark.Running r = RuntimeBenchmark.spawn(jar, home, provider.base(), env);
         Duration cpu = r.process().info().totalCpuDuration().orElse(Duration.ZERO);
         r.process().destroy();
         r.process().waitFor();
