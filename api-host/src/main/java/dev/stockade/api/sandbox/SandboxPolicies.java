@@ -73,7 +73,7 @@ public class SandboxPolicies {
         Batch batch = new Batch(sandboxes.stream().map(Sandbox::id).toList());
         List<SandboxEnforcement> out = new ArrayList<>();
         for (Sandbox s : sandboxes) {
-            out.add(batch.set(s.id(), s.orgId(), s.projectId(), s.tokenSealed(), s.activeRevision(),
+            out.add(batch.set(s.id(), s.orgId(), s.projectId(), s.tokenSealed(), null, s.activeRevision(),
                     s.config().policies(), s.config().credentials(), OwnDocument.of(s.config().embedded())));
         }
         enforcement.publishAll(out);
@@ -81,8 +81,9 @@ public class SandboxPolicies {
 
     /**
      * Re-publishes {@code listed} (a governance change reached them) as {@link #publishAll} would, in one batch, but
-     * names each sandbox's embedded policy by the hash its set remembers for the sandbox's revision: a shared policy's
-     * write then reads, serialises and hashes no sandbox's own document. A sandbox whose set remembers none (a row
+     * names each sandbox's embedded policy by the hash its set remembers for the sandbox's revision, and its token by
+     * the hash its set holds: a shared policy's write then reads, serialises and hashes no sandbox's own document and
+     * opens no sealed token. A sandbox whose set remembers none (a row
      * written before sets remembered it, or an odd configuration) is read whole through {@code readWhole}, once.
      * Returns how long writing the sets took, in nanoseconds (the rest was building them), for the caller's log.
      */
@@ -98,12 +99,12 @@ public class SandboxPolicies {
                 whole.add(l.id());
                 continue;
             }
-            out.add(batch.set(l.id(), l.orgId(), l.projectId(), l.tokenSealed(), l.activeRevision(), l.policies(),
-                    l.credentials(), own));
+            out.add(batch.set(l.id(), l.orgId(), l.projectId(), l.tokenSealed(), l.tokenHash(), l.activeRevision(),
+                    l.policies(), l.credentials(), own));
         }
         if (!whole.isEmpty()) {
             for (Sandbox s : readWhole.apply(whole)) {
-                out.add(batch.set(s.id(), s.orgId(), s.projectId(), s.tokenSealed(), s.activeRevision(),
+                out.add(batch.set(s.id(), s.orgId(), s.projectId(), s.tokenSealed(), null, s.activeRevision(),
                         s.config().policies(), s.config().credentials(), OwnDocument.of(s.config().embedded())));
             }
         }
@@ -135,16 +136,19 @@ public class SandboxPolicies {
             owned = credentials.ownedBy(sandboxIds);
         }
 
-        private SandboxEnforcement set(UUID id, UUID orgId, UUID projectId, String tokenSealed, int revision,
-                                       List<UUID> policyIds, List<UUID> credentialIds, OwnDocument own) {
+        /** {@code tokenHash}: the hash the live set holds for the token (null: open the sealed token for it). */
+        private SandboxEnforcement set(UUID id, UUID orgId, UUID projectId, String tokenSealed, byte[] tokenHash,
+                                       int revision, List<UUID> policyIds, List<UUID> credentialIds,
+                                       OwnDocument own) {
             List<JsonNode> grants = new ArrayList<>();
             for (UUID policy : policyIds) {
                 grants.addAll(documents.computeIfAbsent(policy, p -> effective.policies(orgId, List.of(p))));
             }
             List<UUID> creds = new ArrayList<>(credentialIds);
             creds.addAll(owned.getOrDefault(id, List.of()));
-            byte[] tokenHash = TokenFormat.hash(box.open(tokenSealed, tokenContext(id)));
-            return new SandboxEnforcement(id, orgId, projectId, tokenHash, revision, grants,
+            // opening a sealed token is two AES-GCM decryptions with fresh keys: most of a re-publication's work
+            byte[] hash = tokenHash != null ? tokenHash : TokenFormat.hash(box.open(tokenSealed, tokenContext(id)));
+            return new SandboxEnforcement(id, orgId, projectId, hash, revision, grants,
                     ceilings.computeIfAbsent(orgId, effective::ceiling), creds, own);
         }
     }

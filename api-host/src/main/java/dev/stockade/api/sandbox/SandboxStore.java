@@ -190,22 +190,25 @@ record SandboxStore(Sql jdbc, ObjectMapper json) {
     /**
      * A sandbox as a re-publication reads it: what its set is made of, without its embedded policy's text.
      * {@code ownType} is the JSON type of the revision's {@code policy} ({@code "object"}: an embedded policy,
-     * {@code "null"}: none; anything else, or {@code null} when absent, is left to the full read).
+     * {@code "null"}: none; anything else, or {@code null} when absent, is left to the full read). {@code tokenHash}
+     * is the hash the sandbox's live set holds for its token, or {@code null} when it holds none: a sandbox's token is
+     * sealed once, when it is created, and never replaced, so the hash stays its token's.
      */
     record Listed(UUID id, UUID orgId, UUID projectId, int activeRevision, String tokenSealed, List<UUID> policies,
-                  List<UUID> credentials, String ownType) {
+                  List<UUID> credentials, String ownType, byte[] tokenHash) {
     }
 
     /** The sandboxes {@link #ofOrg} returns, read as {@link Listed} (the database picks the few fields out). */
     List<Listed> listedOfOrg(UUID orgId, UUID projectId) {
         return jdbc.query("SELECT s.id, s.org_id, s.project_id, s.active_revision, s.token_sealed,"
                 + " (r.config -> 'policies')::text, (r.config -> 'credentials')::text,"
-                + " jsonb_typeof(r.config -> 'policy')"
+                + " jsonb_typeof(r.config -> 'policy'), e.token_hash"
                 + " FROM sandboxes s JOIN sandbox_revisions r ON r.sandbox_id = s.id AND r.revision = s.active_revision"
+                + " LEFT JOIN sandbox_enforcement e ON e.sandbox_id = s.id AND NOT e.deleted"
                 + " WHERE s.org_id = ? AND (?::uuid IS NULL OR s.project_id = ?::uuid)",
                 Arrays.asList(orgId, projectId, projectId), rs -> new Listed(rs.getObject(1, UUID.class),
                         rs.getObject(2, UUID.class), rs.getObject(3, UUID.class), rs.getInt(4), rs.getString(5),
-                        uuids(rs.getString(6)), uuids(rs.getString(7)), rs.getString(8)));
+                        uuids(rs.getString(6)), uuids(rs.getString(7)), rs.getString(8), rs.getBytes(9)));
     }
 
     private List<UUID> uuids(String jsonArray) {

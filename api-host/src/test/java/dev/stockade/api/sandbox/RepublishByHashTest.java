@@ -20,7 +20,8 @@ import org.junit.jupiter.api.Test;
  * A write of a shared policy re-publishes each sandbox it reaches by hashes: the sandbox's own (embedded) document is
  * named by the hash its set remembers for the revision, never read or hashed again, and the sets written are exactly
  * those a full publication gives (publishing them whole afterwards changes no row). A set that remembers nothing (a
- * row from before the column) is read whole once and remembers from then on.
+ * row from before the column) is read whole once and remembers from then on. The token is named by the hash the set
+ * holds (a sandbox's token is sealed once and never replaced), so no sealed token is opened.
  */
 @MicronautTest(transactional = false)
 class RepublishByHashTest extends PlatformTest {
@@ -83,6 +84,43 @@ class RepublishByHashTest extends PlatformTest {
         assertThat(reread).as("read whole: the altered copy").isNotEqualTo(ownHash);
         assertThat(grants(withOwn)).containsExactly(before.get(0), reread);
         assertThat(remembered(withOwn)).containsExactly(reread.hex());
+    }
+
+    @Test
+    void aRepublicationNamesTheTokenByTheHashItsSetHoldsAndOpensNoSealedToken() {
+        String owner = ownerToken();
+        UUID org = UUID.fromString(createOrg(owner, "token-by-hash"));
+        String project = createProject(owner, org.toString(), "p");
+        String policy = http.post("/v1/projects/" + project + "/policies", owner, shared("a.example.com")).body()
+                .path("id").asText();
+        UUID id = sandbox(owner, project, Map.of("name", "s", "cpu", "250m", "memory", "128Mi",
+                "policies", List.of(policy)));
+        Await.until("the set published", () -> grants(id).size() == 1);
+        // provisioning opens the token too: let it finish before the sealed token is spoiled below
+        String path = "/v1/projects/" + project + "/sandboxes/" + id;
+        Await.until("the sandbox to run", Await.LONG, () -> http.get(path, owner).text("state").equals("running"));
+        String tokenHash = tokenHash(id);
+        String sealed = sql.first("SELECT token_sealed FROM sandboxes WHERE id = ?", List.of(id), rs -> rs.getString(1))
+                .orElseThrow();
+
+        // a sealed token that no key opens: a re-publication that tried to open it would fail and write nothing
+        List<DocumentHash> before = grants(id);
+        sql.update("UPDATE sandboxes SET token_sealed = 'not-a-sealed-token' WHERE id = ?", List.of(id));
+        assertThat(http.patch("/v1/projects/" + project + "/policies/" + policy, owner, shared("b.example.com"))
+                .status()).isEqualTo(200);
+        Await.until("the write re-published", () -> !grants(id).equals(before));
+        assertThat(tokenHash(id)).as("the same token, by the hash its set held").isEqualTo(tokenHash);
+
+        // a set that holds no hash (none was published yet, say) has the token opened: the hash comes back the same
+        sql.update("UPDATE sandboxes SET token_sealed = ? WHERE id = ?", List.of(sealed, id));
+        sql.update("UPDATE sandbox_enforcement SET token_hash = NULL WHERE sandbox_id = ?", List.of(id));
+        assertThat(sandboxes.reenforce(event(), org, "policy", project)).isTrue();
+        assertThat(tokenHash(id)).isEqualTo(tokenHash);
+    }
+
+    private String tokenHash(UUID sandbox) {
+        return sql.first("SELECT coalesce(encode(token_hash, 'hex'), '') FROM sandbox_enforcement WHERE sandbox_id = ?",
+                List.of(sandbox), rs -> rs.getString(1)).orElse("");
     }
 
     private UUID sandbox(String owner, String project, Map<String, Object> body) {
