@@ -40,11 +40,11 @@ class RepublishByHashTest extends PlatformTest {
 
     @Test
     void aSharedPolicyWriteRepublishesByHashesExactlyAsAFullPublication() {
-        String owner = ownerToken();
-        UUID org = UUID.fromString(createOrg(owner, "by-hash"));
-        String project = createProject(owner, org.toString(), "p");
-        String policy = http.post("/v1/projects/" + project + "/policies", owner, shared("a.example.com")).body()
-                .path("id").asText();
+        Project p = project("by-hash");
+        String owner = p.owner();
+        UUID org = p.org();
+        String project = p.id();
+        String policy = p.policy();
         Map<String, Object> own = Map.of("name", "own", "allowedDomains", List.of(Map.of("pattern",
                 "own.example.com", "verdict", "allow")));
         UUID withOwn = sandbox(owner, project, Map.of("name", "with-own", "cpu", "250m", "memory", "128Mi",
@@ -88,11 +88,11 @@ class RepublishByHashTest extends PlatformTest {
 
     @Test
     void aRepublicationNamesTheTokenByTheHashItsSetHoldsAndOpensNoSealedToken() {
-        String owner = ownerToken();
-        UUID org = UUID.fromString(createOrg(owner, "token-by-hash"));
-        String project = createProject(owner, org.toString(), "p");
-        String policy = http.post("/v1/projects/" + project + "/policies", owner, shared("a.example.com")).body()
-                .path("id").asText();
+        Project p = project("token-by-hash");
+        String owner = p.owner();
+        UUID org = p.org();
+        String project = p.id();
+        String policy = p.policy();
         UUID id = sandbox(owner, project, Map.of("name", "s", "cpu", "250m", "memory", "128Mi",
                 "policies", List.of(policy)));
         Await.until("the set published", () -> grants(id).size() == 1);
@@ -116,6 +116,19 @@ class RepublishByHashTest extends PlatformTest {
         sql.update("UPDATE sandbox_enforcement SET token_hash = NULL WHERE sandbox_id = ?", List.of(id));
         assertThat(sandboxes.reenforce(event(), org, "policy", project)).isTrue();
         assertThat(tokenHash(id)).isEqualTo(tokenHash);
+    }
+
+    /** An organization of its own with one project and the shared policy {@code a.example.com}. */
+    private record Project(String owner, UUID org, String id, String policy) {
+    }
+
+    private Project project(String orgName) {
+        String owner = ownerToken();
+        UUID org = UUID.fromString(createOrg(owner, orgName));
+        String project = createProject(owner, org.toString(), "p");
+        String policy = http.post("/v1/projects/" + project + "/policies", owner, shared("a.example.com")).body()
+                .path("id").asText();
+        return new Project(owner, org, project, policy);
     }
 
     private String tokenHash(UUID sandbox) {
