@@ -41,29 +41,24 @@ class RepublishByHashTest extends PlatformTest {
     @Test
     void aSharedPolicyWriteRepublishesByHashesExactlyAsAFullPublication() {
         Project p = project("by-hash");
-        String owner = p.owner();
-        UUID org = p.org();
-        String project = p.id();
-        String policy = p.policy();
         Map<String, Object> own = Map.of("name", "own", "allowedDomains", List.of(Map.of("pattern",
                 "own.example.com", "verdict", "allow")));
-        UUID withOwn = sandbox(owner, project, Map.of("name", "with-own", "cpu", "250m", "memory", "128Mi",
-                "policies", List.of(policy), "policy", own));
-        UUID plain = sandbox(owner, project, Map.of("name", "plain", "cpu", "250m", "memory", "128Mi",
-                "policies", List.of(policy)));
+        UUID withOwn = sandbox(p, Map.of("name", "with-own", "cpu", "250m", "memory", "128Mi",
+                "policies", List.of(p.policy()), "policy", own));
+        UUID plain = sandbox(p, Map.of("name", "plain", "cpu", "250m", "memory", "128Mi",
+                "policies", List.of(p.policy())));
         Await.until("both sets published", () -> grants(withOwn).size() == 2 && grants(plain).size() == 1);
         DocumentHash ownHash = grants(withOwn).get(1);
         assertThat(remembered(withOwn)).containsExactly(ownHash.hex());
         DocumentHash sharedBefore = grants(plain).get(0);
 
-        assertThat(http.patch("/v1/projects/" + project + "/policies/" + policy, owner, shared("b.example.com"))
-                .status()).isEqualTo(200);
+        rewrite(p, "b.example.com");
         Await.until("the write re-published", () -> !grants(plain).get(0).equals(sharedBefore)
                 && !grants(withOwn).get(0).equals(sharedBefore));
         assertThat(grants(withOwn)).as("the shared document changed, the own one is named by its remembered hash")
                 .containsExactly(grants(plain).get(0), ownHash);
         long version = latest();
-        fullPublication(org);
+        fullPublication(p.org());
         assertThat(latest()).as("a full publication writes nothing new: the sets by hashes were the same")
                 .isEqualTo(version);
 
@@ -72,14 +67,14 @@ class RepublishByHashTest extends PlatformTest {
         sql.update("UPDATE sandbox_revisions SET config = jsonb_set(config, '{policy,name}', '\"altered\"')"
                 + " WHERE sandbox_id = ?", List.of(withOwn));
         List<DocumentHash> before = grants(withOwn);
-        assertThat(sandboxes.reenforce(event(), org, "policy", project)).isTrue();
+        assertThat(sandboxes.reenforce(event(), p.org(), "policy", p.id())).isTrue();
         assertThat(grants(withOwn)).isEqualTo(before);
         assertThat(latest()).as("nothing changed: no set is written again").isEqualTo(version);
 
         // a row from before sets remembered their own document is read whole once, then remembers again
         sql.update("UPDATE sandbox_enforcement SET own_known = false, own_sha256 = NULL WHERE sandbox_id = ?",
                 List.of(withOwn));
-        assertThat(sandboxes.reenforce(event(), org, "policy", project)).isTrue();
+        assertThat(sandboxes.reenforce(event(), p.org(), "policy", p.id())).isTrue();
         DocumentHash reread = grants(withOwn).get(1);
         assertThat(reread).as("read whole: the altered copy").isNotEqualTo(ownHash);
         assertThat(grants(withOwn)).containsExactly(before.get(0), reread);
@@ -89,16 +84,12 @@ class RepublishByHashTest extends PlatformTest {
     @Test
     void aRepublicationNamesTheTokenByTheHashItsSetHoldsAndOpensNoSealedToken() {
         Project p = project("token-by-hash");
-        String owner = p.owner();
-        UUID org = p.org();
-        String project = p.id();
-        String policy = p.policy();
-        UUID id = sandbox(owner, project, Map.of("name", "s", "cpu", "250m", "memory", "128Mi",
-                "policies", List.of(policy)));
+        UUID id = sandbox(p, Map.of("name", "s", "cpu", "250m", "memory", "128Mi",
+                "policies", List.of(p.policy())));
         Await.until("the set published", () -> grants(id).size() == 1);
         // provisioning opens the token too: let it finish before the sealed token is spoiled below
-        String path = "/v1/projects/" + project + "/sandboxes/" + id;
-        Await.until("the sandbox to run", Await.LONG, () -> http.get(path, owner).text("state").equals("running"));
+        String path = "/v1/projects/" + p.id() + "/sandboxes/" + id;
+        Await.until("the sandbox to run", Await.LONG, () -> http.get(path, p.owner()).text("state").equals("running"));
         String tokenHash = tokenHash(id);
         String sealed = sql.first("SELECT token_sealed FROM sandboxes WHERE id = ?", List.of(id), rs -> rs.getString(1))
                 .orElseThrow();
@@ -106,15 +97,14 @@ class RepublishByHashTest extends PlatformTest {
         // a sealed token that no key opens: a re-publication that tried to open it would fail and write nothing
         List<DocumentHash> before = grants(id);
         sql.update("UPDATE sandboxes SET token_sealed = 'not-a-sealed-token' WHERE id = ?", List.of(id));
-        assertThat(http.patch("/v1/projects/" + project + "/policies/" + policy, owner, shared("b.example.com"))
-                .status()).isEqualTo(200);
+        rewrite(p, "b.example.com");
         Await.until("the write re-published", () -> !grants(id).equals(before));
         assertThat(tokenHash(id)).as("the same token, by the hash its set held").isEqualTo(tokenHash);
 
         // a set that holds no hash (none was published yet, say) has the token opened: the hash comes back the same
         sql.update("UPDATE sandboxes SET token_sealed = ? WHERE id = ?", List.of(sealed, id));
         sql.update("UPDATE sandbox_enforcement SET token_hash = NULL WHERE sandbox_id = ?", List.of(id));
-        assertThat(sandboxes.reenforce(event(), org, "policy", project)).isTrue();
+        assertThat(sandboxes.reenforce(event(), p.org(), "policy", p.id())).isTrue();
         assertThat(tokenHash(id)).isEqualTo(tokenHash);
     }
 
@@ -136,10 +126,16 @@ class RepublishByHashTest extends PlatformTest {
                 List.of(sandbox), rs -> rs.getString(1)).orElse("");
     }
 
-    private UUID sandbox(String owner, String project, Map<String, Object> body) {
-        var created = http.post("/v1/projects/" + project + "/sandboxes", owner, body);
+    private UUID sandbox(Project p, Map<String, Object> body) {
+        var created = http.post("/v1/projects/" + p.id() + "/sandboxes", p.owner(), body);
         assertThat(created.status()).as(created.raw()).isEqualTo(201);
         return UUID.fromString(created.body().path("id").asText());
+    }
+
+    /** Rewrites the project's shared policy to allow {@code host} instead. */
+    private void rewrite(Project p, String host) {
+        assertThat(http.patch("/v1/projects/" + p.id() + "/policies/" + p.policy(), p.owner(), shared(host)).status())
+                .isEqualTo(200);
     }
 
     private static Map<String, Object> shared(String host) {
