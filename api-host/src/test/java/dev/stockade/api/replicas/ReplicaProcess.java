@@ -10,7 +10,6 @@ import com.google.crypto.tink.aead.PredefinedAeadParameters;
 import dev.stockade.testing.Await;
 import java.io.IOException;
 import java.io.UncheckedIOException;
-import java.net.ServerSocket;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -159,10 +158,6 @@ final class ReplicaProcess implements AutoCloseable {
     }
 
     static int freePort() {
-        try (ServerSocket s = new ServerSocket(0)) {
-            return s.getLocalPort();
-        } catch (IOException e) {
-            throw new UncheckedIOException(e);
-        }
+        return dev.stockade.testing.Ports.free();
     }
 }
