@@ -4,7 +4,6 @@ import dev.stockade.api.enforcement.EnforcementStore;
 import dev.stockade.proxy.SandboxRegistry;
 import dev.stockade.proxy.feed.DocumentHash;
 import dev.stockade.proxy.feed.FeedApplier;
-import dev.stockade.proxy.feed.SandboxSet;
 import java.util.HashSet;
 import java.util.List;
 import java.util.Set;
@@ -12,6 +11,7 @@ import java.util.UUID;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.function.Consumer;
+import java.util.function.Predicate;
 import java.util.function.Supplier;
 import java.util.stream.Collectors;
 import org.slf4j.Logger;
@@ -29,7 +29,7 @@ final class EnforcementFollower implements AutoCloseable {
     private static final Logger LOG = LoggerFactory.getLogger(EnforcementFollower.class);
 
     private final EnforcementStore store;
-    private final FeedSets sets;
+    private final FeedBatches batches;
     private final FeedApplier applier;
     private final Supplier<Set<UUID>> haltedAtStart;
     private final ExecutorService thread = Executors.newSingleThreadExecutor(r -> {
@@ -39,11 +39,18 @@ final class EnforcementFollower implements AutoCloseable {
     });
     private volatile long applied;
 
-    EnforcementFollower(EnforcementStore store, FeedSets sets, SandboxRegistry registry,
-                        Supplier<Set<UUID>> haltedAtStart, Consumer<Set<String>> closeConnections) {
+    /**
+     * @param servedHere which sandboxes this proxy serves (those running on this host): only their programs compile
+     *                   in the background; the rest, whose traffic goes to another replica's proxy, compile only if a
+     *                   decision ever needs them
+     */
+    EnforcementFollower(EnforcementStore store, FeedBatches batches, SandboxRegistry registry,
+                        Supplier<Set<UUID>> haltedAtStart, Consumer<Set<String>> closeConnections,
+                        Predicate<String> servedHere) {
         this.store = store;
-        this.sets = sets;
-        this.applier = new FeedApplier(registry, closeConnections, LOG::warn);
+        this.batches = batches;
+        this.applier = new FeedApplier(registry, closeConnections, LOG::warn,
+                Runtime.getRuntime().availableProcessors(), servedHere);
         applier.documents().fetchMissingFrom(store::document); // one evicted from the follower's cache
         this.haltedAtStart = haltedAtStart;
     }
@@ -79,12 +86,12 @@ final class EnforcementFollower implements AutoCloseable {
     }
 
     /** The documents a batch lists that the follower lacks, read in one query rather than fetched one by one. */
-    private void offerMissing(List<EnforcementStore.ListedChange> changes) {
+    private void offerMissing(List<FeedBatches.Item> items) {
         Set<DocumentHash> missing = new HashSet<>();
-        for (EnforcementStore.ListedChange c : changes) {
-            if (c.set() != null) {
-                c.set().grants().stream().filter(h -> !applier.documents().has(h)).forEach(missing::add);
-                c.set().ceiling().stream().filter(h -> !applier.documents().has(h)).forEach(missing::add);
+        for (FeedBatches.Item item : items) {
+            if (item.set() != null) {
+                item.set().grants().stream().filter(h -> !applier.documents().has(h)).forEach(missing::add);
+                item.set().ceiling().stream().filter(h -> !applier.documents().has(h)).forEach(missing::add);
             }
         }
         store.documents(missing).forEach((h, text) -> applier.documents().offer(h, text));
@@ -92,20 +99,19 @@ final class EnforcementFollower implements AutoCloseable {
 
     private void catchUp() {
         try {
-            List<EnforcementStore.ListedChange> changes;
+            FeedBatches.Batch batch;
             do {
-                changes = store.changesAfter(applied, FeedSets.BATCH);
-                offerMissing(changes);
-                for (EnforcementStore.ListedChange c : changes) {
-                    SandboxSet set = sets.set(c);
-                    if (set == null) {
-                        applier.remove(c.sandboxId().toString());
+                batch = batches.after(applied); // the same read the feeds' sessions at this version share
+                offerMissing(batch.items());
+                for (FeedBatches.Item item : batch.items()) {
+                    if (item.set() == null) {
+                        applier.remove(item.sandboxId().toString());
                     } else {
-                        applier.submit(set, s -> { }); // compiles on every core, in force in version order
+                        applier.submit(item.set(), s -> { }); // compiles on every core, in force in version order
                     }
-                    applied = c.version();
+                    applied = item.version();
                 }
-            } while (changes.size() == FeedSets.BATCH);
+            } while (batch.full());
         } catch (RuntimeException e) {
             LOG.error("applying sandbox enforcement changes failed; the last applied sets stay", e);
         } finally {

@@ -32,7 +32,8 @@ import reactor.core.publisher.FluxSink;
 /**
  * The proxy feed's server side: each open feed (one per proxy replica) is a session that sends the changes of
  * {@code sandbox_enforcement} after the version the proxy asked for, then every later change as the
- * {@code enforcement} event of its commit wakes it (on any replica: events go through PostgreSQL), and the set of
+ * {@code enforcement} event of its commit wakes it (on any replica: events go through PostgreSQL), each batch read
+ * once for every session at the same version ({@link FeedBatches}), and the set of
  * halted organizations whenever a {@code halt} event arrives. Reads follow the client's demand (a batch at a time),
  * so a slow proxy holds back its own session and nothing else; idle feeds get a ping every few seconds.
  */
@@ -43,22 +44,22 @@ public class FeedHub {
     private static final int SENT_DOCUMENTS = 100_000;
 
     private final EnforcementStore store;
-    private final FeedSets sets;
+    private final FeedBatches batches;
     private final HaltService halts;
     private final Set<Session> sessions = ConcurrentHashMap.newKeySet();
     private final ScheduledExecutorService pool;
 
-    public FeedHub(EnforcementStore store, FeedSets sets, HaltService halts, EventStream events,
+    public FeedHub(EnforcementStore store, FeedBatches batches, HaltService halts, EventStream events,
                    @Value("${sandbox.egress.feed-ping:10s}") Duration ping) {
         this.store = store;
-        this.sets = sets;
+        this.batches = batches;
         this.halts = halts;
         this.pool = Executors.newScheduledThreadPool(2, r -> {
             Thread t = new Thread(r, "egress-feed");
             t.setDaemon(true);
             return t;
         });
-        events.subscribe(Topic.ENFORCEMENT, e -> sessions.forEach(Session::wake));
+        batches.onChange(() -> sessions.forEach(Session::wake));
         events.subscribe(Topic.HALT, e -> sessions.forEach(Session::haltChanged));
         events.subscribe(Topic.PROXY_TOKEN, e -> sessions.stream()
                 .filter(s -> s.tokenId.toString().equals(e.payload().path("revoked").asText()))
@@ -164,19 +165,18 @@ public class FeedHub {
         /** Sends batches while the proxy asks for more; the first catch-up ends with {@code ready}. */
         private void sendChanges() {
             while (sink.requestedFromDownstream() > 0 && !sink.isCancelled()) {
-                List<EnforcementStore.ListedChange> changes = store.changesAfter(sent, FeedSets.BATCH);
-                Map<DocumentHash, String> texts = store.documents(unsent(changes));
-                for (EnforcementStore.ListedChange c : changes) {
-                    SandboxSet set = sets.set(c);
-                    if (set == null) {
-                        sink.next(Event.of(FeedWire.removed(c.version(), c.sandboxId().toString()).toString())
-                                .name(FeedWire.REMOVED).id(Long.toString(c.version())));
+                FeedBatches.Batch batch = batches.after(sent);
+                Map<DocumentHash, String> texts = store.documents(unsent(batch.items()));
+                for (FeedBatches.Item item : batch.items()) {
+                    if (item.set() == null) {
+                        sink.next(Event.of(FeedWire.removed(item.version(), item.sandboxId().toString()).toString())
+                                .name(FeedWire.REMOVED).id(Long.toString(item.version())));
                     } else {
-                        send(set, texts);
+                        send(item, texts);
                     }
-                    sent = c.version();
+                    sent = item.version();
                 }
-                if (changes.size() < FeedSets.BATCH) {
+                if (!batch.full()) {
                     if (!ready) {
                         ready = true;
                         sink.next(Event.of(FeedWire.ready(sent).toString()).name(FeedWire.READY));
@@ -188,12 +188,12 @@ public class FeedHub {
         }
 
         /** The documents a batch lists that this feed has not sent (wire 1: every one, each set carries them). */
-        private Set<DocumentHash> unsent(List<EnforcementStore.ListedChange> changes) {
+        private Set<DocumentHash> unsent(List<FeedBatches.Item> items) {
             Set<DocumentHash> out = new LinkedHashSet<>();
-            for (EnforcementStore.ListedChange c : changes) {
-                if (c.set() != null) {
-                    c.set().grants().forEach(out::add);
-                    c.set().ceiling().forEach(out::add);
+            for (FeedBatches.Item item : items) {
+                if (item.set() != null) {
+                    out.addAll(item.set().grants());
+                    out.addAll(item.set().ceiling());
                 }
             }
             if (byHash) {
@@ -203,7 +203,8 @@ public class FeedHub {
         }
 
         /** A set, after the documents it lists that were not sent yet (wire 2), or with them whole (wire 1). */
-        private void send(SandboxSet set, Map<DocumentHash, String> texts) {
+        private void send(FeedBatches.Item item, Map<DocumentHash, String> texts) {
+            SandboxSet set = item.set();
             String id = Long.toString(set.version());
             if (!byHash) {
                 sink.next(Event.of(FeedWire.sandbox(set, texts::get).toString()).name(FeedWire.SANDBOX).id(id));
@@ -215,7 +216,7 @@ public class FeedHub {
                     sink.next(Event.of(FeedWire.document(h, text).toString()).name(FeedWire.DOCUMENT));
                 }
             }
-            sink.next(Event.of(FeedWire.set(set).toString()).name(FeedWire.SET).id(id));
+            sink.next(Event.of(item.setEvent()).name(FeedWire.SET).id(id));
         }
     }
 }

@@ -45,7 +45,7 @@ public class PlatformEgress implements EgressEndpoint {
     private final EnforcementFollower follower;
 
     public PlatformEgress(PlatformConfig config, Provisioner provisioner, EnforcementStore store,
-                          FeedSets sets, AuditAppender audit, EventStream events,
+                          FeedBatches batches, AuditAppender audit, EventStream events,
                           dev.stockade.api.halt.HaltService halts, UnmeteredCalls unmetered,
                           @Value("${sandbox.egress.port:3128}") int port,
                           @Value("${sandbox.egress.bind:127.0.0.1}") String bind,
@@ -58,13 +58,13 @@ public class PlatformEgress implements EgressEndpoint {
             }
             SandboxRegistry registry = SandboxRegistry.dynamic();
             java.util.concurrent.atomic.AtomicReference<ProxyServer> started = new java.util.concurrent.atomic.AtomicReference<>();
-            this.follower = new EnforcementFollower(store, sets, registry, halts::haltedOrgs, names -> {
+            this.follower = new EnforcementFollower(store, batches, registry, halts::haltedOrgs, names -> {
                 ProxyServer s = started.get();
                 if (s != null) {
                     LOG.info("halt: closed {} open connection(s) of {} sandbox(es)",
                             s.closeSandboxConnections(names::contains), names.size());
                 }
-            });
+            }, servedHere(provisioner));
             ProxyConfig.Builder b = ProxyConfig.builder(config.dataDir().resolve("egress"))
                     .bindAddress(InetAddress.getByName(bind)).port(port)
                     .allowLoopbackOriginsUnsafe(loopbackOrigins);
@@ -79,12 +79,23 @@ public class PlatformEgress implements EgressEndpoint {
             started.set(server);
             this.host = bind;
             this.ca = Files.readString(server.caCertificate());
-            events.subscribe(Topic.ENFORCEMENT, e -> follower.wake());
+            batches.onChange(follower::wake);
             events.subscribe(Topic.HALT, e -> follower.halt(e.orgId(), e.payload().path("halted").asBoolean()));
             LOG.info("egress proxy for sandboxes listening on {}:{}", bind, server.port());
         } catch (IOException e) {
             throw new UncheckedIOException("the egress proxy cannot start on " + bind + ":" + port, e);
         }
+    }
+
+    /**
+     * The sandboxes this listener serves: those running on this host's bridge. A sandbox elsewhere (another
+     * replica's host, a cluster) sends its traffic to that host's listener or to a proxy replica.
+     */
+    private static java.util.function.Predicate<String> servedHere(Provisioner provisioner) {
+        if (provisioner instanceof LocalProvisioner local) {
+            return local::runsHere;
+        }
+        return sandboxId -> false;
     }
 
     /** The bridge's address; where the bridge cannot be made (not root), the configured address, loudly. */

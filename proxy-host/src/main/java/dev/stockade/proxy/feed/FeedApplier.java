@@ -17,6 +17,7 @@ import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.atomic.AtomicReference;
 import java.util.function.Consumer;
+import java.util.function.Predicate;
 import java.util.function.Supplier;
 
 /**
@@ -56,6 +57,7 @@ public final class FeedApplier {
     private final Map<String, Entry> entries = new ConcurrentHashMap<>();
     private final ArrayDeque<Pending> pending = new ArrayDeque<>(); // guarded by this
     private final Set<String> halted = ConcurrentHashMap.newKeySet();
+    private final Predicate<String> compileAhead;
 
     /**
      * @param registry         the registry the proxy identifies sandboxes with
@@ -69,6 +71,17 @@ public final class FeedApplier {
     /** As above, compiling on {@code compileThreads} threads. */
     public FeedApplier(SandboxRegistry registry, Consumer<Set<String>> closeConnections, Consumer<String> warn,
                        int compileThreads) {
+        this(registry, closeConnections, warn, compileThreads, sandboxId -> true);
+    }
+
+    /**
+     * As above, compiling in the background only the programs of the sandboxes {@code compileAhead} names (those this
+     * proxy expects to serve); the others compile at their first decision, and a list shared with a named sandbox
+     * compiles ahead for all of them.
+     */
+    public FeedApplier(SandboxRegistry registry, Consumer<Set<String>> closeConnections, Consumer<String> warn,
+                       int compileThreads, Predicate<String> compileAhead) {
+        this.compileAhead = compileAhead;
         this.registry = registry;
         this.closeConnections = closeConnections;
         this.warn = warn;
@@ -97,7 +110,8 @@ public final class FeedApplier {
         SharedPrograms.Listing listing = SharedPrograms.listingOf(set);
         Pending p;
         synchronized (this) {
-            p = new Pending(set, listing.key(), programs.acquire(listing, set.sandboxId()), inForce);
+            p = new Pending(set, listing.key(),
+                    programs.acquire(listing, set.sandboxId(), compileAhead.test(set.sandboxId())), inForce);
             pending.add(p);
         }
         p.program().whenComplete((e, failure) -> installReady());
@@ -177,7 +191,10 @@ public final class FeedApplier {
         return entries.size();
     }
 
-    /** Waits until every set submitted is in force and the program of every list in force is compiled. */
+    /**
+     * Waits until every set submitted is in force and the program of every list in force that compiles ahead is
+     * compiled.
+     */
     public void settleCompiled() {
         settle();
         programs.awaitCompiled();

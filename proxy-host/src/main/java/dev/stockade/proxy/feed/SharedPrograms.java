@@ -19,6 +19,7 @@ import java.util.concurrent.ExecutorService;
 import java.util.concurrent.LinkedBlockingQueue;
 import java.util.concurrent.ThreadPoolExecutor;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.function.Consumer;
@@ -43,6 +44,10 @@ final class SharedPrograms {
         private final CompletableFuture<Supplier<Enforcement>> ready = new CompletableFuture<>();
         /** A document was missing: the next sandbox listing these documents reads them again. */
         private volatile boolean missing;
+        /** A holder wants it compiled ahead of its first decision; armed: its documents are read. */
+        private final AtomicBoolean ahead = new AtomicBoolean();
+        private volatile boolean armed;
+        private final AtomicBoolean scheduled = new AtomicBoolean();
         private int users;
 
         private Shared(LazyProgram program) {
@@ -107,9 +112,11 @@ final class SharedPrograms {
     /**
      * The program of {@code set}'s list, complete once its documents are read: at once when every one already is,
      * otherwise on the readers' pool. A sandbox that already holds or awaits the list shares it (unless it lacked a
-     * document). The caller owns one use and gives it back with {@link #release}.
+     * document). The caller owns one use and gives it back with {@link #release}. With {@code ahead} the program
+     * compiles in the background once the burst of sets has passed; without, at its first decision (unless another
+     * holder of the list wants it ahead).
      */
-    synchronized CompletableFuture<Supplier<Enforcement>> acquire(Listing listing, String sandboxId) {
+    synchronized CompletableFuture<Supplier<Enforcement>> acquire(Listing listing, String sandboxId, boolean ahead) {
         lastAcquired = System.nanoTime();
         Shared shared = programs.get(listing.key());
         if (shared == null || shared.missing) {
@@ -124,6 +131,9 @@ final class SharedPrograms {
             shared = fresh;
         }
         shared.users++;
+        if (ahead && !shared.ahead.getAndSet(true) && shared.armed) {
+            schedule(shared);
+        }
         return shared.ready;
     }
 
@@ -146,11 +156,14 @@ final class SharedPrograms {
         return programs.size();
     }
 
-    /** Waits until every program held now is compiled (a test's or a benchmark's wait; decisions never need it). */
+    /**
+     * Waits until every program held now that compiles ahead is compiled (a test's or a benchmark's wait; decisions
+     * never need it).
+     */
     void awaitCompiled() {
         List<Shared> held;
         synchronized (this) {
-            held = new ArrayList<>(programs.values());
+            held = programs.values().stream().filter(s -> s.ahead.get()).toList();
         }
         held.forEach(s -> {
             s.ready.join();
@@ -170,10 +183,10 @@ final class SharedPrograms {
             Optional<List<PolicyPart>> ceiling = read(listing.ceiling(), into);
             if (grants.isPresent() && ceiling.isPresent()) {
                 into.program.arm(() -> build(grants.get(), ceiling.get(), sandboxId));
-                compilers.execute(() -> {
-                    awaitQuiet();
-                    into.program.precompile();
-                });
+                into.armed = true;
+                if (into.ahead.get()) {
+                    schedule(into);
+                }
             } else {
                 into.program.settle(unavailable(sandboxId, "does not read", "the sandbox's policy could not be read"));
             }
@@ -181,6 +194,16 @@ final class SharedPrograms {
             into.program.settle(unavailable(sandboxId, "could not be read", "the sandbox's policy could not be read"));
         } finally {
             into.ready.complete(into.program);
+        }
+    }
+
+    /** Queues the list's program for the background, once (both the reader and a later holder may ask). */
+    private void schedule(Shared shared) {
+        if (shared.scheduled.compareAndSet(false, true)) {
+            compilers.execute(() -> {
+                awaitQuiet();
+                shared.program.precompile();
+            });
         }
     }
 

@@ -298,6 +298,11 @@ public class LocalProvisioner implements Provisioner {
         }
     }
 
+    /** Whether the sandbox runs on this host (its egress comes to this platform's proxy). */
+    public boolean runsHere(String sandboxId) {
+        return running.containsKey(sandboxId);
+    }
+
     @Override
     public RuntimeStatus status(String sandboxId) {
         Started s = running.get(sandboxId);
