@@ -114,7 +114,7 @@ final class Bubblewrap {
             if (!p.isAlive()) {
                 return -1;
             }
-            long shell = firstChild(firstChild(p.pid()));
+            long shell = ProcessTree.firstChild(ProcessTree.firstChild(p.pid()));
             if (shell > 0 && comm(shell).endsWith("sh")) {
                 return shell;
             }
@@ -126,19 +126,6 @@ final class Bubblewrap {
             }
         }
         return -1;
-    }
-
-    private static long firstChild(long pid) {
-        if (pid <= 0) {
-            return -1;
-        }
-        try {
-            String children = Files.readString(Path.of("/proc", Long.toString(pid), "task", Long.toString(pid),
-                    "children")).strip();
-            return children.isEmpty() ? -1 : Long.parseLong(children.split(" ")[0]);
-        } catch (IOException | NumberFormatException e) {
-            return -1;
-        }
     }
 
     private static String comm(long pid) {

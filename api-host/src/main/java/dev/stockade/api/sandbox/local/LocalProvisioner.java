@@ -347,7 +347,7 @@ public class LocalProvisioner implements Provisioner {
     private void stopProcesses(String id) {
         Started s = running.remove(id);
         if (s != null) {
-            s.process().descendants().forEach(ProcessHandle::destroyForcibly);
+            ProcessTree.killDescendants(s.process().pid());
             s.process().destroyForcibly();
             release(s.slot(), id);
         }

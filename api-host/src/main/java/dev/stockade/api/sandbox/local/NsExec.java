@@ -90,7 +90,7 @@ final class NsExec {
 
         @Override
         public void close() {
-            p.descendants().forEach(ProcessHandle::destroyForcibly);
+            ProcessTree.killDescendants(p.pid());
             p.destroyForcibly();
         }
     }

@@ -110,13 +110,10 @@ final class Terminal implements ExecProcess {
         return exit;
     }
 
-    /**
-     * Kills what the command started, then the command. pty4j's process has a pid but no {@link Process#toHandle()}
-     * (so no {@link Process#descendants()}): the handle comes from the pid.
-     */
+    /** Kills what the command started, then the command. */
     @Override
     public void close() {
-        ProcessHandle.of(process.pid()).ifPresent(h -> h.descendants().forEach(ProcessHandle::destroyForcibly));
+        ProcessTree.killDescendants(process.pid());
         process.destroyForcibly();
     }
 }
