@@ -3,9 +3,6 @@ package dev.stockade.api.clusters;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import com.fasterxml.jackson.databind.JsonNode;
-import dev.stockade.api.support.Http;
-import dev.stockade.api.support.PlatformTest;
-import dev.stockade.api.support.Scratch;
 import dev.stockade.testing.Await;
 import io.fabric8.kubernetes.client.Config;
 import io.fabric8.kubernetes.client.ConfigBuilder;
@@ -25,15 +22,7 @@ import java.net.URI;
 import java.nio.charset.StandardCharsets;
 import java.util.Map;
 import java.util.UUID;
-import java.util.concurrent.CompletableFuture;
-import java.net.http.HttpClient;
-import java.nio.file.Files;
-import java.nio.file.Path;
-import dev.stockade.api.clusters.relay.ClusterRelay;
 import java.util.concurrent.TimeUnit;
-import java.util.function.Predicate;
-import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -43,49 +32,15 @@ import org.junit.jupiter.api.Test;
  * (its own exec and port-forward code, as a sandbox's tooling would use) and the JDK's WebSocket client.
  */
 @MicronautTest(transactional = false)
-class ClusterStreamsOnApiServerTest extends PlatformTest {
-    private final StreamingCluster cluster = new StreamingCluster(Scratch.directory("streaming-cluster"));
-    private String owner;
-    private String org;
-    private String clusterId;
-    private String clusterToken;
-    private String project;
+class ClusterStreamsOnApiServerTest extends StreamingClusterTest<KubeletStandIn> {
+    ClusterStreamsOnApiServerTest() {
+        super("streaming-cluster", KubeletStandIn::start);
+    }
 
     @Override
-    protected Map<String, String> extraProperties() {
-        return Map.of("config.public-url", cluster.issuerBase(), "clusters.allow-loopback-unsafe", "true",
-                "clusters.streams.max-per-sandbox", "2", "clusters.streams.idle-timeout", "5s",
+    protected Map<String, String> streamProperties() {
+        return Map.of("clusters.streams.max-per-sandbox", "2", "clusters.streams.idle-timeout", "5s",
                 "clusters.streams.max-frame-bytes", "4096", "clusters.relay-poll-wait", "1s");
-    }
-
-    @BeforeEach
-    void world() throws Exception {
-        if (clusterId != null) {
-            return;
-        }
-        owner = ownerToken();
-        org = createOrg(owner, "streams-" + UUID.randomUUID());
-        project = createProject(owner, org, "p");
-        clusterId = http.post("/v1/projects/" + project + "/clusters", owner, Map.of("name", "real")).text("id");
-        cluster.start(http.base(), project, clusterId, org);
-        Http.Response direct = http.patch("/v1/clusters/" + clusterId, owner, Map.of("apiServerUrl", cluster.api.url(),
-                "caCertificate", cluster.caPem()));
-        assertThat(direct.body().path("mode").asText()).as(direct.raw()).isEqualTo("direct");
-        String sandbox = http.post("/v1/projects/" + project + "/sandbox-tokens", owner, Map.of("name", "s"))
-                .text("token");
-        clusterToken = http.post("/v1/auth/cluster-token", sandbox, null).text("token");
-        // 1.20's OIDC authenticator first reads the issuer's discovery document 10 s after the server starts
-        try {
-            Await.until("the API server to verify the project's request tokens", Await.LONG, () -> http.get("/v1/clusters/"
-                    + clusterId + "/proxy/api/v1/namespaces/team/pods/worker", clusterToken).status() == 200);
-        } catch (AssertionError e) {
-            throw new AssertionError(e.getMessage() + "; the API server logged:\n" + cluster.api.logTail(), e);
-        }
-    }
-
-    @AfterAll
-    void stop() throws InterruptedException {
-        cluster.close();
     }
 
     private KubernetesClient sandboxClient() {
@@ -152,18 +107,6 @@ class ClusterStreamsOnApiServerTest extends PlatformTest {
         assertThat(cluster.kubelet.calls).anyMatch(c -> c.startsWith("/portForward/" + StreamingCluster.ALLOWED
                 + "/worker"));
         awaitEntry("cluster-proxy", "portforward", 101);
-    }
-
-    /** The pod's port: answers one line, as a service in the pod would. */
-    private static void answerOnce(ServerSocket pod) {
-        try (Socket s = pod.accept()) {
-            String line = new BufferedReader(new InputStreamReader(s.getInputStream(), StandardCharsets.UTF_8))
-                    .readLine();
-            s.getOutputStream().write(("pong: " + line + "\n").getBytes(StandardCharsets.UTF_8));
-            s.getOutputStream().flush();
-        } catch (java.io.IOException e) {
-            // the test fails on what it does not read back
-        }
     }
 
     @Test
@@ -233,19 +176,8 @@ class ClusterStreamsOnApiServerTest extends PlatformTest {
 
     @Test
     void throughTheRelayAnExecsOutputComesBackAndTheImpersonatedSandboxIsJudgedByTheClustersRbac() throws Exception {
-        Http.Response relayed = http.post("/v1/projects/" + project + "/clusters", owner, Map.of("name", "relayed"));
-        // a token allowed to impersonate (here the admin's): the API server then judges the sandbox's own group
-        Path tokenFile = Scratch.directory("relay-token").resolve("token");
-        Files.writeString(tokenFile, cluster.api.token());
-        ClusterRelay relay = new ClusterRelay(new ClusterRelay.Settings(http.base(),
-                UUID.fromString(relayed.text("id")), UUID.fromString(project), relayed.text("tunnelToken"),
-                URI.create(cluster.api.url()), HttpClient.newBuilder().sslContext(cluster.api.clientTls()).build(),
-                tokenFile));
-        CompletableFuture<Void> running = CompletableFuture.runAsync(relay::run);
-        String relayedId = relayed.text("id");
-        try {
-            Await.until("the relay to connect", () -> http.get("/v1/clusters/" + relayed.text("id"), owner).body()
-                    .path("relayConnected").asBoolean());
+        try (RelayedCluster relayed = relayedCluster("relayed")) {
+            String relayedId = relayed.id();
             java.io.ByteArrayOutputStream out = new java.io.ByteArrayOutputStream();
             try (KubernetesClient client = sandboxClient(relayedId);
                  ExecWatch watch = client.pods().inNamespace(StreamingCluster.ALLOWED).withName("worker")
@@ -264,29 +196,6 @@ class ClusterStreamsOnApiServerTest extends PlatformTest {
                     clusterToken).status()).as("the impersonated group may not exec there").isEqualTo(403);
             awaitEntry("cluster-proxy", "exec", "the relayed cluster's 403",
                     e -> e.at("/details/status").asInt() == 403 && e.path("target").asText().equals(relayedId));
-        } finally {
-            relay.stop();
-            running.handle((v, e) -> null).get(30, TimeUnit.SECONDS);
         }
-    }
-
-    /** The newest audit entry of {@code kind} and {@code action} whose details carry {@code status}, once stored. */
-    private JsonNode awaitEntry(String kind, String action, int status) {
-        return awaitEntry(kind, action, "status " + status, e -> e.at("/details/status").asInt() == status);
-    }
-
-    private JsonNode awaitEntry(String kind, String action, String what, Predicate<JsonNode> matches) {
-        JsonNode[] found = new JsonNode[1];
-        Await.until("a `" + kind + "` `" + action + "` entry with " + what, () -> {
-            for (JsonNode e : http.get("/v1/orgs/" + org + "/audit-trail?kind=" + kind + "&limit=200", owner).body()
-                    .path("items")) {
-                if (e.path("action").asText().equals(action) && matches.test(e)) {
-                    found[0] = e;
-                    return true;
-                }
-            }
-            return false;
-        });
-        return found[0];
     }
 }

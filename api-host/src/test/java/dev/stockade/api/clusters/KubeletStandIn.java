@@ -15,6 +15,7 @@ import java.util.List;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
+import java.util.function.Consumer;
 import javax.net.ssl.SSLParameters;
 import org.java_websocket.WebSocket;
 import org.java_websocket.drafts.Draft_6455;
@@ -31,9 +32,9 @@ import org.java_websocket.server.WebSocketServer;
  * kubelet connects into the pod, announces the port on channels 0 and 1 (two bytes, little-endian) and then carries
  * channel 0 both ways, as the kubelet's WebSocket port-forward does.
  */
-final class KubeletStandIn extends WebSocketServer implements AutoCloseable {
+final class KubeletStandIn extends WebSocketServer implements Kubelet {
     /** Where channel 0 goes, and how to end what serves the connection when it closes. */
-    private record Attached(OutputStream sink, AutoCloseable end) {
+    private record Attached(Consumer<byte[]> sink, AutoCloseable end) {
     }
 
     /** What the API server asked: the request line's target. */
@@ -60,6 +61,16 @@ final class KubeletStandIn extends WebSocketServer implements AutoCloseable {
             throw new IllegalStateException("the kubelet stand-in did not start within 30 s");
         }
         return endpoint;
+    }
+
+    @Override
+    public int port() {
+        return getPort();
+    }
+
+    @Override
+    public List<String> calls() {
+        return calls;
     }
 
     @Override
@@ -93,33 +104,24 @@ final class KubeletStandIn extends WebSocketServer implements AutoCloseable {
     }
 
     private void exec(WebSocket conn, List<String> command) {
-        ProcessBuilder builder = new ProcessBuilder(command);
-        builder.environment().clear();
-        builder.environment().put("PATH", "/usr/bin:/bin");
-        Process process;
         try {
-            process = builder.start();
+            StandInProcess process = StandInProcess.start(command, new StandInProcess.Attachment() {
+                @Override
+                public void output(int fd, byte[] bytes) {
+                    send(conn, fd, bytes); // stdout and stderr on channels 1 and 2
+                }
+
+                @Override
+                public void exited(int code) {
+                    send(conn, 3, Kubelet.execStatus(code));
+                    conn.close(1000);
+                }
+            });
+            conn.setAttachment(new Attached(process::input, process::destroy));
         } catch (IOException e) {
             send(conn, 3, "{\"metadata\":{},\"status\":\"Failure\",\"message\":\"executable not found\"}");
             conn.close(1000);
-            return;
         }
-        conn.setAttachment(new Attached(process.getOutputStream(), process::destroyForcibly));
-        Thread out = pump(conn, process.getInputStream(), 1);
-        Thread err = pump(conn, process.getErrorStream(), 2);
-        background("exit", () -> {
-            try {
-                int exit = process.waitFor();
-                out.join();
-                err.join();
-                send(conn, 3, exit == 0 ? "{\"metadata\":{},\"status\":\"Success\"}"
-                        : "{\"metadata\":{},\"status\":\"Failure\",\"reason\":\"NonZeroExitCode\",\"details\":"
-                        + "{\"causes\":[{\"reason\":\"ExitCode\",\"message\":\"" + exit + "\"}]}}");
-                conn.close(1000);
-            } catch (InterruptedException e) {
-                Thread.currentThread().interrupt();
-            }
-        });
     }
 
     private void forward(WebSocket conn, int port) {
@@ -129,7 +131,14 @@ final class KubeletStandIn extends WebSocketServer implements AutoCloseable {
         Socket socket;
         try {
             socket = new Socket("127.0.0.1", port);
-            conn.setAttachment(new Attached(socket.getOutputStream(), socket::close));
+            OutputStream toPod = socket.getOutputStream();
+            conn.setAttachment(new Attached(bytes -> {
+                try {
+                    toPod.write(bytes);
+                } catch (IOException e) {
+                    // the port no longer reads
+                }
+            }, socket::close));
         } catch (IOException e) {
             send(conn, 1, ("cannot connect to port " + port).getBytes(StandardCharsets.UTF_8));
             conn.close(1000);
@@ -146,19 +155,6 @@ final class KubeletStandIn extends WebSocketServer implements AutoCloseable {
                 // the port's connection ended
             }
             conn.close(1000);
-        });
-    }
-
-    private static Thread pump(WebSocket conn, InputStream in, int channel) {
-        return background("channel-" + channel, () -> {
-            byte[] buffer = new byte[8192];
-            try {
-                for (int n = in.read(buffer); n >= 0; n = in.read(buffer)) {
-                    send(conn, channel, java.util.Arrays.copyOf(buffer, n));
-                }
-            } catch (IOException e) {
-                // the process ended
-            }
         });
     }
 
@@ -187,12 +183,7 @@ final class KubeletStandIn extends WebSocketServer implements AutoCloseable {
         }
         byte[] bytes = new byte[message.remaining()];
         message.get(bytes);
-        try {
-            attached.sink().write(bytes);
-            attached.sink().flush();
-        } catch (IOException e) {
-            // the process or the port no longer reads
-        }
+        attached.sink().accept(bytes);
     }
 
     @Override

@@ -11,6 +11,7 @@ import io.fabric8.kubernetes.api.model.Pod;
 import io.fabric8.kubernetes.api.model.PodBuilder;
 import io.fabric8.kubernetes.api.model.PodStatusBuilder;
 import io.fabric8.kubernetes.api.model.ServiceAccountBuilder;
+import io.fabric8.kubernetes.api.model.rbac.Role;
 import io.fabric8.kubernetes.api.model.rbac.RoleBindingBuilder;
 import io.fabric8.kubernetes.api.model.rbac.RoleBuilder;
 import io.fabric8.kubernetes.client.Config;
@@ -31,24 +32,31 @@ import java.util.List;
  * A real API server (v1.20.2) that verifies the platform's request JWTs itself, as a direct-mode cluster must: its
  * OIDC authenticator trusts the project's issuer ({@code {publicUrl}/projects/{projectId}}), whose discovery document
  * this fixture serves over TLS (1.20 reads only an https issuer) pointing at the platform's own published key set,
- * with the cluster's audience as client id and the {@code groups} claim as groups. A Node whose kubelet is a
- * {@link KubeletStandIn}, a running pod {@code worker} on it in two namespaces, and RBAC letting the project's group
- * exec, attach and port-forward in {@link #ALLOWED} only.
+ * with the cluster's audience as client id and the {@code groups} claim as groups. A Node whose kubelet is a stand-in
+ * ({@link KubeletStandIn} for the WebSocket protocols, {@link KubeletSpdyStandIn} for SPDY/3.1), a running pod
+ * {@code worker} on it in two namespaces (its container {@code main} keeps stdin open for one attach, as
+ * {@code kubectl run -i} makes it), and RBAC letting the project's group read both pods but exec, attach and
+ * port-forward in {@link #ALLOWED} only.
  */
-final class StreamingCluster implements AutoCloseable {
+final class StreamingCluster<K extends Kubelet> implements AutoCloseable {
     static final String ALLOWED = "team";
     static final String OTHER = "other";
     static final String NODE = "loopback-node";
 
     private final HttpsServer discovery;
     private final ThrowawayPki discoveryPki;
+    private final Kubelet.Starter<K> kubelets;
     private volatile URI platform;
     KubeApiServer api;
     KubernetesClient admin;
-    KubeletStandIn kubelet;
+    K kubelet;
 
-    /** Starts the issuer's discovery endpoint: the platform's public URL must be {@link #issuerBase()}. */
-    StreamingCluster(Path scratch) {
+    /**
+     * Starts the issuer's discovery endpoint: the platform's public URL must be {@link #issuerBase()}; the node's
+     * kubelet comes from {@code kubelets} at {@link #start}.
+     */
+    StreamingCluster(Path scratch, Kubelet.Starter<K> kubelets) {
+        this.kubelets = kubelets;
         discoveryPki = ThrowawayPki.create(scratch);
         var identity = discoveryPki.issue("issuer", "/CN=issuer", ThrowawayPki.Use.SERVER, List.of("127.0.0.1"),
                 List.of());
@@ -88,10 +96,10 @@ final class StreamingCluster implements AutoCloseable {
                 .withCaCertData(ThrowawayPki.base64(api.pki().caCertificate())).withOauthToken(api.token()).build();
         admin = new KubernetesClientBuilder().withConfig(config).withHttpClientFactory(new JdkHttpClientFactory())
                 .build();
-        kubelet = KubeletStandIn.start(api.pki());
+        kubelet = kubelets.start(api.pki());
         admin.nodes().resource(new NodeBuilder().withNewMetadata().withName(NODE).endMetadata().withNewStatus()
                 .addNewAddress().withType("InternalIP").withAddress("127.0.0.1").endAddress()
-                .withNewDaemonEndpoints().withNewKubeletEndpoint().withPort(kubelet.getPort()).endKubeletEndpoint()
+                .withNewDaemonEndpoints().withNewKubeletEndpoint().withPort(kubelet.port()).endKubeletEndpoint()
                 .endDaemonEndpoints().endStatus().build()).create();
         for (String ns : List.of(ALLOWED, OTHER)) {
             admin.namespaces().resource(new NamespaceBuilder().withNewMetadata().withName(ns).endMetadata().build())
@@ -101,22 +109,30 @@ final class StreamingCluster implements AutoCloseable {
             runningPod(ns);
         }
         String group = org + "/" + projectId + ":member";
-        admin.rbac().roles().inNamespace(ALLOWED).resource(new RoleBuilder().withNewMetadata().withName("streams")
-                .endMetadata().addNewRule().withApiGroups("").withResources("pods").withVerbs("get", "list").endRule()
-                .addNewRule().withApiGroups("").withResources("pods/exec", "pods/attach", "pods/portforward")
-                .withVerbs("get", "create").endRule().build()).create();
-        admin.rbac().roleBindings().inNamespace(ALLOWED).resource(new RoleBindingBuilder().withNewMetadata()
-                .withName("streams").endMetadata().withNewRoleRef().withApiGroup("rbac.authorization.k8s.io")
-                .withKind("Role").withName("streams").endRoleRef().addNewSubject()
-                .withApiGroup("rbac.authorization.k8s.io").withKind("Group").withName(group).endSubject().build())
-                .create();
+        role(ALLOWED, group, new RoleBuilder().withNewMetadata().withName("streams").endMetadata().addNewRule()
+                .withApiGroups("").withResources("pods").withVerbs("get", "list").endRule().addNewRule()
+                .withApiGroups("").withResources("pods/exec", "pods/attach", "pods/portforward")
+                .withVerbs("get", "create").endRule().build());
+        role(OTHER, group, new RoleBuilder().withNewMetadata().withName("readers").endMetadata().addNewRule()
+                .withApiGroups("").withResources("pods").withVerbs("get", "list").endRule().build());
+    }
+
+    /** Creates {@code role} in {@code ns} and binds it to {@code group}. */
+    private void role(String ns, String group, Role role) {
+        admin.rbac().roles().inNamespace(ns).resource(role).create();
+        admin.rbac().roleBindings().inNamespace(ns).resource(new RoleBindingBuilder().withNewMetadata()
+                .withName(role.getMetadata().getName()).endMetadata().withNewRoleRef()
+                .withApiGroup("rbac.authorization.k8s.io").withKind("Role").withName(role.getMetadata().getName())
+                .endRoleRef().addNewSubject().withApiGroup("rbac.authorization.k8s.io").withKind("Group")
+                .withName(group).endSubject().build()).create();
     }
 
     /** A pod bound to the node at create (the scheduler's act) with its status written as running (the kubelet's). */
     private void runningPod(String ns) {
         Pod pod = admin.pods().inNamespace(ns).resource(new PodBuilder().withNewMetadata().withName("worker")
                 .endMetadata().withNewSpec().withNodeName(NODE).withAutomountServiceAccountToken(false)
-                .addNewContainer().withName("main").withImage("debian:bookworm-slim").endContainer().endSpec().build())
+                .addNewContainer().withName("main").withImage("debian:bookworm-slim").withStdin(true)
+                .withStdinOnce(true).endContainer().endSpec().build())
                 .create();
         admin.pods().inNamespace(ns).withName(pod.getMetadata().getName()).editStatus(p -> {
             p.setStatus(new PodStatusBuilder().withPhase("Running").withHostIP("127.0.0.1").withPodIP("10.1.0.7")

@@ -4,9 +4,12 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.junit.platform.engine.discovery.DiscoverySelectors.selectClass;
 
 import dev.stockade.testing.NoSilentSkips;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
 import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.TestInstance;
 import org.junit.platform.engine.TestExecutionResult;
@@ -41,6 +44,18 @@ class NoSilentSkipsTest {
         }
     }
 
+    /** Skips in {@code @BeforeEach} for a command not on {@code PATH}, as the kubectl test does. */
+    static class NeedsACommandNotOnPath {
+        @BeforeEach
+        void command() {
+            Requires.onPath("stockade-no-such-command", "stockade-command");
+        }
+
+        @Test
+        void runs() {
+        }
+    }
+
     private record Outcome(TestExecutionResult.Status status, String message) {
     }
 
@@ -64,12 +79,15 @@ class NoSilentSkipsTest {
 
     @Test
     void inCiASkipInBeforeAllOrInTheTestFailsAndSaysWhatWasMissing() {
-        for (Class<?> test : List.of(NeedsAMissingTool.class, NeedsAnUnsetVariable.class)) {
+        for (Class<?> test : List.of(NeedsAMissingTool.class, NeedsAnUnsetVariable.class,
+                NeedsACommandNotOnPath.class)) {
             Outcome o = run(test, true);
             assertThat(o.status()).as(test.getSimpleName()).isEqualTo(TestExecutionResult.Status.FAILED);
             assertThat(o.message()).contains("may not skip in CI");
         }
         assertThat(run(NeedsAMissingTool.class, true).message()).contains("apt-get install stockade-tool");
+        assertThat(run(NeedsACommandNotOnPath.class, true).message())
+                .contains("`stockade-no-such-command` is not on PATH").contains("apt-get install stockade-command");
     }
 
     @Test
@@ -79,5 +97,13 @@ class NoSilentSkipsTest {
         assertThat(o.status()).isEqualTo(ci ? TestExecutionResult.Status.FAILED : TestExecutionResult.Status.ABORTED);
         assertThat(o.message()).contains("/nonexistent/stockade-tool is missing: install it with"
                 + " `apt-get install stockade-tool`");
+    }
+
+    @Test
+    void aCommandOnPathIsTheOneTheShellRuns() throws Exception {
+        Process shell = new ProcessBuilder("sh", "-c", "command -v sh").start();
+        String found = new String(shell.getInputStream().readAllBytes(), StandardCharsets.UTF_8).strip();
+        assertThat(shell.waitFor()).isZero();
+        assertThat(Requires.onPath("sh", "dash")).isEqualTo(Path.of(found));
     }
 }

@@ -19,6 +19,16 @@ public final class Requires {
                 + " `apt-get install " + debianPackage + "` (.ci/run does)");
     }
 
+    /** The executable {@code command} first on {@code PATH}, from the Debian package {@code debianPackage}. */
+    public static Path onPath(String command, String debianPackage) {
+        String path = System.getenv("PATH") == null ? "" : System.getenv("PATH");
+        Path found = java.util.Arrays.stream(path.split(java.io.File.pathSeparator)).filter(d -> !d.isEmpty())
+                .map(d -> Path.of(d, command)).filter(Files::isExecutable).findFirst().orElse(null);
+        Assumptions.assumeTrue(found != null, () -> "`" + command + "` is not on PATH: install it with"
+                + " `apt-get install " + debianPackage + "` (.ci/run does)");
+        return found;
+    }
+
     /** Bubblewrap, which the local sandbox provisioner runs every sandbox in. */
     public static void bubblewrap() {
         executable("/usr/bin/bwrap", "bubblewrap");
