@@ -35,20 +35,33 @@ final class ClusterStream implements Closeable {
     record Ended(String reason, long bytesToCluster, long bytesFromCluster, Duration lasted) {
     }
 
-    /** Why a stream ends, with the WebSocket close code its client is sent (RFC 6455 7.4.1). */
+    /**
+     * Why a stream ends, with the WebSocket close code its client is sent (RFC 6455 7.4.1), and the Kubernetes status
+     * (reason, HTTP code, message) a SPDY remote-command client is sent on its error stream.
+     */
     enum Reason {
-        CLOSED(1000), IDLE(1001), HALTED(1008), FRAME_TOO_LARGE(1009);
+        CLOSED(1000, "", 0, ""),
+        IDLE(1001, "Timeout", 504, "the stream was idle for longer than the platform allows"),
+        HALTED(1008, "Forbidden", 403, "the organization is halted"),
+        FRAME_TOO_LARGE(1009, "RequestEntityTooLarge", 413, "a frame was larger than the platform allows");
 
         final int code;
+        final String statusReason;
+        final int statusCode;
+        final String message;
 
-        Reason(int code) {
+        Reason(int code, String statusReason, int statusCode, String message) {
             this.code = code;
+            this.statusReason = statusReason;
+            this.statusCode = statusCode;
+            this.message = message;
         }
     }
 
     static final String PIPE = "stockade-cluster-stream";
     private final Channel upstream;
     private final StreamKind.Protocol protocol;
+    private final StreamKind.Verb verb;
     private final FrameLimit toCluster;
     private final FrameLimit fromCluster;
     private final long startedNanos = System.nanoTime();
@@ -57,10 +70,11 @@ final class ClusterStream implements Closeable {
     private final Consumer<Ended> onEnd;
     private final Channel client;
 
-    ClusterStream(Channel client, Channel upstream, StreamKind.Protocol protocol, long maxFrame, Consumer<Ended> onEnd) {
+    ClusterStream(Channel client, Channel upstream, StreamKind kind, long maxFrame, Consumer<Ended> onEnd) {
         this.client = client;
         this.upstream = upstream;
-        this.protocol = protocol;
+        this.protocol = kind.protocol();
+        this.verb = kind.verb();
         this.onEnd = onEnd;
         this.toCluster = new FrameLimit(protocol, maxFrame, n -> end(Reason.FRAME_TOO_LARGE));
         this.fromCluster = new FrameLimit(protocol, maxFrame, n -> end(Reason.FRAME_TOO_LARGE));
@@ -125,7 +139,8 @@ final class ClusterStream implements Closeable {
 
     /**
      * Ends the stream for {@code why}. On the cluster connection's loop, where the cluster-to-sandbox bytes are read,
-     * so that a WebSocket close frame is written only between two whole frames.
+     * so that a last frame saying why is written only between two whole frames: a WebSocket close frame, or for a
+     * SPDY exec or attach a status on the client's error stream (kubectl then reports the reason and fails).
      */
     void end(Reason why) {
         if (!reason.compareAndSet(null, why)) {
@@ -133,13 +148,26 @@ final class ClusterStream implements Closeable {
         }
         upstream.eventLoop().execute(() -> {
             Channel c = client;
-            if (c.isActive() && protocol == StreamKind.Protocol.WEBSOCKET && fromCluster.atBoundary()) {
-                c.writeAndFlush(closeFrame(why)).addListener(ChannelFutureListener.CLOSE);
+            ByteBuf last = c.isActive() && fromCluster.atBoundary() ? lastFrame(why) : null;
+            if (last != null) {
+                c.writeAndFlush(last).addListener(ChannelFutureListener.CLOSE);
             } else {
                 c.close();
             }
             upstream.close();
         });
+    }
+
+    /** The frame that tells the client why the stream ends, or null when its protocol has none to send. */
+    private ByteBuf lastFrame(Reason why) {
+        if (protocol == StreamKind.Protocol.WEBSOCKET) {
+            return closeFrame(why);
+        }
+        long errorStream = toCluster.firstStream();
+        if (why == Reason.CLOSED || verb == StreamKind.Verb.PORTFORWARD || errorStream < 0) {
+            return null; // a port-forward's error streams carry text per connection, not a status
+        }
+        return spdyStatus(errorStream, why);
     }
 
     private void finish() {
@@ -162,6 +190,22 @@ final class ClusterStream implements Closeable {
         byte[] text = why.name().toLowerCase(java.util.Locale.ROOT).replace('_', ' ').getBytes(StandardCharsets.UTF_8);
         ByteBuf frame = Unpooled.buffer(4 + text.length);
         frame.writeByte(0x88).writeByte(2 + text.length).writeShort(why.code).writeBytes(text);
+        return frame;
+    }
+
+    /**
+     * A SPDY data frame ending stream {@code id} (flag FIN) whose payload is a Kubernetes {@code Status} of failure:
+     * what a kubelet writes on a remote command's error stream when the command cannot go on.
+     */
+    static ByteBuf spdyStatus(long id, Reason why) {
+        com.fasterxml.jackson.databind.node.ObjectNode status = com.fasterxml.jackson.databind.json.JsonMapper.builder()
+                .build().createObjectNode();
+        status.put("kind", "Status").put("apiVersion", "v1").putObject("metadata");
+        status.put("status", "Failure").put("message", why.message).put("reason", why.statusReason)
+                .put("code", why.statusCode);
+        byte[] json = status.toString().getBytes(StandardCharsets.UTF_8);
+        ByteBuf frame = Unpooled.buffer(8 + json.length);
+        frame.writeInt((int) (id & 0x7fffffffL)).writeByte(0x01).writeMedium(json.length).writeBytes(json);
         return frame;
     }
 

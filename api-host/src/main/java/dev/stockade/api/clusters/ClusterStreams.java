@@ -178,7 +178,7 @@ class ClusterStreams {
                                       io.netty.channel.Channel upstream) {
             record(kind.verb().subresource(), 101, Map.of());
             ClusterStream[] self = new ClusterStream[1];
-            ClusterStream stream = new ClusterStream(client.channel(), upstream, kind.protocol(),
+            ClusterStream stream = new ClusterStream(client.channel(), upstream, kind,
                     settings.maxFrameBytes(), ended -> {
                         held.decrementAndGet();
                         open.forget(caller.orgId(), self[0]);

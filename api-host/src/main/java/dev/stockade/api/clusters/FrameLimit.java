@@ -25,6 +25,10 @@ final class FrameLimit extends ChannelInboundHandlerAdapter {
     private long skip;
     private long bytes;
     private boolean breached;
+    /** Stream-id bytes of the first SPDY SYN_STREAM still to read, and what they read so far. */
+    private int idWanted;
+    private int idRead;
+    private volatile long firstStream = -1;
 
     FrameLimit(StreamKind.Protocol protocol, long max, Breach breach) {
         this.protocol = protocol;
@@ -56,6 +60,14 @@ final class FrameLimit extends ChannelInboundHandlerAdapter {
         return bytes;
     }
 
+    /**
+     * The stream id of the first SPDY {@code SYN_STREAM} seen in this direction, or -1: the stream a remote-command
+     * client opens first is its error stream, where the status of the command goes (Kubernetes' remotecommand v2+).
+     */
+    long firstStream() {
+        return firstStream;
+    }
+
     /** Whether the bytes seen so far end exactly at a frame's end (a frame may be written after them). */
     boolean atBoundary() {
         return have == 0 && skip == 0 && !breached;
@@ -66,6 +78,14 @@ final class FrameLimit extends ChannelInboundHandlerAdapter {
         int i = buf.readerIndex();
         int end = buf.writerIndex();
         while (i < end) {
+            if (skip > 0 && idWanted > 0) { // the first SYN_STREAM's stream id: its payload's first four bytes
+                idRead = (idRead << 8) | (buf.getByte(i++) & 0xff);
+                skip--;
+                if (--idWanted == 0) {
+                    firstStream = idRead & 0x7fffffffL;
+                }
+                continue;
+            }
             if (skip > 0) {
                 long n = Math.min(skip, end - i);
                 skip -= n;
@@ -80,9 +100,17 @@ final class FrameLimit extends ChannelInboundHandlerAdapter {
                     return payload < 0 ? Long.MAX_VALUE : payload;
                 }
                 skip = payload;
+                if (firstStream < 0 && idRead == 0 && payload >= 4 && synStream()) {
+                    idWanted = 4;
+                }
             }
         }
         return -1;
+    }
+
+    /** A SPDY control frame of type 1 (its first bit set, the type in bytes 2 and 3). */
+    private boolean synStream() {
+        return protocol == StreamKind.Protocol.SPDY && (header[0] & 0x80) != 0 && header[2] == 0 && header[3] == 1;
     }
 
     private int headerLength() {

@@ -180,7 +180,9 @@ class ClusterSpdyOnApiServerTest extends StreamingClusterTest<KubeletSpdyStandIn
         cat.awaitStdout("before the halt\n");
         assertThat(http.post("/v1/orgs/" + org + "/halt", owner, null).status()).isEqualTo(200);
         try {
-            cat.exit(); // it ends (kubectl 1.20 with 0: its v4 protocol reads an error stream cut short as success)
+            // the platform writes a failure status on kubectl's error stream before it closes: kubectl says why
+            assertThat(cat.exit()).isNotZero();
+            assertThat(cat.stderr()).contains("the organization is halted");
             awaitEntry("cluster-proxy", "exec-end", "reason halted",
                     e -> e.at("/details/reason").asText().equals("halted"));
             // kubectl reads the pod before it upgrades: the halted proxy's 403 (problem details, which kubectl does not

@@ -154,7 +154,17 @@ class ClusterStreamsSpdyTest extends PlatformTest {
 
             out.write(encode(new DefaultSpdyDataFrame(1, Unpooled.wrappedBuffer(new byte[4097]))));
             out.flush();
-            assertThat(in.read()).as("a frame over 4096 bytes ends the stream").isEqualTo(-1);
+            // a frame over 4096 bytes ends the stream: first a failure status on the client's first stream (a
+            // remote command's error stream), which says why, then the end of the connection
+            EmbeddedChannel decoder = new EmbeddedChannel(new SpdyFrameCodec(SpdyVersion.SPDY_3_1));
+            decoder.writeInbound(Unpooled.wrappedBuffer(in.readAllBytes()));
+            io.netty.handler.codec.spdy.SpdyDataFrame status = decoder.readInbound();
+            assertThat(status.streamId()).isEqualTo(1);
+            assertThat(status.isLast()).isTrue();
+            assertThat(status.content().toString(StandardCharsets.UTF_8)).contains("\"status\":\"Failure\"")
+                    .contains("\"reason\":\"RequestEntityTooLarge\"").contains("\"code\":413");
+            status.release();
+            assertThat((Object) decoder.readInbound()).as("nothing after it").isNull();
         }
         Await.until("the stream's end to be audited as frame-too-large", () -> http.get("/v1/orgs/" + org
                 + "/audit-trail?kind=cluster-proxy", owner).raw().contains("frame-too-large"));

@@ -9,6 +9,11 @@ import io.netty.buffer.Unpooled;
 import io.netty.handler.codec.http.websocketx.BinaryWebSocketFrame;
 import io.netty.handler.codec.http.websocketx.WebSocket13FrameEncoder;
 import io.netty.channel.embedded.EmbeddedChannel;
+import io.netty.handler.codec.spdy.DefaultSpdySynStreamFrame;
+import io.netty.handler.codec.spdy.SpdyDataFrame;
+import io.netty.handler.codec.spdy.SpdyFrameCodec;
+import io.netty.handler.codec.spdy.SpdySynStreamFrame;
+import io.netty.handler.codec.spdy.SpdyVersion;
 import java.util.ArrayList;
 import java.util.List;
 import org.junit.jupiter.api.Test;
@@ -80,6 +85,44 @@ class FrameLimitTest {
             assertThat(scanInPieces(limit, fine, piece)).isEqualTo(-1);
             assertThat(scanInPieces(limit, spdyData(4097), piece)).isEqualTo(4097);
         }
+    }
+
+    @Test
+    void theFirstSynStreamsIdIsReadWhateverThePiecesAndALaterOneDoesNotReplaceIt() {
+        EmbeddedChannel codec = new EmbeddedChannel(new SpdyFrameCodec(SpdyVersion.SPDY_3_1));
+        List<ByteBuf> frames = new ArrayList<>();
+        for (int id : new int[] {5, 7}) { // what kubectl opens first is its error stream, then stdin, stdout...
+            SpdySynStreamFrame syn = new DefaultSpdySynStreamFrame(id, 0, (byte) 0);
+            syn.headers().set("streamtype", id == 5 ? "error" : "stdout");
+            codec.writeOutbound(syn);
+            frames.add(codec.readOutbound());
+            frames.add(spdyData(3));
+        }
+        ByteBuf all = Unpooled.wrappedBuffer(frames.toArray(ByteBuf[]::new));
+        for (int piece : new int[] {1, 3, 9, 1 << 20}) {
+            FrameLimit limit = new FrameLimit(StreamKind.Protocol.SPDY, 4096, n -> { });
+            assertThat(limit.firstStream()).isEqualTo(-1);
+            assertThat(scanInPieces(limit, all.duplicate(), piece)).isEqualTo(-1);
+            assertThat(limit.firstStream()).as("pieces of %d", piece).isEqualTo(5);
+            assertThat(limit.atBoundary()).isTrue();
+        }
+    }
+
+    @Test
+    void theStatusWrittenOnTheErrorStreamIsAFinalDataFrameAKubernetesClientDecodes() throws Exception {
+        EmbeddedChannel codec = new EmbeddedChannel(new SpdyFrameCodec(SpdyVersion.SPDY_3_1));
+        codec.writeInbound(ClusterStream.spdyStatus(5, ClusterStream.Reason.HALTED));
+        SpdyDataFrame data = codec.readInbound();
+        assertThat(data.streamId()).isEqualTo(5);
+        assertThat(data.isLast()).as("FIN: the error stream ends with it").isTrue();
+        var status = new com.fasterxml.jackson.databind.ObjectMapper()
+                .readTree(data.content().toString(java.nio.charset.StandardCharsets.UTF_8));
+        assertThat(status.path("kind").asText()).isEqualTo("Status");
+        assertThat(status.path("status").asText()).isEqualTo("Failure");
+        assertThat(status.path("reason").asText()).isEqualTo("Forbidden");
+        assertThat(status.path("code").asInt()).isEqualTo(403);
+        assertThat(status.path("message").asText()).isEqualTo("the organization is halted");
+        data.release();
     }
 
     @Test
