@@ -1,6 +1,8 @@
 package dev.stockade.api.clusters;
 
 import dev.stockade.api.kernel.net.BytePipe;
+import com.fasterxml.jackson.databind.node.JsonNodeFactory;
+import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.netty.buffer.ByteBuf;
 import io.netty.buffer.Unpooled;
 import io.netty.channel.Channel;
@@ -198,8 +200,7 @@ final class ClusterStream implements Closeable {
      * what a kubelet writes on a remote command's error stream when the command cannot go on.
      */
     static ByteBuf spdyStatus(long id, Reason why) {
-        com.fasterxml.jackson.databind.node.ObjectNode status = com.fasterxml.jackson.databind.json.JsonMapper.builder()
-                .build().createObjectNode();
+        ObjectNode status = JsonNodeFactory.instance.objectNode();
         status.put("kind", "Status").put("apiVersion", "v1").putObject("metadata");
         status.put("status", "Failure").put("message", why.message).put("reason", why.statusReason)
                 .put("code", why.statusCode);

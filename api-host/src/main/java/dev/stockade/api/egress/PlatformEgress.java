@@ -26,6 +26,7 @@ import java.net.InetAddress;
 import java.nio.file.Files;
 import java.util.LinkedHashMap;
 import java.util.Map;
+import java.util.function.Predicate;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -91,7 +92,7 @@ public class PlatformEgress implements EgressEndpoint {
      * The sandboxes this listener serves: those running on this host's bridge. A sandbox elsewhere (another
      * replica's host, a cluster) sends its traffic to that host's listener or to a proxy replica.
      */
-    private static java.util.function.Predicate<String> servedHere(Provisioner provisioner) {
+    private static Predicate<String> servedHere(Provisioner provisioner) {
         if (provisioner instanceof LocalProvisioner local) {
             return local::runsHere;
         }

@@ -8,7 +8,6 @@ import java.util.ArrayDeque;
 import java.util.ArrayList;
 import java.util.Deque;
 import java.util.List;
-import java.util.function.Consumer;
 
 /**
  * A process's descendants, read from the kernel's per-thread {@code /proc/<pid>/task/<tid>/children} lists: the
@@ -37,7 +36,9 @@ final class ProcessTree {
 
     /** Kills {@code pid}'s descendants (SIGKILL), parents first so that none forks a replacement. */
     static void killDescendants(long pid) {
-        descendants(pid).forEach(each(ProcessHandle::destroyForcibly));
+        for (long each : descendants(pid)) {
+            ProcessHandle.of(each).ifPresent(ProcessHandle::destroyForcibly);
+        }
     }
 
     /** The first child of {@code pid}'s main thread, or -1. */
@@ -75,9 +76,5 @@ final class ProcessTree {
             return List.of();
         }
         return out;
-    }
-
-    private static Consumer<Long> each(Consumer<ProcessHandle> action) {
-        return pid -> ProcessHandle.of(pid).ifPresent(action);
     }
 }
