@@ -16,8 +16,12 @@ import java.time.Clock;
 import java.time.Duration;
 import java.util.List;
 import java.util.UUID;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ExecutionException;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -30,6 +34,13 @@ import org.slf4j.LoggerFactory;
 @Singleton
 public class SandboxService {
     private static final Logger LOG = LoggerFactory.getLogger(SandboxService.class);
+    /** How often a caller waiting for a start re-reads the state when the start runs on another replica. */
+    private static final Duration START_POLL = Duration.ofMillis(10);
+    /**
+     * Activity is recorded at most once per this span per sandbox: the idle timers count in minutes, and every exec
+     * and private-port request would otherwise commit a write.
+     */
+    private static final Duration ACTIVITY_GRAIN = Duration.ofSeconds(1);
 
     private final SandboxWrites writes;
     private final SandboxStore store;
@@ -139,20 +150,51 @@ public class SandboxService {
 
     /**
      * Activity on a sandbox (exec, terminal, private port): resets its idle timer and, for a sandbox the auto-stop
-     * timer stopped and that has {@code autoStart}, starts it again and waits (at most {@code wait}) until it runs.
+     * timer stopped and that has {@code autoStart}, starts it again. A sandbox that is being created or started
+     * (by this call or before it) is waited for, at most {@code wait}: the caller gets it running, or in the state
+     * its start ended in (error, stopped), or still starting when the wait ran out. Activity within the last second
+     * is not written again.
      */
     public Sandbox ensureRunning(UUID id, Duration wait) throws InterruptedException {
         Sandbox s = store.find(id).orElseThrow(() -> ApiProblem.notFound("sandbox `" + id + "`"));
         if (s.state() == SandboxState.STOPPED && s.autoStart() && "auto-stop".equals(s.stoppedBy())) {
             tx.executeWrite(st -> store.transition(id, SandboxState.Transition.AUTO_START, "", null,
                     clock.instant()));
-            worker.provision(id).join();
+            worker.provision(id);
+        }
+        s = awaitStarted(id, wait);
+        java.time.Instant now = clock.instant();
+        if (s.lastActivityAt() != null && !s.lastActivityAt().isBefore(now.minus(ACTIVITY_GRAIN))) {
+            return s; // activity this recent is already recorded: no write per request
         }
         tx.executeWrite(st -> {
-            store.touch(id, clock.instant());
+            store.touch(id, now);
             return null;
         });
-        return store.find(id).orElseThrow();
+        return store.find(id).orElseThrow(() -> ApiProblem.notFound("sandbox `" + id + "`"));
+    }
+
+    /**
+     * Waits while the sandbox is creating or starting: on this replica's provisioning when it runs here (woken as
+     * it ends), else re-reading the state every {@link #START_POLL} (another replica provisions it).
+     */
+    private Sandbox awaitStarted(UUID id, Duration wait) throws InterruptedException {
+        long deadline = System.nanoTime() + wait.toNanos();
+        Sandbox s = store.find(id).orElseThrow(() -> ApiProblem.notFound("sandbox `" + id + "`"));
+        while (SandboxState.STARTING_UP.contains(s.state()) && System.nanoTime() < deadline) {
+            CompletableFuture<Void> here = worker.pending(id);
+            try {
+                if (here.isDone()) {
+                    Thread.sleep(START_POLL.toMillis()); // bounded poll: the start runs on another replica
+                } else {
+                    here.get(START_POLL.toMillis(), TimeUnit.MILLISECONDS);
+                }
+            } catch (TimeoutException | ExecutionException stillStartingOrFailed) {
+                // read the state again: a failed start wrote its error
+            }
+            s = store.find(id).orElseThrow(() -> ApiProblem.notFound("sandbox `" + id + "`"));
+        }
+        return s;
     }
 
     /** The sandbox a sandbox token was minted for, if the token belongs to a sandbox. */

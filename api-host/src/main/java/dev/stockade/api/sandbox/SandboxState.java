@@ -14,6 +14,8 @@ public enum SandboxState {
 
     /** States in which the sandbox is, or is about to be, provisioned. */
     public static final Set<SandboxState> LIVE = EnumSet.of(CREATING, STARTING, RUNNING);
+    /** States in which provisioning is asked for or under way: what a caller that needs the sandbox waits out. */
+    public static final Set<SandboxState> STARTING_UP = EnumSet.of(CREATING, STARTING);
 
     /** Every move a sandbox can make, with where it may start from. */
     public enum Transition {

@@ -69,6 +69,15 @@ public class SandboxWorker {
         return chain(id, () -> runProvision(id));
     }
 
+    /**
+     * Completes when the work this replica has queued for the sandbox so far has ended (at once when none): how a
+     * caller waits for a start without polling.
+     */
+    public CompletableFuture<Void> pending(UUID id) {
+        CompletableFuture<Void> last = chains.get(id);
+        return last == null ? CompletableFuture.completedFuture(null) : last;
+    }
+
     public CompletableFuture<Void> stop(UUID id) {
         return chain(id, () -> {
             try {

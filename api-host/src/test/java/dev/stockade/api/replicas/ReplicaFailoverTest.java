@@ -1,5 +1,6 @@
 package dev.stockade.api.replicas;
 
+import dev.stockade.api.support.SandboxShell;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import com.sun.net.httpserver.HttpServer;

@@ -1,5 +1,6 @@
 package dev.stockade.api.replicas;
 
+import dev.stockade.api.support.SandboxShell;
 import dev.stockade.testing.Await;
 import java.nio.file.Path;
 import java.util.List;

@@ -3,12 +3,12 @@ package dev.stockade.api.sandbox;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import dev.stockade.api.support.ExecFrames;
 import dev.stockade.api.support.Http;
 import dev.stockade.api.support.PlatformTest;
 import dev.stockade.api.support.Requires;
 import dev.stockade.testing.Await;
 import io.micronaut.test.extensions.junit5.annotation.MicronautTest;
-import java.io.ByteArrayOutputStream;
 import java.net.URI;
 import java.net.URLEncoder;
 import java.net.http.HttpClient;
@@ -18,7 +18,6 @@ import java.nio.charset.StandardCharsets;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.CompletableFuture;
-import java.util.concurrent.CompletionStage;
 import java.util.concurrent.TimeUnit;
 import java.util.stream.Collectors;
 import org.junit.jupiter.api.Test;
@@ -31,47 +30,12 @@ class ExecSocketTest extends PlatformTest {
     record Result(String out, String err, int exit) {
     }
 
-    private static final class Frames implements WebSocket.Listener {
-        final ByteArrayOutputStream out = new ByteArrayOutputStream();
-        final ByteArrayOutputStream err = new ByteArrayOutputStream();
-        final CompletableFuture<Integer> exit = new CompletableFuture<>();
-        final CompletableFuture<Void> started = new CompletableFuture<>();
-        private final ByteArrayOutputStream partial = new ByteArrayOutputStream();
-
-        @Override
-        public CompletionStage<?> onBinary(WebSocket ws, ByteBuffer data, boolean last) {
-            byte[] b = new byte[data.remaining()];
-            data.get(b);
-            partial.writeBytes(b);
-            if (last) {
-                byte[] frame = partial.toByteArray();
-                partial.reset();
-                switch (frame[0]) {
-                    case 1 -> out.write(frame, 1, frame.length - 1);
-                    case 2 -> err.write(frame, 1, frame.length - 1);
-                    case 3 -> exit.complete(((frame[1] & 0xff) << 24) | ((frame[2] & 0xff) << 16)
-                            | ((frame[3] & 0xff) << 8) | (frame[4] & 0xff));
-                    case 5 -> started.complete(null);
-                    default -> { }
-                }
-            }
-            ws.request(1);
-            return null;
-        }
-
-        @Override
-        public CompletionStage<?> onClose(WebSocket ws, int status, String reason) {
-            exit.completeExceptionally(new IllegalStateException("closed " + status + " " + reason));
-            return null;
-        }
-    }
-
-    private CompletableFuture<WebSocket> connect(String path, String token, List<String> command, Frames frames) {
+    private CompletableFuture<WebSocket> connect(String path, String token, List<String> command, ExecFrames frames) {
         return connect(path, token, command, "", frames);
     }
 
     private CompletableFuture<WebSocket> connect(String path, String token, List<String> command, String extra,
-                                                 Frames frames) {
+                                                 ExecFrames frames) {
         String query = command.stream().map(c -> "command=" + URLEncoder.encode(c, StandardCharsets.UTF_8))
                 .collect(Collectors.joining("&")) + extra;
         URI uri = URI.create("ws://127.0.0.1:" + server.getPort() + path + "/exec?" + query);
@@ -103,7 +67,7 @@ class ExecSocketTest extends PlatformTest {
     @Test
     void aTtyExecRunsOnARealTerminalOfTheAskedSizeAndFollowsResizes() throws Exception {
         String path = runningSandbox("tty");
-        Frames frames = new Frames();
+        ExecFrames frames = new ExecFrames();
         // the shell reports whether stdin is a terminal and its size, waits for a line, then reports the size again
         WebSocket ws = connect(path, ownerToken(), List.of("sh", "-c",
                 "test -t 0 && echo is-a-tty; stty size; read line; stty size; echo \"got $line\" >&2; exit 7"),
@@ -127,7 +91,7 @@ class ExecSocketTest extends PlatformTest {
         assertThat(frames.err.size()).isZero();
 
         // without tty, stdin is not a terminal
-        Frames plain = new Frames();
+        ExecFrames plain = new ExecFrames();
         WebSocket ws2 = connect(path, ownerToken(), List.of("sh", "-c", "test -t 0 || echo no-tty"), plain)
                 .get(30, TimeUnit.SECONDS);
         plain.started.get(60, TimeUnit.SECONDS);
@@ -149,7 +113,7 @@ class ExecSocketTest extends PlatformTest {
         // provisioning runs on worker threads
         Await.until("the sandbox to run", Await.LONG, () -> http.get(path, owner).text("state").equals("running"));
 
-        Frames frames = new Frames();
+        ExecFrames frames = new ExecFrames();
         WebSocket ws = connect(path, owner, List.of("sh", "-c", "cat; echo oops >&2; pwd; exit 3"), frames)
                 .get(30, TimeUnit.SECONDS);
         frames.started.get(60, TimeUnit.SECONDS);
@@ -163,13 +127,13 @@ class ExecSocketTest extends PlatformTest {
         assertThat(frames.err.toString(StandardCharsets.UTF_8)).isEqualTo("oops\n");
 
         // no token: the handshake is refused; an org token that is no project member: refused too
-        assertThatThrownBy(() -> connect(path, null, List.of("true"), new Frames()).get(30, TimeUnit.SECONDS))
+        assertThatThrownBy(() -> connect(path, null, List.of("true"), new ExecFrames()).get(30, TimeUnit.SECONDS))
                 .hasStackTraceContaining("status code 401");
         String outsider = createApiToken(owner, org, "outsider");
-        assertThatThrownBy(() -> connect(path, outsider, List.of("true"), new Frames()).get(30, TimeUnit.SECONDS))
+        assertThatThrownBy(() -> connect(path, outsider, List.of("true"), new ExecFrames()).get(30, TimeUnit.SECONDS))
                 .hasStackTraceContaining("status code 403");
         String foreign = createApiToken(owner, createOrg(owner, "other"), "foreign");
-        assertThatThrownBy(() -> connect(path, foreign, List.of("true"), new Frames()).get(30, TimeUnit.SECONDS))
+        assertThatThrownBy(() -> connect(path, foreign, List.of("true"), new ExecFrames()).get(30, TimeUnit.SECONDS))
                 .hasStackTraceContaining("status code 404");
     }
 
@@ -179,7 +143,7 @@ class ExecSocketTest extends PlatformTest {
         // the end of input is sent at once and stays unread behind megabytes of output: a platform that closed the
         // socket right after the exit frame reset the connection and cut the output's end (7 runs in 10 under load)
         for (int run = 0; run < 5; run++) {
-            Frames frames = new Frames();
+            ExecFrames frames = new ExecFrames();
             WebSocket ws = connect(path, ownerToken(), List.of("head", "-c", "3000000", "/dev/zero"), frames)
                     .get(30, TimeUnit.SECONDS);
             frames.started.get(60, TimeUnit.SECONDS);

@@ -15,6 +15,8 @@ import java.util.concurrent.TimeUnit;
  * [count] [keep]}: with {@code keep} every sandbox stays running (flatness from the first to the last on one host)
  * and the spans are also reported per tenth of the run. {@code -Dbench.log=<file>} keeps the platform's log (with
  * {@code -Dbench.debug=true} the per-start phases of the worker and the provisioner are in it).
+ * {@code -Dbench.start=poll|direct|both} (default both, alternating): the client polls {@code GET} every millisecond
+ * until the sandbox runs and then opens the exec, or opens the exec right after the create (it waits for the start).
  */
 public final class SandboxStartBench {
     private SandboxStartBench() {
@@ -23,46 +25,40 @@ public final class SandboxStartBench {
     public static void main(String[] args) throws Exception {
         int count = args.length > 0 ? Integer.parseInt(args[0]) : 100;
         boolean keep = args.length > 1 && args[1].equals("keep");
+        String path = System.getProperty("bench.start", "both");
+        if (!List.of("poll", "direct", "both").contains(path)) {
+            throw new IllegalArgumentException("bench.start is poll, direct or both");
+        }
         Map<String, String> env = Boolean.getBoolean("bench.debug")
                 ? Map.of("LOGGER_LEVELS_DEV_STOCKADE_API_SANDBOX", "DEBUG") : Map.of();
         try (BenchPlatform platform = BenchPlatform.start(18490, env)) {
             String org = platform.send("POST", "/v1/orgs", "{\"name\":\"bench\"}").path("id").asText();
             String project = platform.send("POST", "/v1/orgs/" + org + "/projects", "{\"name\":\"p\"}")
                     .path("id").asText();
-            List<Double> api = new ArrayList<>();
-            List<Double> created = new ArrayList<>();
-            List<Double> running = new ArrayList<>();
-            List<String> kept = new ArrayList<>();
-            System.out.println("load before: " + load());
+            Spans poll = new Spans();
+            Spans direct = new Spans();
+            System.out.println("load before: " + load() + "; start path: " + path);
             for (int i = 0; i < count; i++) {
-                long t0 = System.nanoTime();
-                String id = platform.send("POST", "/v1/projects/" + project + "/sandboxes",
-                        "{\"name\":\"s" + i + "\",\"cpu\":\"250m\",\"memory\":\"128Mi\"}").path("id").asText();
-                String path = "/v1/projects/" + project + "/sandboxes/" + id;
-                created.add((System.nanoTime() - t0) / 1e6);
-                while (!platform.send("GET", path, null).path("state").asText().equals("running")) {
-                    Thread.sleep(1); // poll the state as a client would, at 1 ms
-                }
-                running.add((System.nanoTime() - t0) / 1e6);
-                int exit = platform.exec(path, "true").status();
-                api.add((System.nanoTime() - t0) / 1e6);
-                if (exit != 0) {
-                    throw new IllegalStateException("exec exited " + exit);
-                }
-                if (keep) {
-                    kept.add(path);
-                } else {
-                    platform.send("DELETE", path, null);
+                boolean polling = path.equals("poll") || path.equals("both") && i % 2 == 0;
+                String sandbox = startAndExec(platform, project, "s" + i, polling, polling ? poll : direct);
+                if (!keep) {
+                    platform.send("DELETE", sandbox, null);
                 }
             }
             System.out.println("load after the sandboxes: " + load());
             List<Double> floor = floor(count);
-            BenchPlatform.report("create -> running -> exec `true` (REST + WebSocket)", api);
-            BenchPlatform.report("  of which: POST create answered", created);
-            BenchPlatform.report("  of which: GET says running", running);
+            if (!poll.api.isEmpty()) {
+                BenchPlatform.report("create -> running -> exec `true` (REST + WebSocket)", poll.api);
+                BenchPlatform.report("  of which: POST create answered", poll.created);
+                BenchPlatform.report("  of which: GET says running", poll.running);
+            }
+            if (!direct.api.isEmpty()) {
+                BenchPlatform.report("create -> exec `true` at once (the exec waits for the start)", direct.api);
+                BenchPlatform.report("  of which: POST create answered", direct.created);
+            }
             BenchPlatform.report("bare bwrap `true` (the floor, same namespaces)", floor);
             if (keep) {
-                deciles(api, running);
+                deciles(poll.api.isEmpty() ? direct.api : poll.api, poll.api.isEmpty() ? direct.created : poll.running);
             }
             String log = System.getProperty("bench.log");
             if (log != null) {
@@ -70,6 +66,38 @@ public final class SandboxStartBench {
                         java.nio.file.StandardCopyOption.REPLACE_EXISTING);
             }
         }
+    }
+
+    /** The timed spans of one start path, in creation order. */
+    private record Spans(List<Double> api, List<Double> created, List<Double> running) {
+        Spans() {
+            this(new ArrayList<>(), new ArrayList<>(), new ArrayList<>());
+        }
+    }
+
+    /**
+     * Creates a sandbox and runs {@code true} in it: after polling {@code GET} every millisecond until it says
+     * {@code running} (a client that waits for the state), or at once (the exec waits for the start). Its path.
+     */
+    private static String startAndExec(BenchPlatform platform, String project, String name, boolean polling,
+                                       Spans spans) throws Exception {
+        long t0 = System.nanoTime();
+        String id = platform.send("POST", "/v1/projects/" + project + "/sandboxes",
+                "{\"name\":\"" + name + "\",\"cpu\":\"250m\",\"memory\":\"128Mi\"}").path("id").asText();
+        String sandbox = "/v1/projects/" + project + "/sandboxes/" + id;
+        spans.created.add((System.nanoTime() - t0) / 1e6);
+        if (polling) {
+            while (!platform.send("GET", sandbox, null).path("state").asText().equals("running")) {
+                Thread.sleep(1); // poll the state as a client would, at 1 ms
+            }
+            spans.running.add((System.nanoTime() - t0) / 1e6);
+        }
+        int exit = platform.exec(sandbox, "true").status();
+        spans.api.add((System.nanoTime() - t0) / 1e6);
+        if (exit != 0) {
+            throw new IllegalStateException("exec exited " + exit);
+        }
+        return sandbox;
     }
 
     private static List<Double> floor(int count) throws Exception {

@@ -27,6 +27,8 @@ public final class SandboxRunCommand implements Callable<Integer> {
     static final String DEFAULT_CPU = "500m";
     static final String DEFAULT_MEMORY = "512Mi";
     static final String DEFAULT_AUTO_STOP = "30m";
+    private static final long FIRST_POLL_MS = 10;
+    private static final long LAST_POLL_MS = 500;
 
     @ParentCommand
     SandboxCommand sandbox;
@@ -130,10 +132,14 @@ public final class SandboxRunCommand implements Callable<Integer> {
         return client.post(sandbox.base(), body);
     }
 
-    /** Polls the sandbox until it runs; a failed or stopped sandbox, or the timeout, ends the wait. */
+    /**
+     * Polls the sandbox until it runs, first often (a local start takes tens of milliseconds), then every half second;
+     * a failed or stopped sandbox, or the timeout, ends the wait.
+     */
     private void awaitRunning(ApiClient client, String id, Output out) {
         Instant deadline = Instant.now().plus(Duration.ofSeconds(timeout));
         String last = "";
+        long pause = FIRST_POLL_MS;
         while (true) {
             JsonNode s = client.get(sandbox.one(id));
             String state = s.path("state").asText();
@@ -153,7 +159,8 @@ public final class SandboxRunCommand implements Callable<Integer> {
                         + " seconds (it is " + Text.safe(state) + "); raise --timeout");
             }
             try {
-                Thread.sleep(500); // the platform has no watch for one sandbox: poll, bounded by the deadline
+                Thread.sleep(pause); // the platform has no watch for one sandbox: poll, bounded by the deadline
+                pause = Math.min(pause * 2, LAST_POLL_MS);
             } catch (InterruptedException e) {
                 Thread.currentThread().interrupt();
                 throw Failure.usage("interrupted");

@@ -19,13 +19,20 @@ import java.util.Map;
 final class Bubblewrap {
     static final int UID = 1000;
     static final String CA_PATH = "/etc/stockade/ca.pem";
-    private static final String INIT = "trap 'exit 0' TERM INT; while :; do sleep 3600 & wait $!; done";
+    static final String INIT = "trap 'exit 0' TERM INT; while :; do sleep 3600 & wait $!; done";
 
     private Bubblewrap() {
     }
 
-    static List<String> argv(Path volume, Path ca, SandboxSpec spec) {
-        List<String> a = new ArrayList<>(List.of("bwrap", "--die-with-parent", "--unshare-user", "--uid",
+    /**
+     * The sandbox's bubblewrap options, as its launcher reads them ({@code --args}): the environment first (the
+     * launcher's own is cleared), then the namespaces and mounts. The command, its init, is on the launcher's own
+     * command line ({@code --args} carries options only).
+     */
+    static List<String> args(Path volume, Path ca, SandboxSpec spec, String gateway) {
+        List<String> a = new ArrayList<>(List.of("--clearenv"));
+        environment(spec, gateway).forEach((k, v) -> a.addAll(List.of("--setenv", k, v)));
+        a.addAll(List.of("--die-with-parent", "--unshare-user", "--uid",
                 Integer.toString(UID), "--gid", Integer.toString(UID), "--unshare-pid", "--unshare-ipc",
                 "--unshare-uts", "--unshare-cgroup-try", "--hostname", "sandbox",
                 "--ro-bind", "/usr", "/usr", "--symlink", "usr/bin", "/bin", "--symlink", "usr/sbin", "/sbin",
@@ -34,8 +41,7 @@ final class Bubblewrap {
             a.addAll(List.of("--ro-bind-try", etc, etc));
         }
         a.addAll(List.of("--ro-bind", ca.toString(), CA_PATH, "--proc", "/proc", "--dev", "/dev",
-                "--tmpfs", "/tmp", "--bind", volume.toString(), "/workspace", "--chdir", "/workspace",
-                "/bin/sh", "-c", INIT));
+                "--tmpfs", "/tmp", "--bind", volume.toString(), "/workspace", "--chdir", "/workspace"));
         return a;
     }
 
@@ -78,27 +84,48 @@ final class Bubblewrap {
     }
 
     /**
-     * Starts the sandbox: a shell joins the cgroups first (so everything it becomes inherits the limits), then
-     * enters the network namespace with {@code nsenter} and becomes bubblewrap. {@code nsenter --net} only joins the
-     * namespace; {@code ip netns exec} would also copy the host's mount table, which grows by one mount per namespace.
+     * Starts a launcher: a shell joins the cgroups (so everything it becomes inherits the limits), enters the network
+     * namespace with {@code nsenter} and becomes bubblewrap, which waits for its arguments on standard input
+     * ({@code --args 0}). All of that is the slow part of a start (the cgroup joins above all), done before the
+     * sandbox is known; {@link #launch} then hands it a sandbox. Its environment is a {@code PATH} only (the sandbox's
+     * comes with its arguments), its output goes to {@code console}. {@code nsenter --net} only joins the namespace;
+     * {@code ip netns exec} would also copy the host's mount table. bubblewrap's {@code --die-with-parent} follows the
+     * thread that calls this: a long-lived one.
      */
-    static Process start(Path netns, List<Path> cgroups, Path dir, SandboxSpec spec, String gateway)
-            throws ProvisionException {
+    static Process launcher(Path netns, List<Path> cgroups, Path console) throws ProvisionException {
         StringBuilder join = new StringBuilder();
         for (Path procs : cgroups) {
             join.append("echo $$ > '").append(procs).append("' && ");
         }
-        List<String> argv = new ArrayList<>(List.of("/bin/sh", "-c", join + "exec nsenter --net=\"$0\" \"$@\"",
-                netns.toString()));
-        argv.addAll(argv(dir.resolve("volume"), dir.resolve("ca.pem"), spec));
-        ProcessBuilder pb = new ProcessBuilder(argv).redirectErrorStream(true)
-                .redirectOutput(dir.resolve("console.log").toFile());
+        ProcessBuilder pb = new ProcessBuilder("/bin/sh", "-c",
+                join + "exec nsenter --net=\"$0\" bwrap --args 0 /bin/sh -c \"$1\"", netns.toString(), INIT)
+                .redirectErrorStream(true).redirectOutput(console.toFile());
         pb.environment().clear();
-        pb.environment().putAll(environment(spec, gateway));
+        pb.environment().put("PATH", "/usr/sbin:/usr/bin:/sbin:/bin");
         try {
             return pb.start();
         } catch (IOException e) {
             throw new ProvisionException("cannot start the sandbox: " + e.getMessage());
+        }
+    }
+
+    /**
+     * Hands a waiting launcher its sandbox: the arguments NUL-separated on its standard input, which then ends, and
+     * bubblewrap starts. They never appear on a command line (the environment carries credentials' sentinels and the
+     * sandbox's token).
+     */
+    static void launch(Process launcher, List<String> args) throws ProvisionException {
+        StringBuilder text = new StringBuilder();
+        for (String arg : args) {
+            if (arg.indexOf('\0') >= 0) {
+                throw new ProvisionException("the sandbox's environment or paths contain a NUL character");
+            }
+            text.append(arg).append('\0');
+        }
+        try (var in = launcher.getOutputStream()) {
+            in.write(text.toString().getBytes(java.nio.charset.StandardCharsets.UTF_8));
+        } catch (IOException e) {
+            throw new ProvisionException("cannot start the sandbox: its launcher is gone (" + e.getMessage() + ")");
         }
     }
 

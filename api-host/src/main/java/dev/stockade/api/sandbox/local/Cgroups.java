@@ -1,5 +1,6 @@
 package dev.stockade.api.sandbox.local;
 
+import dev.stockade.api.sandbox.provision.ProvisionException;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -10,8 +11,10 @@ import org.slf4j.LoggerFactory;
 
 /**
  * CPU and memory limits for a sandbox's process tree: cgroup v2 ({@code memory.max}, {@code cpu.max}) where the
- * unified hierarchy is mounted, otherwise cgroup v1's memory and cpu controllers. Where neither is writable the
- * limits are not enforced and the provisioner says so once, loudly.
+ * unified hierarchy is mounted, otherwise cgroup v1's memory and cpu controllers. A sandbox runs in the group of the
+ * network slot it holds ({@link #ofSlot}), made and joined before the sandbox is known (joining a group is the slow
+ * part: the kernel waits for a grace period) and given the sandbox's limits when it starts. Where no hierarchy is
+ * writable the limits are not enforced and the provisioner says so once, loudly.
  */
 final class Cgroups {
     private static final Logger LOG = LoggerFactory.getLogger(Cgroups.class);
@@ -22,26 +25,18 @@ final class Cgroups {
     private Cgroups() {
     }
 
-    /** Creates the sandbox's groups with its limits; returns the {@code cgroup.procs} files to join. */
-    static List<Path> create(String name, long cpuMillis, long memoryBytes) {
+    /** The group of network slot {@code slot}; slots are the host's, so the name is no other platform's. */
+    static String ofSlot(int slot) {
+        return "slot-" + slot;
+    }
+
+    /** Creates the groups (no limits yet); returns the {@code cgroup.procs} files to join, none where not writable. */
+    static List<Path> create(String name) {
         List<Path> procs = new ArrayList<>();
         try {
-            if (Files.exists(ROOT.resolve("cgroup.controllers"))) {
-                Path g = ROOT.resolve("stockade").resolve(name);
+            for (Path g : groups(name)) {
                 Files.createDirectories(g);
-                Files.writeString(g.resolve("memory.max"), Long.toString(memoryBytes));
-                Files.writeString(g.resolve("cpu.max"), (cpuMillis * PERIOD_US / 1000) + " " + PERIOD_US);
                 procs.add(g.resolve("cgroup.procs"));
-            } else if (Files.isDirectory(ROOT.resolve("memory")) && Files.isDirectory(ROOT.resolve("cpu"))) {
-                Path mem = ROOT.resolve("memory").resolve("stockade").resolve(name);
-                Files.createDirectories(mem);
-                Files.writeString(mem.resolve("memory.limit_in_bytes"), Long.toString(memoryBytes));
-                Path cpu = ROOT.resolve("cpu").resolve("stockade").resolve(name);
-                Files.createDirectories(cpu);
-                Files.writeString(cpu.resolve("cpu.cfs_period_us"), Long.toString(PERIOD_US));
-                Files.writeString(cpu.resolve("cpu.cfs_quota_us"), Long.toString(cpuMillis * PERIOD_US / 1000));
-                procs.add(mem.resolve("cgroup.procs"));
-                procs.add(cpu.resolve("cgroup.procs"));
             }
         } catch (IOException | RuntimeException e) {
             procs.clear();
@@ -54,14 +49,53 @@ final class Cgroups {
         return procs;
     }
 
-    /** Removes the sandbox's groups (they must be empty: the processes were killed first). */
+    /**
+     * Sets the limits of groups {@link #create} made; nothing where it made none. A group that exists and refuses its
+     * limits fails the start: the sandbox does not run without them.
+     */
+    static void limit(String name, long cpuMillis, long memoryBytes) throws ProvisionException {
+        List<Path> groups = groups(name);
+        if (groups.isEmpty() || !Files.isDirectory(groups.get(0))) {
+            return;
+        }
+        String quota = Long.toString(cpuMillis * PERIOD_US / 1000);
+        try {
+            if (unified()) {
+                Files.writeString(groups.get(0).resolve("memory.max"), Long.toString(memoryBytes));
+                Files.writeString(groups.get(0).resolve("cpu.max"), quota + " " + PERIOD_US);
+            } else {
+                Files.writeString(groups.get(0).resolve("memory.limit_in_bytes"), Long.toString(memoryBytes));
+                Files.writeString(groups.get(1).resolve("cpu.cfs_period_us"), Long.toString(PERIOD_US));
+                Files.writeString(groups.get(1).resolve("cpu.cfs_quota_us"), quota);
+            }
+        } catch (IOException e) {
+            throw new ProvisionException("cannot set the sandbox's cpu and memory limits: " + e.getMessage());
+        }
+    }
+
+    /** The group's folders: the unified one, or v1's memory then cpu; none without a hierarchy to write. */
+    private static List<Path> groups(String name) {
+        if (unified()) {
+            return List.of(ROOT.resolve("stockade").resolve(name));
+        }
+        if (Files.isDirectory(ROOT.resolve("memory")) && Files.isDirectory(ROOT.resolve("cpu"))) {
+            return List.of(ROOT.resolve("memory/stockade").resolve(name), ROOT.resolve("cpu/stockade").resolve(name));
+        }
+        return List.of();
+    }
+
+    private static boolean unified() {
+        return Files.exists(ROOT.resolve("cgroup.controllers"));
+    }
+
+    /** Removes the groups (they must be empty: the processes were killed first). */
     static void remove(String name) {
         for (Path g : List.of(ROOT.resolve("stockade").resolve(name), ROOT.resolve("memory/stockade").resolve(name),
                 ROOT.resolve("cpu/stockade").resolve(name))) {
             try {
                 Files.deleteIfExists(g);
             } catch (IOException e) {
-                // a group with a process left in it stays; the next provision reuses it
+                // a group with a process left in it stays; the slot's next sandbox uses it again
             }
         }
     }

@@ -51,10 +51,17 @@ public class LocalProvisioner implements Provisioner {
     private record Started(Process process, int slot, long initPid) {
     }
 
+    /**
+     * A start made ready: a slot with its network, and a launcher in the slot's cgroups and namespace waiting for a
+     * sandbox's arguments, its output going to {@code console} until the sandbox's folder takes the file.
+     */
+    private record Ready(int slot, Process launcher, Path console) {
+    }
+
     private final Path root;
     private final LocalNetwork network;
     private final HostSlots slots;
-    private final WarmPool pool;
+    private final WarmPool<Ready> pool;
     private final Map<String, Started> running = new ConcurrentHashMap<>();
     private final PlatformRelay relay;
     /**
@@ -94,15 +101,15 @@ public class LocalProvisioner implements Provisioner {
         } catch (IOException e) {
             throw new UncheckedIOException("cannot read or make the platform's identity in " + root, e);
         }
-        this.pool = new WarmPool(warmPool, new WarmPool.Maker() {
+        this.pool = new WarmPool<>(warmPool, new WarmPool.Maker<>() {
             @Override
-            public int make() throws ProvisionException {
-                return prepareSlot("");
+            public Ready make() throws ProvisionException {
+                return prepare("");
             }
 
             @Override
-            public void unmake(int slot) {
-                release(slot, "");
+            public void unmake(Ready entry) {
+                discard(entry, "");
             }
         });
     }
@@ -165,7 +172,23 @@ public class LocalProvisioner implements Provisioner {
         }
     }
 
+    /**
+     * Holds every start, stop and delete back until the hold is closed (on the same thread), as reclaiming does: how
+     * a test sees what callers of a sandbox that is still starting get.
+     */
+    Hold holdOperations() {
+        lock.writeLock().lock();
+        return () -> lock.writeLock().unlock();
+    }
+
+    /** A hold on the provisioner's operations; closing it lets them run. */
+    interface Hold extends AutoCloseable {
+        @Override
+        void close();
+    }
+
     private void reclaimLeftovers(Predicate<String> exists) {
+        Volumes.clearConsoles(root);
         for (HostSlots.Held h : slots.fromEarlierRuns()) {
             reclaim(h);
             if (!h.claim().pooled() && !exists.test(h.claim().sandbox())) {
@@ -184,8 +207,9 @@ public class LocalProvisioner implements Provisioner {
     private void reclaim(HostSlots.Held held) {
         slots.reclaim(held, () -> {
             network.detach(held.slot());
+            Cgroups.remove(Cgroups.ofSlot(held.slot()));
             if (!held.claim().pooled()) {
-                Cgroups.remove(name(held.claim().sandbox()));
+                Cgroups.remove(name(held.claim().sandbox())); // a group of an older platform, named by its sandbox
             }
         });
     }
@@ -218,55 +242,68 @@ public class LocalProvisioner implements Provisioner {
         stopProcesses(id);
         long t0 = System.nanoTime();
         Path dir = Volumes.prepare(root, id, spec.egress().caCertificate());
-        OptionalInt warm = takeIntact();
-        int slot = warm.isPresent() ? warm.getAsInt() : prepareSlot(id);
+        Optional<Ready> warm = takeIntact();
+        Ready ready = warm.isPresent() ? warm.get() : prepare(id);
         long t1 = System.nanoTime();
         try {
-            slots.assign(slot, id);
-            List<Path> cgroups = Cgroups.create(name(id), spec.cpuMillis(), spec.memoryBytes());
+            slots.assign(ready.slot(), id);
+            Cgroups.limit(Cgroups.ofSlot(ready.slot()), spec.cpuMillis(), spec.memoryBytes());
+            Path console = Volumes.takeConsole(ready.console(), dir);
             long t2 = System.nanoTime();
-            Process p = Bubblewrap.start(LocalNetwork.namespacePath(slot), cgroups, dir, spec, network.gateway());
-            long init = Bubblewrap.awaitInit(p);
+            Bubblewrap.launch(ready.launcher(), Bubblewrap.args(dir.resolve("volume"), dir.resolve("ca.pem"), spec,
+                    network.gateway()));
+            long init = Bubblewrap.awaitInit(ready.launcher());
             if (init < 0) {
-                p.destroyForcibly();
-                throw new ProvisionException("the sandbox exited at start: " + Bubblewrap.tail(dir.resolve("console.log")));
+                throw new ProvisionException("the sandbox exited at start: " + Bubblewrap.tail(console));
             }
-            running.put(id, new Started(p, slot, init));
-            LOG.debug("provisioned {}: network {} ms ({}), cgroups {} ms, bwrap to init {} ms", id, ms(t1 - t0),
+            running.put(id, new Started(ready.launcher(), ready.slot(), init));
+            LOG.debug("provisioned {}: ready {} ms ({}), limits {} ms, bwrap to init {} ms", id, ms(t1 - t0),
                     warm.isPresent() ? "warm" : "made", ms(t2 - t1), ms(System.nanoTime() - t2));
         } catch (ProvisionException | RuntimeException e) {
-            release(slot, id);
+            discard(ready, id);
             throw e;
         }
     }
 
     /**
-     * A warm entry whose slot is still this run's and whose network is still in place; an entry that lost either is
-     * dropped (its remains taken down if the slot is still ours) and the next one tried.
+     * A warm entry whose slot is still this run's, whose network is still in place and whose launcher still waits;
+     * an entry that lost any is dropped (its remains taken down if the slot is still ours) and the next one tried.
      */
-    private OptionalInt takeIntact() {
-        for (OptionalInt warm = pool.take(); warm.isPresent(); warm = pool.take()) {
-            int slot = warm.getAsInt();
-            if (slots.ours(slot) && network.intact(slot)) {
+    private Optional<Ready> takeIntact() {
+        for (Optional<Ready> warm = pool.take(); warm.isPresent(); warm = pool.take()) {
+            Ready r = warm.get();
+            if (slots.ours(r.slot()) && network.intact(r.slot()) && r.launcher().isAlive()) {
                 return warm;
             }
-            LOG.warn("sandbox warm-pool entry {} lost its network slot or namespace; not used", slot);
-            release(slot, "");
+            LOG.warn("sandbox warm-pool entry {} lost its network slot, namespace or launcher; not used", r.slot());
+            discard(r, "");
         }
-        return OptionalInt.empty();
+        return Optional.empty();
     }
 
-    /** Claims a slot and makes its network: namespace, veth pair on the bridge, address, route. */
-    private int prepareSlot(String sandbox) throws ProvisionException {
+    /**
+     * Claims a slot, makes its network (namespace, veth pair on the bridge, address, route) and starts a launcher in
+     * its cgroups and namespace. A warm entry ({@code sandbox} empty) makes its network at the lowest CPU priority.
+     */
+    private Ready prepare(String sandbox) throws ProvisionException {
         network.ensureBridge();
         int slot = slots.claim(sandbox);
         try {
-            network.attach(slot, relay.port());
-            return slot;
+            network.attach(slot, relay.port(), sandbox.isEmpty()); // a warm entry yields to the starts it serves
+            Path console = Volumes.console(root, slot);
+            Process launcher = Bubblewrap.launcher(LocalNetwork.namespacePath(slot),
+                    Cgroups.create(Cgroups.ofSlot(slot)), console);
+            return new Ready(slot, launcher, console);
         } catch (ProvisionException e) {
             release(slot, sandbox);
             throw e;
         }
+    }
+
+    /** Stops a ready entry's launcher and gives its slot back. */
+    private void discard(Ready r, String sandbox) {
+        kill(r.launcher());
+        release(r.slot(), sandbox);
     }
 
     @Override
@@ -347,9 +384,22 @@ public class LocalProvisioner implements Provisioner {
     private void stopProcesses(String id) {
         Started s = running.remove(id);
         if (s != null) {
-            ProcessTree.killDescendants(s.process().pid());
-            s.process().destroyForcibly();
+            kill(s.process());
             release(s.slot(), id);
+        }
+    }
+
+    /**
+     * Kills a process tree and waits (briefly) for its root to be gone, so that its cgroups can be removed; bubblewrap's
+     * namespace init takes the rest of the sandbox's pid namespace with it.
+     */
+    private static void kill(Process p) {
+        ProcessTree.killDescendants(p.pid());
+        p.destroyForcibly();
+        try {
+            p.waitFor(2, java.util.concurrent.TimeUnit.SECONDS);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
         }
     }
 
@@ -360,10 +410,11 @@ public class LocalProvisioner implements Provisioner {
     private void release(int slot, String sandbox) {
         boolean ours = slots.ours(slot);
         if (ours) {
-            network.detach(slot); // kills what still runs in the namespace, so the cgroup below can go
+            network.detach(slot);
+            Cgroups.remove(Cgroups.ofSlot(slot));
         }
         if (!sandbox.isEmpty()) {
-            Cgroups.remove(name(sandbox));
+            Cgroups.remove(name(sandbox)); // a group of an older platform, named by its sandbox
         }
         if (ours) {
             slots.free(slot);

@@ -4,6 +4,7 @@ import dev.stockade.api.sandbox.provision.ProvisionException;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.nio.file.StandardCopyOption;
 import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.List;
@@ -16,6 +17,8 @@ import java.util.stream.Stream;
  * folder whose sandbox the database no longer knows is that platform's to remove.
  */
 final class Volumes {
+    /** Where the consoles of starts made ready wait for their sandbox; not a sandbox id, so never taken for one. */
+    private static final String POOL = ".pool";
     private static final Pattern ID = Pattern.compile("[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}");
 
     private Volumes() {
@@ -30,6 +33,42 @@ final class Volumes {
             return dir;
         } catch (IOException e) {
             throw new ProvisionException("cannot prepare the sandbox's volume: " + e.getMessage());
+        }
+    }
+
+    /**
+     * The console file of a start made ready for slot {@code slot} ({@code <root>/.pool/}, in the same file system as
+     * the sandboxes' folders, so a sandbox's folder takes it by a rename while its launcher keeps writing to it).
+     */
+    static Path console(Path root, int slot) throws ProvisionException {
+        Path file = root.resolve(POOL).resolve("slot-" + slot + ".log");
+        try {
+            Files.createDirectories(file.getParent());
+            Files.deleteIfExists(file);
+            return Files.createFile(file);
+        } catch (IOException e) {
+            throw new ProvisionException("cannot prepare a sandbox's console file: " + e.getMessage());
+        }
+    }
+
+    /** Moves a ready start's console into the sandbox's folder ({@code console.log}); its new path. */
+    static Path takeConsole(Path console, Path dir) throws ProvisionException {
+        try {
+            return Files.move(console, dir.resolve("console.log"), StandardCopyOption.REPLACE_EXISTING,
+                    StandardCopyOption.ATOMIC_MOVE);
+        } catch (IOException e) {
+            throw new ProvisionException("cannot move the sandbox's console file: " + e.getMessage());
+        }
+    }
+
+    /** Removes the console files of starts an earlier run made ready and never used. */
+    static void clearConsoles(Path root) {
+        try (Stream<Path> files = Files.list(root.resolve(POOL))) {
+            for (Path f : files.toList()) {
+                Files.deleteIfExists(f);
+            }
+        } catch (IOException e) {
+            // none, or unreadable: nothing to clear
         }
     }
 

@@ -3,19 +3,20 @@ package dev.stockade.api.sandbox.local;
 import dev.stockade.api.sandbox.provision.ProvisionException;
 import java.util.ArrayDeque;
 import java.util.Deque;
-import java.util.OptionalInt;
+import java.util.Optional;
 import java.util.concurrent.TimeUnit;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * Network slots made ready ahead of demand: a claimed slot with its namespace, veth pair on the bridge, address and
- * route already in place (the costliest part of a start, tens of milliseconds), handed to the next sandbox. One
- * background thread keeps {@code size} entries ready; when the pool is empty a start makes its network itself. The
- * entries are slots like any other ({@link SlotClaim} with no sandbox yet), so a crash leaves nothing the next start
- * does not reclaim, and {@link #close()} takes every entry down.
+ * Sandbox starts made ready ahead of demand (the provisioner's entries: a claimed slot with its namespace, veth pair
+ * on the bridge, address and route in place, and a launcher waiting in the slot's cgroups; the costliest part of a
+ * start), handed to the next sandbox. One background thread keeps {@code size} entries ready; when the pool is empty
+ * a start makes its own. The entries hold slots like any other ({@link SlotClaim} with no sandbox yet), so a crash
+ * leaves nothing the next start does not reclaim, and {@link #close()} takes every entry down. The filler thread lives
+ * as long as the pool: what it starts may die with it (bubblewrap's {@code --die-with-parent} follows the thread).
  */
-final class WarmPool implements AutoCloseable {
+final class WarmPool<T> implements AutoCloseable {
     private static final Logger LOG = LoggerFactory.getLogger(WarmPool.class);
     /**
      * How long the filler waits after a failure before it tries again (a full address pool, a broken bridge, a host
@@ -25,20 +26,20 @@ final class WarmPool implements AutoCloseable {
     private static final long FIRST_RETRY_MS = 5_000;
     private static final long LAST_RETRY_MS = 300_000;
 
-    /** Makes and unmakes one entry's network; the provisioner's. */
-    interface Maker {
-        int make() throws ProvisionException;
+    /** Makes and unmakes one entry; the provisioner's. */
+    interface Maker<T> {
+        T make() throws ProvisionException;
 
-        void unmake(int slot);
+        void unmake(T entry);
     }
 
     private final int size;
-    private final Maker maker;
-    private final Deque<Integer> ready = new ArrayDeque<>();
+    private final Maker<T> maker;
+    private final Deque<T> ready = new ArrayDeque<>();
     private final Thread filler;
     private boolean closed;
 
-    WarmPool(int size, Maker maker) {
+    WarmPool(int size, Maker<T> maker) {
         this.size = size;
         this.maker = maker;
         this.filler = new Thread(this::fill, "sandbox-warm-pool");
@@ -52,11 +53,11 @@ final class WarmPool implements AutoCloseable {
         }
     }
 
-    /** A ready slot, or empty when none is (the caller makes its network itself). */
-    synchronized OptionalInt take() {
-        Integer slot = ready.pollFirst();
+    /** A ready entry, or empty when none is (the caller makes its own). */
+    synchronized Optional<T> take() {
+        T entry = ready.pollFirst();
         notifyAll(); // the filler makes the next one
-        return slot == null ? OptionalInt.empty() : OptionalInt.of(slot);
+        return Optional.ofNullable(entry);
     }
 
     /** How many entries are ready now. */
@@ -71,14 +72,14 @@ final class WarmPool implements AutoCloseable {
                 return;
             }
             try {
-                int slot = maker.make();
-                if (!offer(slot)) {
-                    maker.unmake(slot); // closed while it was being made
+                T entry = maker.make();
+                if (!offer(entry)) {
+                    maker.unmake(entry); // closed while it was being made
                     return;
                 }
                 retry = FIRST_RETRY_MS;
             } catch (ProvisionException e) {
-                LOG.warn("the sandbox warm pool cannot prepare a network (next try in {} s): {}", retry / 1000,
+                LOG.warn("the sandbox warm pool cannot prepare a start (next try in {} s): {}", retry / 1000,
                         e.getMessage());
                 if (!pause(retry)) {
                     return;
@@ -100,11 +101,11 @@ final class WarmPool implements AutoCloseable {
         return !closed;
     }
 
-    private synchronized boolean offer(int slot) {
+    private synchronized boolean offer(T entry) {
         if (closed) {
             return false;
         }
-        ready.addLast(slot);
+        ready.addLast(entry);
         return true;
     }
 
@@ -132,13 +133,13 @@ final class WarmPool implements AutoCloseable {
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
         }
-        Integer slot;
-        while ((slot = pollReady()) != null) {
-            maker.unmake(slot);
+        T entry;
+        while ((entry = pollReady()) != null) {
+            maker.unmake(entry);
         }
     }
 
-    private synchronized Integer pollReady() {
+    private synchronized T pollReady() {
         return ready.pollFirst();
     }
 }

@@ -149,13 +149,16 @@ class LocalProvisionerTest {
         provisioner.provision(spec(id));
         try {
             long pid = provisioner.initPid(id).orElseThrow();
-            String cgroups = Files.readString(Path.of("/proc", Long.toString(pid), "cgroup"));
-            String name = id.replace("-", "").substring(0, 12);
-            assertThat(cgroups).contains("stockade/" + name);
-            Path v1 = Path.of("/sys/fs/cgroup/memory/stockade", name, "memory.limit_in_bytes");
-            Path v2 = Path.of("/sys/fs/cgroup/stockade", name, "memory.max");
-            Path limit = Files.exists(v2) ? v2 : v1;
+            Path memory = SandboxCgroups.memoryGroupOf(pid);
+            assertThat(memory.getParent().getFileName().toString()).isEqualTo("stockade");
+            Path limit = memory.resolve(Files.exists(memory.resolve("memory.max")) ? "memory.max"
+                    : "memory.limit_in_bytes");
             assertThat(Files.readString(limit).strip()).isEqualTo(Long.toString(256L << 20));
+            Path cpu = SandboxCgroups.cpuGroupOf(pid);
+            String quota = Files.exists(cpu.resolve("cpu.max")) ? Files.readString(cpu.resolve("cpu.max")).strip()
+                    : Files.readString(cpu.resolve("cpu.cfs_quota_us")).strip() + " "
+                    + Files.readString(cpu.resolve("cpu.cfs_period_us")).strip();
+            assertThat(quota).isEqualTo("50000 100000"); // the spec's 500m of a 100 ms period
         } finally {
             provisioner.delete(id);
         }

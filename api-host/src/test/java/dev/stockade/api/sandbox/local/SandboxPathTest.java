@@ -103,7 +103,7 @@ class SandboxPathTest {
         Path file = SLOTS.resolve(Integer.toString(slot));
         Files.writeString(file, SlotClaim.newRun("another-platform", data).toJson(), StandardOpenOption.CREATE_NEW);
         try {
-            network.attach(slot, 9);
+            network.attach(slot, 9, false);
             assertRefused(port1); // answered by the new namespace, within the bound
         } finally {
             network.detach(slot);

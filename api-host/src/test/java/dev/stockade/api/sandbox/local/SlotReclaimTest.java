@@ -78,12 +78,13 @@ class SlotReclaimTest {
             assertThat(heldByA).hasSize(3).contains(goneSlot); // two sandboxes and the pool entry
             SlotClaim otherClaim = claim(otherSlot);
 
+            Path cgroup = SandboxCgroups.memoryGroupOf(a1.initPid(gone).orElseThrow());
+            assertThat(cgroup).isDirectory();
             // A dies: its sandboxes die with it (bubblewrap's --die-with-parent), nothing is cleaned up
             for (int slot : heldByA) {
                 killSandboxesIn(slot);
             }
             assertThat(hasNetwork(goneSlot)).isTrue();
-            Path cgroup = cgroupOf(gone);
 
             // while A was down, `gone` was deleted from its database; at A's next start everything of it goes
             a2 = platform(dataA, 0);
@@ -126,7 +127,7 @@ class SlotReclaimTest {
             a2.recover(id -> true);
             SlotClaim c = SlotClaim.newRun("platform-c", dataB);
             Files.writeString(SLOTS.resolve(Integer.toString(pooled)), c.toJson(), StandardOpenOption.CREATE_NEW);
-            network.attach(pooled, 9);
+            network.attach(pooled, 9, true);
 
             String id = UUID.randomUUID().toString();
             a1.provision(spec(id));
@@ -162,12 +163,26 @@ class SlotReclaimTest {
                 assertThat(hasNetwork(slot)).isTrue();
                 // held by a process, not a mount: every bubblewrap start copies the host's mount table
                 assertThat(Files.readString(Path.of("/proc/self/mountinfo"))).doesNotContain("/stk-n" + slot + " ");
+                // its launcher already waits in the slot's group: bubblewrap, reading its arguments from stdin
+                assertThat(SandboxCgroups.commandsIn(SandboxCgroups.memoryGroupOfSlot(slot)))
+                        .containsExactly("bwrap --args 0 /bin/sh -c " + Bubblewrap.INIT);
             }
             String id = UUID.randomUUID().toString();
             a.provision(spec(id));
             int slot = a.slotOf(id).orElseThrow();
             assertThat(pooled).contains(slot);
             assertThat(claim(slot).sandbox()).isEqualTo(id);
+            long init = a.initPid(id).orElseThrow();
+            Path group = SandboxCgroups.memoryGroupOf(init);
+            assertThat(group).isEqualTo(SandboxCgroups.memoryGroupOfSlot(slot));
+            Path limit = group.resolve(Files.exists(group.resolve("memory.max")) ? "memory.max"
+                    : "memory.limit_in_bytes");
+            assertThat(Files.readString(limit).strip()).isEqualTo(Long.toString(128L << 20));
+            // the sandbox's environment came with its arguments; nothing of it on a command line
+            assertThat(Files.readString(Path.of("/proc", Long.toString(init), "environ")))
+                    .contains("STOCKADE_SANDBOX_ID=" + id, "HTTPS_PROXY=http://sandbox:tok@");
+            assertThat(SandboxCgroups.commandsIn(group)).noneMatch(c -> c.contains("tok"));
+            assertThat(dataA.resolve("sandboxes").resolve(id).resolve("console.log")).exists();
             Await.until("the pool refilled", () -> a.warmReady() == 2);
             assertThat(slotsOf(owner)).hasSize(3);
         } finally {
@@ -176,6 +191,7 @@ class SlotReclaimTest {
         assertThat(slotsOf(owner)).isEmpty();
         for (int slot : pooled) {
             assertThat(hasNetwork(slot)).isFalse();
+            assertThat(SandboxCgroups.memoryGroupOfSlot(slot)).doesNotExist();
         }
     }
 
@@ -187,7 +203,7 @@ class SlotReclaimTest {
         network.ensureBridge();
         HostSlots c = new HostSlots(SLOTS, network.capacity(), HostSlots.ownerOf(dataC), dataC);
         int slot = c.claim("");
-        network.attach(slot, 9);
+        network.attach(slot, 9, false);
         Process ended = new ProcessBuilder("true").start();
         assertThat(ended.waitFor(10, TimeUnit.SECONDS)).isTrue();
         SlotClaim held = claim(slot);
@@ -240,14 +256,6 @@ class SlotReclaimTest {
 
     private static SlotClaim claim(int slot) {
         return SlotClaim.parse(read(SLOTS.resolve(Integer.toString(slot)))).orElseThrow();
-    }
-
-    private static Path cgroupOf(String id) {
-        String name = id.replace("-", "").substring(0, 12);
-        Path v2 = Path.of("/sys/fs/cgroup/stockade", name);
-        Path cgroup = Files.exists(v2) ? v2 : Path.of("/sys/fs/cgroup/memory/stockade", name);
-        assertThat(cgroup).isDirectory();
-        return cgroup;
     }
 
     /** The processes in slot {@code slot}'s network namespace other than its holder: its sandbox's, if any. */
