@@ -58,7 +58,11 @@ public final class SandboxStartBench {
             }
             BenchPlatform.report("bare bwrap `true` (the floor, same namespaces)", floor);
             if (keep) {
-                deciles(poll.api.isEmpty() ? direct.api : poll.api, poll.api.isEmpty() ? direct.created : poll.running);
+                if (poll.api.isEmpty()) {
+                    deciles(direct.api, direct.created, "create -> exec at once", "POST create answered");
+                } else {
+                    deciles(poll.api, poll.running, "create -> exec", "create -> running");
+                }
             }
             String log = System.getProperty("bench.log");
             if (log != null) {
@@ -115,15 +119,14 @@ public final class SandboxStartBench {
     }
 
     /** The spans per tenth of the run, in creation order: flat means the last tenth costs what the first did. */
-    private static void deciles(List<Double> api, List<Double> running) {
+    private static void deciles(List<Double> api, List<Double> part, String whole, String partName) {
         int n = api.size();
         for (int d = 0; d < 10; d++) {
             int from = n * d / 10;
             int to = n * (d + 1) / 10;
             if (to > from) {
-                BenchPlatform.report("sandboxes " + (from + 1) + "-" + to + ": create -> exec", api.subList(from, to));
-                BenchPlatform.report("sandboxes " + (from + 1) + "-" + to + ": create -> running",
-                        running.subList(from, to));
+                BenchPlatform.report("sandboxes " + (from + 1) + "-" + to + ": " + whole, api.subList(from, to));
+                BenchPlatform.report("sandboxes " + (from + 1) + "-" + to + ": " + partName, part.subList(from, to));
             }
         }
     }
