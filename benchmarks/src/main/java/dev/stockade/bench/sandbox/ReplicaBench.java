@@ -41,7 +41,8 @@ import java.util.concurrent.ConcurrentHashMap;
  *   <li>a halt through B with one held connection per sandbox, timed to every connection closed.</li>
  * </ol>
  * Needs root, bubblewrap, iproute2, Debian's {@code postgresql-15} and the built jars. Usage: {@code java -cp
- * benchmarks/target/benchmarks.jar dev.stockade.bench.sandbox.ReplicaBench [sandboxes] [rounds]}.
+ * benchmarks/target/benchmarks.jar dev.stockade.bench.sandbox.ReplicaBench [sandboxes] [rounds]}; with
+ * {@code -Dbench.settle=true} the first round waits until the machine is idle after the set-up ({@link Settle}).
  */
 public final class ReplicaBench {
     private ReplicaBench() {
@@ -110,6 +111,10 @@ public final class ReplicaBench {
                 System.out.printf("%d sandboxes running on B and in force at the follower and both proxy processes"
                         + " %.1f s after the first create%n", count, (System.nanoTime() - t0) / 1e9);
                 List<String> early = replicas.timerSandboxes(timers, 3);
+                if (Boolean.getBoolean("bench.settle")) {
+                    // the proxy processes just started: their background compiles and JIT warm-up, not the writes
+                    System.out.printf("machine idle again %.1f s after the set-up%n", Settle.await(0.8, 120));
+                }
 
                 List<Double> before = new ArrayList<>();
                 for (int round = 1; round <= rounds / 2; round++) {
