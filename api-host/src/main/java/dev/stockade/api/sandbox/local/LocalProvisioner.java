@@ -294,7 +294,7 @@ public class LocalProvisioner implements Provisioner {
             Process launcher = Bubblewrap.launcher(LocalNetwork.namespacePath(slot),
                     Cgroups.create(Cgroups.ofSlot(slot)), console);
             return new Ready(slot, launcher, console);
-        } catch (ProvisionException e) {
+        } catch (ProvisionException | RuntimeException e) {
             release(slot, sandbox);
             throw e;
         }

@@ -78,7 +78,8 @@ final class WarmPool<T> implements AutoCloseable {
                     return;
                 }
                 retry = FIRST_RETRY_MS;
-            } catch (ProvisionException e) {
+            } catch (ProvisionException | RuntimeException e) {
+                // never ends the thread: the sandboxes started from its entries die with it (--die-with-parent)
                 LOG.warn("the sandbox warm pool cannot prepare a start (next try in {} s): {}", retry / 1000,
                         e.getMessage());
                 if (!pause(retry)) {

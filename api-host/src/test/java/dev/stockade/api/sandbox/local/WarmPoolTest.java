@@ -1,0 +1,46 @@
+package dev.stockade.api.sandbox.local;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import dev.stockade.testing.Await;
+import java.time.Duration;
+import java.util.List;
+import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.concurrent.atomic.AtomicInteger;
+import org.junit.jupiter.api.Test;
+
+/**
+ * The warm pool's filler outlives a failure of any kind (the sandboxes started from its entries die with its thread,
+ * bubblewrap's --die-with-parent), refills what starts take, and hands every entry it still holds back at close.
+ */
+class WarmPoolTest {
+
+    @Test
+    void theFillerSurvivesAnUnexpectedFailureRefillsAndGivesBackWhatItHoldsAtClose() throws Exception {
+        AtomicInteger made = new AtomicInteger();
+        List<Integer> unmade = new CopyOnWriteArrayList<>();
+        WarmPool<Integer> pool = new WarmPool<>(2, new WarmPool.Maker<>() {
+            @Override
+            public Integer make() {
+                int n = made.incrementAndGet();
+                if (n == 1) {
+                    throw new IllegalStateException("not a ProvisionException"); // a bug, a full disk, ...
+                }
+                return n;
+            }
+
+            @Override
+            public void unmake(Integer entry) {
+                unmade.add(entry);
+            }
+        });
+        pool.start();
+        // the first try failed; the filler waits its first retry pause (5 s) and goes on
+        Await.until("two entries after the failure", Duration.ofSeconds(30), () -> pool.readyCount() == 2);
+        assertThat(pool.take()).contains(2);
+        Await.until("the pool refilled", Duration.ofSeconds(30), () -> pool.readyCount() == 2);
+        pool.close();
+        assertThat(unmade).containsExactlyInAnyOrder(3, 4);
+        assertThat(pool.readyCount()).isZero();
+    }
+}
