@@ -1,11 +1,13 @@
 package dev.stockade.api.sandbox.local;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import com.sun.net.httpserver.HttpServer;
 import dev.stockade.api.kernel.config.PlatformConfig;
 import dev.stockade.api.sandbox.provision.ExecProcess;
 import dev.stockade.api.sandbox.provision.ExecRequest;
+import dev.stockade.api.sandbox.provision.ProvisionException;
 import dev.stockade.api.sandbox.provision.SandboxSpec;
 import dev.stockade.api.support.Requires;
 import java.net.InetSocketAddress;
@@ -80,8 +82,12 @@ class LocalProvisionerTest {
     }
 
     private SandboxSpec spec(String id) {
+        return spec(id, Map.of("GITHUB_TOKEN", "__platform_cred:abc__", "FROM_POLICY", "yes"));
+    }
+
+    private SandboxSpec spec(String id, Map<String, String> env) {
         return new SandboxSpec(id, UUID.randomUUID().toString(), UUID.randomUUID().toString(), "s", 1, null, 500,
-                256L << 20, Map.of("GITHUB_TOKEN", "__platform_cred:abc__", "FROM_POLICY", "yes"),
+                256L << 20, env,
                 new SandboxSpec.EgressRoute(provisioner.gateway(), fakeProxy.getAddress().getPort(), "tok-" + id,
                         "-----BEGIN CERTIFICATE-----\nMIIB\n-----END CERTIFICATE-----\n"),
                 List.of(8080));
@@ -162,5 +168,24 @@ class LocalProvisionerTest {
         } finally {
             provisioner.delete(id);
         }
+    }
+
+    @Test
+    void aStartBubblewrapRefusesFailsWithItsOwnWordsAndLeavesNothingRunning() throws Exception {
+        String id = UUID.randomUUID().toString();
+        // a name setenv(3) refuses: bubblewrap reads it with its options and stops before the sandbox starts
+        assertThatThrownBy(() -> provisioner.provision(spec(id, Map.of("BAD=NAME", "x"))))
+                .isInstanceOf(ProvisionException.class)
+                .hasMessageStartingWith("the sandbox exited at start: bwrap: setenv failed");
+        assertThat(provisioner.status(id).phase()).isEqualTo("absent");
+        assertThat(data.resolve("sandboxes").resolve(id).resolve("console.log")).content().contains("setenv");
+        // a NUL cannot travel in the NUL-separated options: refused before anything starts
+        assertThatThrownBy(() -> provisioner.provision(spec(id, Map.of("NUL", "a\0b"))))
+                .isInstanceOf(ProvisionException.class).hasMessageContaining("NUL character");
+        // the same sandbox then starts normally: its slot and groups were given back
+        provisioner.provision(spec(id));
+        assertThat(run(provisioner.exec(id, new ExecRequest(List.of("printenv", "FROM_POLICY"), false, 0, 0))))
+                .isEqualTo("yes\n");
+        provisioner.delete(id);
     }
 }
