@@ -46,6 +46,8 @@ import org.slf4j.LoggerFactory;
 public class LocalProvisioner implements Provisioner {
     private static final Logger LOG = LoggerFactory.getLogger(LocalProvisioner.class);
     private static final Path SLOTS = Path.of("/run/stockade/slots");
+    /** Threads refilling the warm pool: one fell behind starts made back to back (a fifth made their own network). */
+    private static final int WARM_POOL_FILLERS = 2;
 
     /** A sandbox this provisioner started: its process tree, its network slot, its init's host pid. */
     private record Started(Process process, int slot, long initPid) {
@@ -101,7 +103,7 @@ public class LocalProvisioner implements Provisioner {
         } catch (IOException e) {
             throw new UncheckedIOException("cannot read or make the platform's identity in " + root, e);
         }
-        this.pool = new WarmPool<>(warmPool, new WarmPool.Maker<>() {
+        this.pool = new WarmPool<>(warmPool, WARM_POOL_FILLERS, new WarmPool.Maker<>() {
             @Override
             public Ready make() throws ProvisionException {
                 return prepare("");

@@ -2,7 +2,9 @@ package dev.stockade.api.sandbox.local;
 
 import dev.stockade.api.sandbox.provision.ProvisionException;
 import java.util.ArrayDeque;
+import java.util.ArrayList;
 import java.util.Deque;
+import java.util.List;
 import java.util.Optional;
 import java.util.concurrent.TimeUnit;
 import org.slf4j.Logger;
@@ -11,10 +13,10 @@ import org.slf4j.LoggerFactory;
 /**
  * Sandbox starts made ready ahead of demand (the provisioner's entries: a claimed slot with its namespace, veth pair
  * on the bridge, address and route in place, and a launcher waiting in the slot's cgroups; the costliest part of a
- * start), handed to the next sandbox. One background thread keeps {@code size} entries ready; when the pool is empty
- * a start makes its own. The entries hold slots like any other ({@link SlotClaim} with no sandbox yet), so a crash
- * leaves nothing the next start does not reclaim, and {@link #close()} takes every entry down. The filler thread lives
- * as long as the pool: what it starts may die with it (bubblewrap's {@code --die-with-parent} follows the thread).
+ * start), handed to the next sandbox. Background threads keep {@code size} entries ready; when the pool is empty a
+ * start makes its own. The entries hold slots like any other ({@link SlotClaim} with no sandbox yet), so a crash
+ * leaves nothing the next start does not reclaim, and {@link #close()} takes every entry down. The filler threads live
+ * as long as the pool: what they start may die with them (bubblewrap's {@code --die-with-parent} follows the thread).
  */
 final class WarmPool<T> implements AutoCloseable {
     private static final Logger LOG = LoggerFactory.getLogger(WarmPool.class);
@@ -36,27 +38,34 @@ final class WarmPool<T> implements AutoCloseable {
     private final int size;
     private final Maker<T> maker;
     private final Deque<T> ready = new ArrayDeque<>();
-    private final Thread filler;
+    private final List<Thread> fillers = new ArrayList<>();
+    /** Entries the fillers are making now: with the ready ones, never more than {@code size}. */
+    private int making;
     private boolean closed;
 
-    WarmPool(int size, Maker<T> maker) {
+    /**
+     * {@code fillers} threads make entries side by side (one entry's making is mostly waiting for the processes it
+     * starts, so two keep up with starts back to back where one falls behind).
+     */
+    WarmPool(int size, int fillers, Maker<T> maker) {
         this.size = size;
         this.maker = maker;
-        this.filler = new Thread(this::fill, "sandbox-warm-pool");
-        filler.setDaemon(true);
+        for (int i = 0; i < Math.min(fillers, size); i++) {
+            Thread t = new Thread(this::fill, "sandbox-warm-pool-" + i);
+            t.setDaemon(true);
+            this.fillers.add(t);
+        }
     }
 
     /** Starts filling in the background (nothing when the size is 0). */
     void start() {
-        if (size > 0) {
-            filler.start();
-        }
+        fillers.forEach(Thread::start);
     }
 
     /** A ready entry, or empty when none is (the caller makes its own). */
     synchronized Optional<T> take() {
         T entry = ready.pollFirst();
-        notifyAll(); // the filler makes the next one
+        notifyAll(); // a filler makes the next one
         return Optional.ofNullable(entry);
     }
 
@@ -72,7 +81,13 @@ final class WarmPool<T> implements AutoCloseable {
                 return;
             }
             try {
-                T entry = maker.make();
+                T entry;
+                try {
+                    entry = maker.make();
+                } catch (ProvisionException | RuntimeException e) {
+                    madeNone();
+                    throw e;
+                }
                 if (!offer(entry)) {
                     maker.unmake(entry); // closed while it was being made
                     return;
@@ -90,19 +105,27 @@ final class WarmPool<T> implements AutoCloseable {
         }
     }
 
-    /** Waits until the pool has room; false once closed. */
+    /** Waits until the pool has room and takes it for one entry in the making; false once closed. */
     private synchronized boolean awaitRoom() {
         try {
-            while (!closed && ready.size() >= size) {
+            while (!closed && ready.size() + making >= size) {
                 wait();
             }
         } catch (InterruptedException e) {
             return false;
         }
+        if (!closed) {
+            making++;
+        }
         return !closed;
     }
 
+    private synchronized void madeNone() {
+        making--;
+    }
+
     private synchronized boolean offer(T entry) {
+        making--;
         if (closed) {
             return false;
         }
@@ -122,7 +145,7 @@ final class WarmPool<T> implements AutoCloseable {
         return !closed;
     }
 
-    /** Stops the filler (waiting for an entry in the making) and takes every ready entry down. */
+    /** Stops the fillers (waiting for the entries in the making) and takes every ready entry down. */
     @Override
     public void close() {
         synchronized (this) {
@@ -130,7 +153,9 @@ final class WarmPool<T> implements AutoCloseable {
             notifyAll();
         }
         try {
-            filler.join(30_000); // one entry takes well under a second to make
+            for (Thread t : fillers) {
+                t.join(30_000); // one entry takes well under a second to make
+            }
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
         }

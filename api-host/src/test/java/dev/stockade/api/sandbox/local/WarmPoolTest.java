@@ -7,6 +7,7 @@ import java.time.Duration;
 import java.util.List;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.atomic.AtomicInteger;
+import java.util.concurrent.atomic.AtomicReference;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -19,7 +20,7 @@ class WarmPoolTest {
     void theFillerSurvivesAnUnexpectedFailureRefillsAndGivesBackWhatItHoldsAtClose() throws Exception {
         AtomicInteger made = new AtomicInteger();
         List<Integer> unmade = new CopyOnWriteArrayList<>();
-        WarmPool<Integer> pool = new WarmPool<>(2, new WarmPool.Maker<>() {
+        WarmPool<Integer> pool = new WarmPool<>(2, 1, new WarmPool.Maker<>() {
             @Override
             public Integer make() {
                 int n = made.incrementAndGet();
@@ -42,5 +43,40 @@ class WarmPoolTest {
         pool.close();
         assertThat(unmade).containsExactlyInAnyOrder(3, 4);
         assertThat(pool.readyCount()).isZero();
+    }
+
+    @Test
+    void twoFillersMakeSideBySideAndNeverHoldMoreThanTheSize() throws Exception {
+        AtomicInteger inFlight = new AtomicInteger();
+        AtomicInteger next = new AtomicInteger();
+        AtomicInteger most = new AtomicInteger();
+        java.util.Set<String> threads = java.util.concurrent.ConcurrentHashMap.newKeySet();
+        AtomicReference<WarmPool<Integer>> self = new AtomicReference<>();
+        WarmPool<Integer> pool = new WarmPool<>(3, 2, new WarmPool.Maker<>() {
+            @Override
+            public Integer make() {
+                threads.add(Thread.currentThread().getName());
+                int now = inFlight.incrementAndGet() + self.get().readyCount();
+                most.accumulateAndGet(now, Math::max);
+                Thread.yield(); // let the other filler run while this one is making
+                inFlight.decrementAndGet();
+                return next.incrementAndGet();
+            }
+
+            @Override
+            public void unmake(Integer entry) {
+            }
+        });
+        self.set(pool);
+        pool.start();
+        for (int i = 0; i < 50; i++) {
+            Await.until("an entry ready", Duration.ofSeconds(30), () -> pool.readyCount() > 0);
+            assertThat(pool.take()).isPresent();
+        }
+        Await.until("the pool full again", Duration.ofSeconds(30), () -> pool.readyCount() == 3);
+        pool.close();
+        assertThat(most.get()).as("entries ready or in the making at once").isLessThanOrEqualTo(3);
+        assertThat(next.get()).isEqualTo(53);
+        assertThat(threads).containsExactlyInAnyOrder("sandbox-warm-pool-0", "sandbox-warm-pool-1");
     }
 }
