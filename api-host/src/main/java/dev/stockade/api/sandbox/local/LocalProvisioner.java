@@ -17,7 +17,6 @@ import jakarta.inject.Singleton;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.net.InetSocketAddress;
-import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
 import java.util.Map;
@@ -53,17 +52,11 @@ public class LocalProvisioner implements Provisioner {
     private record Started(Process process, int slot, long initPid) {
     }
 
-    /**
-     * A start made ready: a slot with its network, and a launcher in the slot's cgroups and namespace waiting for a
-     * sandbox's arguments, its output going to {@code console} until the sandbox's folder takes the file.
-     */
-    private record Ready(int slot, Process launcher, Path console) {
-    }
-
     private final Path root;
     private final LocalNetwork network;
     private final HostSlots slots;
-    private final WarmPool<Ready> pool;
+    private final SlotStarts starts;
+    private final WarmPool<SlotStarts.Ready> pool;
     private final Map<String, Started> running = new ConcurrentHashMap<>();
     private final PlatformRelay relay;
     /**
@@ -103,15 +96,16 @@ public class LocalProvisioner implements Provisioner {
         } catch (IOException e) {
             throw new UncheckedIOException("cannot read or make the platform's identity in " + root, e);
         }
+        this.starts = new SlotStarts(root, network, slots, relay::port);
         this.pool = new WarmPool<>(warmPool, WARM_POOL_FILLERS, new WarmPool.Maker<>() {
             @Override
-            public Ready make() throws ProvisionException {
-                return prepare("");
+            public SlotStarts.Ready make() throws ProvisionException {
+                return starts.prepare("");
             }
 
             @Override
-            public void unmake(Ready entry) {
-                discard(entry, "");
+            public void unmake(SlotStarts.Ready entry) {
+                starts.discard(entry, "");
             }
         });
     }
@@ -200,7 +194,7 @@ public class LocalProvisioner implements Provisioner {
         slots.abandoned().forEach(this::reclaim);
         for (String id : Volumes.ids(root)) {
             if (!exists.test(id) && !running.containsKey(id)) {
-                Cgroups.remove(name(id));
+                Cgroups.remove(SlotStarts.groupOfSandbox(id));
                 Volumes.delete(root, id);
             }
         }
@@ -211,7 +205,7 @@ public class LocalProvisioner implements Provisioner {
             network.detach(held.slot());
             Cgroups.remove(Cgroups.ofSlot(held.slot()));
             if (!held.claim().pooled()) {
-                Cgroups.remove(name(held.claim().sandbox())); // a group of an older platform, named by its sandbox
+                Cgroups.remove(SlotStarts.groupOfSandbox(held.claim().sandbox())); // a group of an older platform, named by its sandbox
             }
         });
     }
@@ -244,8 +238,8 @@ public class LocalProvisioner implements Provisioner {
         stopProcesses(id);
         long t0 = System.nanoTime();
         Path dir = Volumes.prepare(root, id, spec.egress().caCertificate());
-        Optional<Ready> warm = takeIntact();
-        Ready ready = warm.isPresent() ? warm.get() : prepare(id);
+        Optional<SlotStarts.Ready> warm = starts.takeIntact(pool);
+        SlotStarts.Ready ready = warm.isPresent() ? warm.get() : starts.prepare(id);
         long t1 = System.nanoTime();
         try {
             slots.assign(ready.slot(), id);
@@ -262,50 +256,9 @@ public class LocalProvisioner implements Provisioner {
             LOG.debug("provisioned {}: ready {} ms ({}), limits {} ms, bwrap to init {} ms", id, ms(t1 - t0),
                     warm.isPresent() ? "warm" : "made", ms(t2 - t1), ms(System.nanoTime() - t2));
         } catch (ProvisionException | RuntimeException e) {
-            discard(ready, id);
+            starts.discard(ready, id);
             throw e;
         }
-    }
-
-    /**
-     * A warm entry whose slot is still this run's, whose network is still in place and whose launcher still waits;
-     * an entry that lost any is dropped (its remains taken down if the slot is still ours) and the next one tried.
-     */
-    private Optional<Ready> takeIntact() {
-        for (Optional<Ready> warm = pool.take(); warm.isPresent(); warm = pool.take()) {
-            Ready r = warm.get();
-            if (slots.ours(r.slot()) && network.intact(r.slot()) && r.launcher().isAlive()) {
-                return warm;
-            }
-            LOG.warn("sandbox warm-pool entry {} lost its network slot, namespace or launcher; not used", r.slot());
-            discard(r, "");
-        }
-        return Optional.empty();
-    }
-
-    /**
-     * Claims a slot, makes its network (namespace, veth pair on the bridge, address, route) and starts a launcher in
-     * its cgroups and namespace. A warm entry ({@code sandbox} empty) makes its network at the lowest CPU priority.
-     */
-    private Ready prepare(String sandbox) throws ProvisionException {
-        network.ensureBridge();
-        int slot = slots.claim(sandbox);
-        try {
-            network.attach(slot, relay.port(), sandbox.isEmpty()); // a warm entry yields to the starts it serves
-            Path console = Volumes.console(root, slot);
-            Process launcher = Bubblewrap.launcher(LocalNetwork.namespacePath(slot),
-                    Cgroups.create(Cgroups.ofSlot(slot)), console);
-            return new Ready(slot, launcher, console);
-        } catch (ProvisionException | RuntimeException e) {
-            release(slot, sandbox);
-            throw e;
-        }
-    }
-
-    /** Stops a ready entry's launcher and gives its slot back. */
-    private void discard(Ready r, String sandbox) {
-        kill(r.launcher());
-        release(r.slot(), sandbox);
     }
 
     @Override
@@ -386,40 +339,8 @@ public class LocalProvisioner implements Provisioner {
     private void stopProcesses(String id) {
         Started s = running.remove(id);
         if (s != null) {
-            kill(s.process());
-            release(s.slot(), id);
-        }
-    }
-
-    /**
-     * Kills a process tree and waits (briefly) for its root to be gone, so that its cgroups can be removed; bubblewrap's
-     * namespace init takes the rest of the sandbox's pid namespace with it.
-     */
-    private static void kill(Process p) {
-        ProcessTree.killDescendants(p.pid());
-        p.destroyForcibly();
-        try {
-            p.waitFor(2, java.util.concurrent.TimeUnit.SECONDS);
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
-        }
-    }
-
-    /**
-     * Takes a slot's network down, then frees the slot: a free slot never has a namespace left. A slot whose file no
-     * longer carries this run's claim was reclaimed (and may serve another platform now): it is left alone.
-     */
-    private void release(int slot, String sandbox) {
-        boolean ours = slots.ours(slot);
-        if (ours) {
-            network.detach(slot);
-            Cgroups.remove(Cgroups.ofSlot(slot));
-        }
-        if (!sandbox.isEmpty()) {
-            Cgroups.remove(name(sandbox)); // a group of an older platform, named by its sandbox
-        }
-        if (ours) {
-            slots.free(slot);
+            SlotStarts.kill(s.process());
+            starts.release(s.slot(), id);
         }
     }
 
@@ -444,9 +365,5 @@ public class LocalProvisioner implements Provisioner {
 
     private static long ms(long nanos) {
         return nanos / 1_000_000;
-    }
-
-    private static String name(String id) {
-        return id.replace("-", "").substring(0, 12);
     }
 }
