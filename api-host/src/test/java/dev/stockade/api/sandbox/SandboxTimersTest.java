@@ -104,4 +104,35 @@ class SandboxTimersTest extends PlatformTest {
         trail.forEach(e -> actions.add(e.path("action").asText()));
         assertThat(actions).contains("auto-stop", "auto-delete");
     }
+
+    @Test
+    void activityIsWrittenAtMostOnceASecondAndTheIdleTimerCountsFromTheLastWritten() throws Exception {
+        Requires.bubblewrap();
+        String owner = ownerToken();
+        String project = createProject(owner, createOrg(owner, "activity"), "p");
+        Http.Response created = http.post("/v1/projects/" + project + "/sandboxes", owner, Map.of("name", "busy",
+                "cpu", "250m", "memory", "128Mi", "autoStop", "30m"));
+        assertThat(created.status()).as(created.raw()).isEqualTo(201);
+        String path = "/v1/projects/" + project + "/sandboxes/" + created.text("id");
+        UUID id = UUID.fromString(created.text("id"));
+        awaitState(path, owner, "running");
+        try {
+            clock.advance(Duration.ofSeconds(5));
+            java.time.Instant first = sandboxes.ensureRunning(id, Duration.ofSeconds(60)).lastActivityAt();
+            clock.advance(Duration.ofMillis(500));
+            // half a second later: the activity already written stands, nothing is written
+            assertThat(sandboxes.ensureRunning(id, Duration.ofSeconds(60)).lastActivityAt()).isEqualTo(first);
+            clock.advance(Duration.ofSeconds(2));
+            java.time.Instant later = sandboxes.ensureRunning(id, Duration.ofSeconds(60)).lastActivityAt();
+            assertThat(later).isAfter(first);
+            // the idle timer counts from the last activity written
+            clock.advance(Duration.ofMinutes(30).minusSeconds(1));
+            assertThat(timers.fire()[0]).isZero();
+            clock.advance(Duration.ofSeconds(2));
+            assertThat(timers.fire()[0]).isEqualTo(1);
+            awaitState(path, owner, "stopped");
+        } finally {
+            assertThat(http.delete(path, owner).status()).isIn(202, 204);
+        }
+    }
 }
