@@ -110,6 +110,26 @@ final class Bubblewrap {
     }
 
     /**
+     * Waits (at most 10 s) until a launcher has become bubblewrap, so its cgroups are joined and its namespace entered:
+     * a start that takes it then waits for none of that. False if it ended or never got there.
+     */
+    static boolean awaitLauncher(Process p) {
+        long deadline = System.nanoTime() + 10_000_000_000L;
+        while (System.nanoTime() < deadline && p.isAlive()) {
+            if (comm(p.pid()).equals("bwrap")) {
+                return true;
+            }
+            try {
+                Thread.sleep(1); // bounded poll: the joins take milliseconds, tens under load
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+                return false;
+            }
+        }
+        return false;
+    }
+
+    /**
      * Hands a waiting launcher its sandbox: the arguments NUL-separated on its standard input, which then ends, and
      * bubblewrap starts. They never appear on a command line (the environment carries credentials' sentinels and the
      * sandbox's token).

@@ -41,7 +41,8 @@ final class SlotStarts {
 
     /**
      * Claims a slot, makes its network (namespace, veth pair on the bridge, address, route) and starts a launcher in
-     * its cgroups and namespace. A warm entry ({@code sandbox} empty) makes its network at the lowest CPU priority.
+     * its cgroups and namespace. A warm entry ({@code sandbox} empty) makes its network at the lowest CPU priority
+     * and is ready once its launcher has become bubblewrap.
      */
     Ready prepare(String sandbox) throws ProvisionException {
         network.ensureBridge();
@@ -51,6 +52,11 @@ final class SlotStarts {
             Path console = Volumes.console(root, slot);
             Process launcher = Bubblewrap.launcher(LocalNetwork.namespacePath(slot),
                     Cgroups.create(Cgroups.ofSlot(slot)), console);
+            // a warm entry is ready once its launcher waits; a start making its own hands the options over at once
+            if (sandbox.isEmpty() && !Bubblewrap.awaitLauncher(launcher)) {
+                kill(launcher);
+                throw new ProvisionException("the sandbox launcher did not start: " + Bubblewrap.tail(console));
+            }
             return new Ready(slot, launcher, console);
         } catch (ProvisionException | RuntimeException e) {
             release(slot, sandbox);
