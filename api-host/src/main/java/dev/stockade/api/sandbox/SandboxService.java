@@ -14,6 +14,7 @@ import jakarta.inject.Singleton;
 import java.sql.Connection;
 import java.time.Clock;
 import java.time.Duration;
+import java.time.Instant;
 import java.util.List;
 import java.util.UUID;
 import java.util.concurrent.CompletableFuture;
@@ -163,7 +164,7 @@ public class SandboxService {
             worker.provision(id);
         }
         s = awaitStarted(id, wait);
-        java.time.Instant now = clock.instant();
+        Instant now = clock.instant();
         if (s.lastActivityAt() != null && !s.lastActivityAt().isBefore(now.minus(ACTIVITY_GRAIN))) {
             return s; // activity this recent is already recorded: no write per request
         }

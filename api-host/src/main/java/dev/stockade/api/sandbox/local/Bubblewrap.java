@@ -29,9 +29,9 @@ final class Bubblewrap {
      * launcher's own is cleared), then the namespaces and mounts. The command, its init, is on the launcher's own
      * command line ({@code --args} carries options only).
      */
-    static List<String> args(Path volume, Path ca, SandboxSpec spec, String gateway) {
+    static List<String> args(Path volume, Path ca, SandboxSpec spec) {
         List<String> a = new ArrayList<>(List.of("--clearenv"));
-        environment(spec, gateway).forEach((k, v) -> a.addAll(List.of("--setenv", k, v)));
+        environment(spec).forEach((k, v) -> a.addAll(List.of("--setenv", k, v)));
         a.addAll(List.of("--die-with-parent", "--unshare-user", "--uid",
                 Integer.toString(UID), "--gid", Integer.toString(UID), "--unshare-pid", "--unshare-ipc",
                 "--unshare-uts", "--unshare-cgroup-try", "--hostname", "sandbox",
@@ -64,7 +64,7 @@ final class Bubblewrap {
      * The sandbox's environment: the core's env plan (policy env, credential sentinels, managed inference) first,
      * then what the platform owns: the proxy (with the sandbox's token as the proxy password), the CA trust.
      */
-    static Map<String, String> environment(SandboxSpec spec, String gateway) {
+    static Map<String, String> environment(SandboxSpec spec) {
         Map<String, String> env = new LinkedHashMap<>(spec.env());
         String proxy = "http://sandbox:" + spec.egress().proxyToken() + "@" + spec.egress().host() + ":"
                 + spec.egress().port();
@@ -114,19 +114,7 @@ final class Bubblewrap {
      * a start that takes it then waits for none of that. False if it ended or never got there.
      */
     static boolean awaitLauncher(Process p) {
-        long deadline = System.nanoTime() + 10_000_000_000L;
-        while (System.nanoTime() < deadline && p.isAlive()) {
-            if (comm(p.pid()).equals("bwrap")) {
-                return true;
-            }
-            try {
-                Thread.sleep(1); // bounded poll: the joins take milliseconds, tens under load
-            } catch (InterruptedException e) {
-                Thread.currentThread().interrupt();
-                return false;
-            }
-        }
-        return false;
+        return poll(p, () -> comm(p.pid()).equals("bwrap") ? p.pid() : -1) > 0;
     }
 
     /**
@@ -156,17 +144,26 @@ final class Bubblewrap {
      * scan every process on the host (thousands, with hundreds of sandboxes).
      */
     static long awaitInit(Process p) {
-        long deadline = System.nanoTime() + 10_000_000_000L;
-        while (System.nanoTime() < deadline) {
-            if (!p.isAlive()) {
-                return -1;
-            }
+        return poll(p, () -> {
             long shell = ProcessTree.firstChild(ProcessTree.firstChild(p.pid()));
-            if (shell > 0 && comm(shell).endsWith("sh")) {
-                return shell;
+            return shell > 0 && comm(shell).endsWith("sh") ? shell : -1;
+        });
+    }
+
+    /**
+     * Asks {@code found} every millisecond (at most 10 s) while {@code p} runs: its first positive answer, or -1 if
+     * {@code p} ended, the time ran out or the wait was interrupted. The process steps it waits for take milliseconds
+     * (tens under load) and announce themselves nowhere but in {@code /proc}.
+     */
+    private static long poll(Process p, java.util.function.LongSupplier found) {
+        long deadline = System.nanoTime() + 10_000_000_000L;
+        while (System.nanoTime() < deadline && p.isAlive()) {
+            long answer = found.getAsLong();
+            if (answer > 0) {
+                return answer;
             }
             try {
-                Thread.sleep(1); // bounded poll: the fork chain takes a few milliseconds
+                Thread.sleep(1); // bounded poll: see above
             } catch (InterruptedException e) {
                 Thread.currentThread().interrupt();
                 return -1;

@@ -246,8 +246,7 @@ public class LocalProvisioner implements Provisioner {
             Cgroups.limit(Cgroups.ofSlot(ready.slot()), spec.cpuMillis(), spec.memoryBytes());
             Path console = Volumes.takeConsole(ready.console(), dir);
             long t2 = System.nanoTime();
-            Bubblewrap.launch(ready.launcher(), Bubblewrap.args(dir.resolve("volume"), dir.resolve("ca.pem"), spec,
-                    network.gateway()));
+            Bubblewrap.launch(ready.launcher(), Bubblewrap.args(dir.resolve("volume"), dir.resolve("ca.pem"), spec));
             long init = Bubblewrap.awaitInit(ready.launcher());
             if (init < 0) {
                 throw new ProvisionException("the sandbox exited at start: " + Bubblewrap.tail(console));
