@@ -4,6 +4,8 @@ import dev.stockade.api.enforcement.EnforcementStore;
 import dev.stockade.proxy.SandboxRegistry;
 import dev.stockade.proxy.feed.DocumentHash;
 import dev.stockade.proxy.feed.FeedApplier;
+import dev.stockade.proxy.feed.SandboxSet;
+import dev.stockade.proxy.feed.SharedLists;
 import java.util.HashSet;
 import java.util.List;
 import java.util.Set;
@@ -31,6 +33,7 @@ final class EnforcementFollower implements AutoCloseable {
     private final EnforcementStore store;
     private final FeedBatches batches;
     private final FeedApplier applier;
+    private final SharedLists lists = new SharedLists(); // on the follower's thread
     private final Supplier<Set<UUID>> haltedAtStart;
     private final ExecutorService thread = Executors.newSingleThreadExecutor(r -> {
         Thread t = new Thread(r, "egress-enforcement");
@@ -85,16 +88,36 @@ final class EnforcementFollower implements AutoCloseable {
         thread.shutdownNow();
     }
 
-    /** The documents a batch lists that the follower lacks, read in one query rather than fetched one by one. */
+    /**
+     * The shared lists a batch's sets name that the follower does not know, and the documents it lacks, each read in
+     * one query rather than fetched one by one.
+     */
     private void offerMissing(List<FeedBatches.Item> items) {
-        Set<DocumentHash> missing = new HashSet<>();
+        Set<String> unknown = new HashSet<>();
         for (FeedBatches.Item item : items) {
             if (item.set() != null) {
-                item.set().grants().stream().filter(h -> !applier.documents().has(h)).forEach(missing::add);
-                item.set().ceiling().stream().filter(h -> !applier.documents().has(h)).forEach(missing::add);
+                item.set().shared().stream().filter(n -> !lists.knows(n)).forEach(unknown::add);
+            }
+        }
+        // the list as it is now: its later change in the feed is then no change (a set never goes back)
+        store.sharedLists(unknown).values().forEach(this::follow);
+        Set<DocumentHash> missing = new HashSet<>();
+        for (FeedBatches.Item item : items) {
+            List<DocumentHash> listed = item.shared() != null ? item.shared().documents()
+                    : item.set() != null ? item.set().resolve(lists::documents, 0).grants() : List.of();
+            listed.stream().filter(h -> !applier.documents().has(h)).forEach(missing::add);
+            if (item.set() != null) {
+                item.set().documents().stream().filter(h -> !applier.documents().has(h)).forEach(missing::add);
             }
         }
         store.documents(missing).forEach((h, text) -> applier.documents().offer(h, text));
+    }
+
+    /** A shared list's documents: every set naming it is resolved again and in force in feed order. */
+    private void follow(EnforcementStore.SharedList list) {
+        for (SandboxSet set : lists.list(list.name(), 0, list.documents())) {
+            applier.submit(set, s -> { });
+        }
     }
 
     private void catchUp() {
@@ -104,10 +127,14 @@ final class EnforcementFollower implements AutoCloseable {
                 batch = batches.after(applied); // the same read the feeds' sessions at this version share
                 offerMissing(batch.items());
                 for (FeedBatches.Item item : batch.items()) {
-                    if (item.set() == null) {
+                    if (item.shared() != null) {
+                        follow(item.shared());
+                    } else if (item.set() == null) {
+                        lists.remove(item.sandboxId().toString());
                         applier.remove(item.sandboxId().toString());
                     } else {
-                        applier.submit(item.set(), s -> { }); // compiles on every core, in force in version order
+                        // compiles on every core, in force in version order
+                        applier.submit(lists.set(item.set()), s -> { });
                     }
                     applied = item.version();
                 }

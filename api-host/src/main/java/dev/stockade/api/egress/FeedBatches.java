@@ -4,7 +4,7 @@ import dev.stockade.api.enforcement.EnforcementStore;
 import dev.stockade.api.kernel.events.EventStream;
 import dev.stockade.api.kernel.events.Topic;
 import dev.stockade.proxy.feed.FeedWire;
-import dev.stockade.proxy.feed.SandboxSet;
+import dev.stockade.proxy.feed.SandboxParts;
 import jakarta.inject.Singleton;
 import java.util.ArrayList;
 import java.util.List;
@@ -30,17 +30,27 @@ public class FeedBatches {
     /** Positions kept: readers at the head share them; catching up from far behind reads afresh. */
     static final int KEPT = 32;
 
-    /** One change: a sandbox's set or its removal ({@code set} null). */
+    /**
+     * One change: a sandbox's set, its removal ({@code set} and {@code shared} null), or a shared list's documents
+     * ({@code shared} set, no sandbox).
+     */
     public static final class Item {
         private final long version;
         private final UUID sandboxId;
-        private final SandboxSet set;
+        private final SandboxParts set;
+        private final EnforcementStore.SharedList shared;
         private volatile String setEvent;
 
-        Item(long version, UUID sandboxId, SandboxSet set) {
+        Item(long version, UUID sandboxId, SandboxParts set, EnforcementStore.SharedList shared) {
             this.version = version;
             this.sandboxId = sandboxId;
             this.set = set;
+            this.shared = shared;
+        }
+
+        /** A shared list's change, or null. */
+        public EnforcementStore.SharedList shared() {
+            return shared;
         }
 
         public long version() {
@@ -51,15 +61,15 @@ public class FeedBatches {
             return sandboxId;
         }
 
-        public SandboxSet set() {
+        public SandboxParts set() {
             return set;
         }
 
-        /** The set as a feed sends it (documents by hash): written at the first feed's need, once for all. */
+        /** The set as wire 3 sends it (parts by hash and name): written at the first feed's need, once for all. */
         public String setEvent() {
             String text = setEvent;
             if (text == null) {
-                text = FeedWire.set(set).toString(); // two sessions at once may both write it: same text
+                text = FeedWire.parts(set).toString(); // two sessions at once may both write it: same text
                 setEvent = text;
             }
             return text;
@@ -128,7 +138,8 @@ public class FeedBatches {
             List<EnforcementStore.ListedChange> changes = store.changesAfter(version, FeedSets.BATCH);
             List<Item> items = new ArrayList<>(changes.size());
             for (EnforcementStore.ListedChange c : changes) {
-                items.add(new Item(c.version(), c.sandboxId(), sets.set(c)));
+                items.add(c.shared() != null ? new Item(c.version(), null, null, c.shared())
+                        : new Item(c.version(), c.sandboxId(), sets.set(c), null));
             }
             Batch batch = new Batch(List.copyOf(items), changes.size() >= FeedSets.BATCH);
             into.batch().complete(batch);

@@ -82,14 +82,21 @@ record FeedController(FeedHub hub, ReplicaAudit audit, EnforcementStore store) {
         return new DocumentText(hash.hex(), store.document(hash).orElseThrow(() -> ApiProblem.notFound("document")));
     }
 
-    /** The feed's wire: 1 (sets with their documents whole) unless the replica asks for 2 (documents by hash). */
+    /**
+     * The feed's wire: 1 (sets with their documents whole) unless the replica asks for 2 (documents by hash) or 3
+     * (documents by hash and shared lists by name).
+     */
     private static int wire(String wire) {
-        if (wire == null || wire.isBlank() || wire.strip().equals("1")) {
+        String w = wire == null ? "" : wire.strip();
+        if (w.isEmpty() || w.equals("1")) {
             return 1;
         }
-        if (wire.strip().equals(Integer.toString(FeedWire.BY_HASH))) {
+        if (w.equals(Integer.toString(FeedWire.BY_HASH))) {
             return FeedWire.BY_HASH;
         }
-        throw ApiProblem.invalid("/wire", "wire", "`wire` must be 1 or 2");
+        if (w.equals(Integer.toString(FeedWire.SHARED_LISTS))) {
+            return FeedWire.SHARED_LISTS;
+        }
+        throw ApiProblem.invalid("/wire", "wire", "`wire` must be 1, 2 or 3");
     }
 }

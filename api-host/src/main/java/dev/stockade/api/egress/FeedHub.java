@@ -40,18 +40,17 @@ import reactor.core.publisher.FluxSink;
 @Singleton
 public class FeedHub {
     private static final Logger LOG = LoggerFactory.getLogger(FeedHub.class);
-    /** Documents a feed remembers having sent: about ten per sandbox of a proxy with ten thousand. */
-    private static final int SENT_DOCUMENTS = 100_000;
-
     private final EnforcementStore store;
     private final FeedBatches batches;
+    private final FeedSets sets;
     private final HaltService halts;
     private final Set<Session> sessions = ConcurrentHashMap.newKeySet();
     private final ScheduledExecutorService pool;
 
-    public FeedHub(EnforcementStore store, FeedBatches batches, HaltService halts, EventStream events,
+    public FeedHub(EnforcementStore store, FeedBatches batches, FeedSets sets, HaltService halts, EventStream events,
                    @Value("${sandbox.egress.feed-ping:10s}") Duration ping) {
         this.store = store;
+        this.sets = sets;
         this.batches = batches;
         this.halts = halts;
         this.pool = Executors.newScheduledThreadPool(2, r -> {
@@ -69,12 +68,13 @@ public class FeedHub {
     }
 
     /**
-     * A feed from {@code after}: the server-sent events a proxy replica reads, documents by hash when {@code wire} is
-     * {@link FeedWire#BY_HASH}, whole in each set otherwise (replicas that predate it).
+     * A feed from {@code after}: the server-sent events a proxy replica reads, in the shape {@code wire} names: shared
+     * lists by name ({@link FeedWire#SHARED_LISTS}), documents by hash ({@link FeedWire#BY_HASH}), or each set's
+     * documents whole (1, replicas that predate both).
      */
     public Flux<Event<String>> open(long after, int wire, UUID tokenId, String proxyName) {
         return Flux.create(sink -> {
-            Session s = new Session(sink, after, wire == FeedWire.BY_HASH, tokenId, proxyName);
+            Session s = new Session(sink, after, FeedShape.of(wire, store, sets), tokenId, proxyName);
             sessions.add(s);
             sink.onDispose(() -> {
                 sessions.remove(s);
@@ -84,12 +84,6 @@ public class FeedHub {
             LOG.info("proxy feed of `{}` opened after version {}", proxyName, after);
             s.haltChanged();
         }, FluxSink.OverflowStrategy.BUFFER);
-    }
-
-    private static List<DocumentHash> concat(List<DocumentHash> a, List<DocumentHash> b) {
-        List<DocumentHash> out = new java.util.ArrayList<>(a);
-        out.addAll(b);
-        return out;
     }
 
     @PreDestroy
@@ -105,21 +99,14 @@ public class FeedHub {
         private final UUID tokenId;
         private final AtomicBoolean running = new AtomicBoolean();
         private final AtomicBoolean again = new AtomicBoolean();
-        private final boolean byHash;
-        /** The documents this feed has sent (bounded: one forgotten is sent again, or the replica fetches it). */
-        private final Map<DocumentHash, Boolean> sentDocuments = new LinkedHashMap<>(1024, 0.75f, true) {
-            @Override
-            protected boolean removeEldestEntry(Map.Entry<DocumentHash, Boolean> eldest) {
-                return size() > SENT_DOCUMENTS;
-            }
-        };
+        private final FeedShape shape;
         private volatile boolean haltDirty;
         private volatile long sent;
         private boolean ready;
 
-        Session(FluxSink<Event<String>> sink, long after, boolean byHash, UUID tokenId, String proxyName) {
+        Session(FluxSink<Event<String>> sink, long after, FeedShape shape, UUID tokenId, String proxyName) {
             this.sink = sink;
-            this.byHash = byHash;
+            this.shape = shape;
             this.tokenId = tokenId;
             this.sent = after;
             this.proxyName = proxyName;
@@ -166,15 +153,9 @@ public class FeedHub {
         private void sendChanges() {
             while (sink.requestedFromDownstream() > 0 && !sink.isCancelled()) {
                 FeedBatches.Batch batch = batches.after(sent);
-                Map<DocumentHash, String> texts = store.documents(unsent(batch.items()));
-                for (FeedBatches.Item item : batch.items()) {
-                    if (item.set() == null) {
-                        sink.next(Event.of(FeedWire.removed(item.version(), item.sandboxId().toString()).toString())
-                                .name(FeedWire.REMOVED).id(Long.toString(item.version())));
-                    } else {
-                        send(item, texts);
-                    }
-                    sent = item.version();
+                shape.write(batch.items(), sink::next);
+                if (!batch.items().isEmpty()) {
+                    sent = batch.items().get(batch.items().size() - 1).version();
                 }
                 if (!batch.full()) {
                     if (!ready) {
@@ -185,38 +166,6 @@ public class FeedHub {
                 }
             }
             again.set(true); // demand ran out mid-way: onRequest wakes the session again
-        }
-
-        /** The documents a batch lists that this feed has not sent (wire 1: every one, each set carries them). */
-        private Set<DocumentHash> unsent(List<FeedBatches.Item> items) {
-            Set<DocumentHash> out = new LinkedHashSet<>();
-            for (FeedBatches.Item item : items) {
-                if (item.set() != null) {
-                    out.addAll(item.set().grants());
-                    out.addAll(item.set().ceiling());
-                }
-            }
-            if (byHash) {
-                out.removeIf(sentDocuments::containsKey);
-            }
-            return out;
-        }
-
-        /** A set, after the documents it lists that were not sent yet (wire 2), or with them whole (wire 1). */
-        private void send(FeedBatches.Item item, Map<DocumentHash, String> texts) {
-            SandboxSet set = item.set();
-            String id = Long.toString(set.version());
-            if (!byHash) {
-                sink.next(Event.of(FeedWire.sandbox(set, texts::get).toString()).name(FeedWire.SANDBOX).id(id));
-                return;
-            }
-            for (DocumentHash h : concat(set.grants(), set.ceiling())) {
-                String text = texts.get(h);
-                if (text != null && sentDocuments.put(h, Boolean.TRUE) == null) {
-                    sink.next(Event.of(FeedWire.document(h, text).toString()).name(FeedWire.DOCUMENT));
-                }
-            }
-            sink.next(Event.of(item.setEvent()).name(FeedWire.SET).id(id));
         }
     }
 }

@@ -2,6 +2,7 @@ package dev.stockade.api.egress;
 
 import dev.stockade.api.enforcement.CredentialMaterials;
 import dev.stockade.api.enforcement.EnforcementStore;
+import dev.stockade.proxy.feed.SandboxParts;
 import dev.stockade.proxy.feed.SandboxSet;
 import jakarta.inject.Singleton;
 import java.util.HexFormat;
@@ -17,8 +18,11 @@ record FeedSets(CredentialMaterials materials) {
     /** How many rows one read takes. */
     static final int BATCH = 500;
 
-    /** The set of a change, or null for a sandbox no proxy serves any more (deleted, or without a token). */
-    public SandboxSet set(EnforcementStore.ListedChange c) {
+    /**
+     * The set of a change, its documents by hash and shared list, or null for a sandbox no proxy serves any more
+     * (deleted, or without a token).
+     */
+    public SandboxParts set(EnforcementStore.ListedChange c) {
         if (c.deleted() || c.set().tokenHash() == null) {
             return null;
         }
@@ -26,7 +30,7 @@ record FeedSets(CredentialMaterials materials) {
         List<SandboxSet.CredentialSpec> credentials = materials.reveal(e.credentials()).stream()
                 .map(m -> new SandboxSet.CredentialSpec(m.name(), m.domains(), m.headerFormat(), m.secret()))
                 .toList();
-        return new SandboxSet(c.version(), c.sandboxId().toString(), c.orgId().toString(), e.projectId().toString(),
+        return new SandboxParts(c.version(), c.sandboxId().toString(), c.orgId().toString(), e.projectId().toString(),
                 HexFormat.of().formatHex(e.tokenHash()), e.grants(), e.ceiling(), credentials);
     }
 }

@@ -8,6 +8,7 @@ import dev.stockade.api.kernel.db.Sql;
 import dev.stockade.api.kernel.events.Events;
 import dev.stockade.api.kernel.events.Topic;
 import dev.stockade.proxy.feed.DocumentHash;
+import dev.stockade.proxy.feed.SetPart;
 import jakarta.inject.Singleton;
 import java.io.IOException;
 import java.io.UncheckedIOException;
@@ -16,6 +17,8 @@ import java.sql.SQLException;
 import java.util.ArrayList;
 import java.util.Collection;
 import java.util.HashMap;
+import java.util.HashSet;
+import java.util.Set;
 import java.util.HexFormat;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -35,18 +38,39 @@ public class EnforcementStore {
     public record Change(long version, UUID sandboxId, UUID orgId, boolean deleted, SandboxEnforcement enforcement) {
     }
 
-    /** One row as the feed reads it: the set by document hashes; {@code set} is null for a tombstone. */
-    public record ListedChange(long version, UUID sandboxId, UUID orgId, boolean deleted, ListedSet set) {
+    /**
+     * One row as the feed reads it: a sandbox's set by document hashes and shared lists ({@code set} null for a
+     * tombstone), or a shared list's documents ({@code shared} set, {@code sandboxId} and {@code set} null).
+     */
+    public record ListedChange(long version, UUID sandboxId, UUID orgId, boolean deleted, ListedSet set,
+                               SharedList shared) {
+        public ListedChange(long version, UUID sandboxId, UUID orgId, boolean deleted, ListedSet set) {
+            this(version, sandboxId, orgId, deleted, set, null);
+        }
+    }
+
+    /** A shared list's documents now, by hash. */
+    public record SharedList(String name, UUID orgId, List<DocumentHash> documents) {
+        public SharedList {
+            documents = List.copyOf(documents);
+        }
+    }
+
+    /** A shared list to publish: its name, organization and documents. */
+    public record SharedDocuments(String name, UUID orgId, List<JsonNode> documents) {
+        public SharedDocuments {
+            documents = List.copyOf(documents);
+        }
     }
 
     /**
-     * A sandbox's set with its documents named by hash.
+     * A sandbox's set with its documents named by hash or by shared list.
      *
-     * @param grants  the policy documents' hashes (attachment order, the embedded policy last)
-     * @param ceiling the org ceiling's documents' hashes
+     * @param grants  the policy documents (attachment order, the embedded policy last)
+     * @param ceiling the org ceiling's documents
      */
-    public record ListedSet(UUID projectId, byte[] tokenHash, int revision, List<DocumentHash> grants,
-                            List<DocumentHash> ceiling, List<UUID> credentials) {
+    public record ListedSet(UUID projectId, byte[] tokenHash, int revision, List<SetPart> grants,
+                            List<SetPart> ceiling, List<UUID> credentials) {
         public ListedSet {
             grants = List.copyOf(grants);
             ceiling = List.copyOf(ceiling);
@@ -59,7 +83,20 @@ public class EnforcementStore {
 
     /** The columns {@link #listed} reads. */
     private static final String CHANGES = "SELECT version, sandbox_id, org_id, project_id, token_hash, revision,"
-            + " bundle::text, deleted FROM sandbox_enforcement";
+            + " bundle::text, deleted, NULL::text AS shared FROM sandbox_enforcement";
+
+    /** Sets and shared lists after a version, in one order (each side bounded by the limit before they merge). */
+    private static final String CHANGES_AFTER = "(" + CHANGES + " WHERE version > ? ORDER BY version LIMIT ?)"
+            + " UNION ALL (SELECT version, NULL::uuid, org_id, NULL::uuid, NULL::bytea, 0, documents::text, false,"
+            + " name FROM enforcement_shared WHERE version > ? ORDER BY version LIMIT ?) ORDER BY 1 LIMIT ?";
+
+    /** Shared lists, one row each, in order; a list whose documents did not change keeps its version. */
+    private static final String UPSERT_SHARED = "INSERT INTO enforcement_shared (name, org_id, documents, version)"
+            + " SELECT u.name, u.org_id, u.documents::jsonb, nextval('enforcement_version')"
+            + " FROM unnest(?::text[], ?::uuid[], ?::text[]) WITH ORDINALITY AS u(name, org_id, documents, n)"
+            + " ORDER BY u.n ON CONFLICT (name) DO UPDATE SET documents = EXCLUDED.documents,"
+            + " version = EXCLUDED.version, updated_at = now()"
+            + " WHERE enforcement_shared.documents IS DISTINCT FROM EXCLUDED.documents RETURNING name";
 
     /** The sets of a batch as arrays, one row each, in order; a row equal to the stored one is left alone. */
     private static final String UPSERT = "INSERT INTO sandbox_enforcement (sandbox_id, org_id, project_id,"
@@ -105,13 +142,68 @@ public class EnforcementStore {
         Map<DocumentHash, String> texts = new LinkedHashMap<>();
         List<Bundle> bundles = new ArrayList<>(all.size());
         Map<JsonNode, DocumentHash> hashed = new java.util.IdentityHashMap<>(); // a shared policy is one node
+        Map<String, SharedList> lists = new LinkedHashMap<>();
         for (SandboxEnforcement e : all) {
-            bundles.add(bundle(e, texts, hashed));
+            bundles.add(bundle(e, texts, hashed, lists));
         }
         documents.store(texts);
+        upsertShared(lists.values()); // before the sets: a reader meets a list no later than the first set naming it
         upsert(all, bundles);
         all.stream().map(SandboxEnforcement::orgId).distinct().forEach(org ->
                 events.publish(Topic.ENFORCEMENT, org, Map.of("sandboxes", all.size())));
+    }
+
+    /**
+     * Publishes shared lists alone (on the caller's transaction): a shared policy rewritten changes its list, and every
+     * set naming the list follows it on every proxy without being written again. Returns the names of the lists whose
+     * documents changed (the others keep their versions and no proxy hears of them).
+     */
+    public List<String> publishShared(List<SharedDocuments> lists) {
+        if (lists.isEmpty()) {
+            return List.of();
+        }
+        serialize();
+        Map<DocumentHash, String> texts = new LinkedHashMap<>();
+        Map<JsonNode, DocumentHash> hashed = new java.util.IdentityHashMap<>();
+        List<SharedList> hashedLists = new ArrayList<>();
+        for (SharedDocuments l : lists) {
+            hashedLists.add(new SharedList(l.name(), l.orgId(), l.documents().stream()
+                    .map(d -> hash(d, texts, hashed)).toList()));
+        }
+        documents.store(texts);
+        List<String> changed = upsertShared(hashedLists);
+        lists.stream().filter(l -> changed.contains(l.name())).map(SharedDocuments::orgId).distinct()
+                .forEach(org -> events.publish(Topic.ENFORCEMENT, org, Map.of("shared", changed.size())));
+        return changed;
+    }
+
+    private List<String> upsertShared(Collection<SharedList> lists) {
+        if (lists.isEmpty()) {
+            return List.of();
+        }
+        return jdbc.prepare(UPSERT_SHARED, ps -> {
+            int n = lists.size();
+            Object[][] columns = new Object[3][n];
+            int k = 0;
+            for (SharedList l : lists) {
+                columns[0][k] = l.name();
+                columns[1][k] = l.orgId();
+                ArrayNode docs = json.createArrayNode();
+                l.documents().forEach(h -> docs.add(h.hex()));
+                columns[2][k++] = docs.toString();
+            }
+            String[] types = {"text", "uuid", "text"};
+            for (int c = 0; c < columns.length; c++) {
+                ps.setArray(c + 1, ps.getConnection().createArrayOf(types[c], columns[c]));
+            }
+            List<String> changed = new ArrayList<>();
+            try (ResultSet rs = ps.executeQuery()) {
+                while (rs.next()) {
+                    changed.add(rs.getString(1));
+                }
+            }
+            return changed;
+        });
     }
 
     /**
@@ -161,6 +253,15 @@ public class EnforcementStore {
     }
 
     /**
+     * Takes the write lock now (on the caller's transaction), before the caller reads what it will publish: a shared
+     * list read before a concurrent policy write committed and written after that write's own re-publication would
+     * otherwise put the old documents back for every set naming it. Under the lock, whoever writes last read last.
+     */
+    public void lock() {
+        serialize();
+    }
+
+    /**
      * Versions must become visible in their order, or a reader that saw version 101 commit before 100 would skip 100
      * for ever: writers of this table take one transaction-scoped advisory lock before they draw a version, so they
      * commit one after another in version order. (Enforcement writes are short; a batch writes many rows at once.)
@@ -172,10 +273,41 @@ public class EnforcementStore {
         });
     }
 
-    /** The rows written after {@code version}, oldest first, at most {@code limit}, documents by hash. */
+    /**
+     * The rows written after {@code version}, sets and shared lists, oldest first, at most {@code limit}, documents by
+     * hash.
+     */
     public List<ListedChange> changesAfter(long version, int limit) {
-        return jdbc.query(CHANGES + " WHERE version > ? ORDER BY version LIMIT ?", List.of(version, limit),
-                this::listed);
+        return jdbc.query(CHANGES_AFTER, List.of(version, limit, version, limit, limit), this::listed);
+    }
+
+    /** The shared lists {@code names} as they are now (one query); names never published are left out. */
+    public Map<String, SharedList> sharedLists(Collection<String> names) {
+        Map<String, SharedList> out = new HashMap<>();
+        if (names.isEmpty()) {
+            return out;
+        }
+        jdbc.prepare("SELECT name, org_id, documents::text FROM enforcement_shared WHERE name = ANY (?)", ps -> {
+            ps.setArray(1, ps.getConnection().createArrayOf("text", names.toArray()));
+            try (ResultSet rs = ps.executeQuery()) {
+                while (rs.next()) {
+                    out.put(rs.getString(1), new SharedList(rs.getString(1), rs.getObject(2, UUID.class),
+                            hashes(read(rs.getString(3)))));
+                }
+            }
+            return null;
+        });
+        return out;
+    }
+
+    /**
+     * The live sets of {@code orgId} that name the shared list {@code name}, by sandbox (for a feed reader that
+     * predates shared lists, which is sent each of them again when the list changes).
+     */
+    public List<ListedChange> setsNaming(UUID orgId, String name) {
+        String part = json.createArrayNode().add(json.createObjectNode().put("shared", name)).toString();
+        return jdbc.query(CHANGES + " WHERE org_id = ? AND NOT deleted AND (bundle -> 'grants' @> ?::jsonb"
+                + " OR bundle -> 'ceiling' @> ?::jsonb) ORDER BY version", List.of(orgId, part, part), this::listed);
     }
 
     /** The texts of the documents {@code hashes} name that are stored (one query). */
@@ -216,26 +348,58 @@ public class EnforcementStore {
         return out;
     }
 
+    /**
+     * Whether a live set of the organization was written before shared lists (its ceiling listed document by
+     * document): a policy's rewrite must then re-publish the sets, not only the lists.
+     */
+    public boolean hasSetsWithoutSharedLists(UUID orgId) {
+        return jdbc.exists("SELECT 1 FROM sandbox_enforcement WHERE org_id = ? AND NOT deleted AND token_hash IS NOT NULL"
+                + " AND NOT (bundle -> 'ceiling' @> '[{}]'::jsonb AND jsonb_array_length(bundle -> 'ceiling') = 1)",
+                List.of(orgId));
+    }
+
     /** The organization and project of a sandbox that has (or had) a row; empty for an unknown id. */
     public Optional<UUID[]> owner(UUID sandboxId) {
         return jdbc.first("SELECT org_id, project_id FROM sandbox_enforcement WHERE sandbox_id = ?", List.of(sandboxId),
                 rs -> new UUID[] {rs.getObject(1, UUID.class), rs.getObject(2, UUID.class)});
     }
 
-    /** The live (not deleted) rows of an organization, by sandbox id, with their documents. */
+    /** The live (not deleted) rows of an organization, by sandbox id, with their documents and shared lists now. */
     public List<Change> current(UUID orgId) {
         List<ListedChange> rows = jdbc.query(CHANGES + " WHERE org_id = ? AND NOT deleted ORDER BY sandbox_id",
                 List.of(orgId), this::listed);
-        List<DocumentHash> wanted = rows.stream().flatMap(r -> java.util.stream.Stream.concat(
-                r.set().grants().stream(), r.set().ceiling().stream())).distinct().toList();
+        Map<String, SharedList> lists = sharedLists(rows.stream().flatMap(r -> java.util.stream.Stream.concat(
+                r.set().grants().stream(), r.set().ceiling().stream())).filter(p -> p instanceof SetPart.Shared)
+                .map(p -> ((SetPart.Shared) p).name()).distinct().toList());
+        Set<DocumentHash> wanted = new HashSet<>();
+        lists.values().forEach(l -> wanted.addAll(l.documents()));
+        rows.forEach(r -> r.set().grants().stream().filter(p -> p instanceof SetPart.Document)
+                .forEach(p -> wanted.add(((SetPart.Document) p).hash())));
+        rows.forEach(r -> r.set().ceiling().stream().filter(p -> p instanceof SetPart.Document)
+                .forEach(p -> wanted.add(((SetPart.Document) p).hash())));
         Map<DocumentHash, JsonNode> trees = new HashMap<>();
         documents.texts(wanted).forEach((h, text) -> trees.put(h, read(text)));
         List<Change> out = new ArrayList<>(rows.size());
         for (ListedChange r : rows) {
             ListedSet s = r.set();
             out.add(new Change(r.version(), r.sandboxId(), r.orgId(), false, new SandboxEnforcement(r.sandboxId(),
-                    r.orgId(), s.projectId(), s.tokenHash(), s.revision(), s.grants().stream().map(trees::get)
-                    .toList(), s.ceiling().stream().map(trees::get).toList(), s.credentials())));
+                    r.orgId(), s.projectId(), s.tokenHash(), s.revision(), whole(s.grants(), lists, trees),
+                    whole(s.ceiling(), lists, trees), s.credentials(), null)));
+        }
+        return out;
+    }
+
+    private static List<SandboxEnforcement.Part> whole(List<SetPart> parts, Map<String, SharedList> lists,
+                                                       Map<DocumentHash, JsonNode> trees) {
+        List<SandboxEnforcement.Part> out = new ArrayList<>(parts.size());
+        for (SetPart p : parts) {
+            if (p instanceof SetPart.Document d) {
+                out.add(SandboxEnforcement.Part.document(trees.get(d.hash())));
+            } else if (p instanceof SetPart.Shared sh) {
+                SharedList l = lists.get(sh.name());
+                out.add(SandboxEnforcement.Part.shared(sh.name(), l == null ? List.of()
+                        : l.documents().stream().map(trees::get).toList()));
+            }
         }
         return out;
     }
@@ -244,6 +408,11 @@ public class EnforcementStore {
         long version = rs.getLong(1);
         UUID sandboxId = rs.getObject(2, UUID.class);
         UUID orgId = rs.getObject(3, UUID.class);
+        String shared = rs.getString(9);
+        if (shared != null) {
+            return new ListedChange(version, null, orgId, false, null,
+                    new SharedList(shared, orgId, hashes(read(rs.getString(7)))));
+        }
         if (rs.getBoolean(8)) {
             return new ListedChange(version, sandboxId, orgId, true, null);
         }
@@ -251,8 +420,16 @@ public class EnforcementStore {
         List<UUID> credentials = new ArrayList<>();
         bundle.path("credentials").forEach(c -> credentials.add(UUID.fromString(c.asText())));
         return new ListedChange(version, sandboxId, orgId, false, new ListedSet(rs.getObject(4, UUID.class),
-                rs.getBytes(5), rs.getInt(6), hashes(bundle.path("grants")), hashes(bundle.path("ceiling")),
+                rs.getBytes(5), rs.getInt(6), parts(bundle.path("grants")), parts(bundle.path("ceiling")),
                 credentials));
+    }
+
+    /** A stored list of parts: a hash for a document, {@code {"shared": name}} for a shared list. */
+    private static List<SetPart> parts(JsonNode list) {
+        List<SetPart> out = new ArrayList<>(list.size());
+        list.forEach(p -> out.add(p.isObject() ? new SetPart.Shared(p.path("shared").asText())
+                : new SetPart.Document(new DocumentHash(p.asText()))));
+        return out;
     }
 
     private static List<DocumentHash> hashes(JsonNode list) {
@@ -265,11 +442,15 @@ public class EnforcementStore {
     private record Bundle(ObjectNode bundle, DocumentHash own) {
     }
 
-    /** The stored bundle: documents by hash ({@code texts} collects the documents to store). */
-    private Bundle bundle(SandboxEnforcement e, Map<DocumentHash, String> texts, Map<JsonNode, DocumentHash> hashed) {
+    /**
+     * The stored bundle: documents by hash, shared lists by name ({@code texts} collects the documents to store,
+     * {@code lists} the shared lists' documents by hash).
+     */
+    private Bundle bundle(SandboxEnforcement e, Map<DocumentHash, String> texts, Map<JsonNode, DocumentHash> hashed,
+                          Map<String, SharedList> lists) {
         ObjectNode b = json.createObjectNode();
         ArrayNode grants = b.putArray("grants");
-        e.grants().forEach(d -> grants.add(hash(d, texts, hashed).hex()));
+        parts(grants, e.orgId(), e.grants(), texts, hashed, lists);
         DocumentHash own = null;
         if (e.own() instanceof OwnDocument.Tree tree) {
             own = hash(tree.json(), texts, hashed);
@@ -279,11 +460,24 @@ public class EnforcementStore {
         if (own != null) {
             grants.add(own.hex());
         }
-        ArrayNode ceiling = b.putArray("ceiling");
-        e.ceiling().forEach(d -> ceiling.add(hash(d, texts, hashed).hex()));
+        parts(b.putArray("ceiling"), e.orgId(), e.ceiling(), texts, hashed, lists);
         ArrayNode credentials = b.putArray("credentials");
         e.credentials().forEach(id -> credentials.add(id.toString()));
         return new Bundle(b, own);
+    }
+
+    private static void parts(ArrayNode into, UUID orgId, List<SandboxEnforcement.Part> parts,
+                              Map<DocumentHash, String> texts, Map<JsonNode, DocumentHash> hashed,
+                              Map<String, SharedList> lists) {
+        for (SandboxEnforcement.Part p : parts) {
+            if (p.shared() == null) {
+                p.documents().forEach(d -> into.add(hash(d, texts, hashed).hex()));
+            } else {
+                into.addObject().put("shared", p.shared());
+                lists.computeIfAbsent(p.shared(), name -> new SharedList(name, orgId, p.documents().stream()
+                        .map(d -> hash(d, texts, hashed)).toList()));
+            }
+        }
     }
 
     private static DocumentHash hash(JsonNode doc, Map<DocumentHash, String> texts,

@@ -61,7 +61,7 @@ public class BindingDrift {
         List<GovernanceViews.DriftCase> items = new ArrayList<>();
         List<JsonNode> ceiling = effective.ceiling(orgId);
         for (EnforcementStore.Change c : enforcement.current(orgId)) {
-            Resolution r = effective.resolve(orgId, new Effective.Documents(ceiling, c.enforcement().grants()));
+            Resolution r = effective.resolve(orgId, new Effective.Documents(ceiling, c.enforcement().grantDocuments()));
             if (!r.drift().isEmpty()) {
                 items.add(new GovernanceViews.DriftCase("sandbox", c.enforcement().projectId(), null, null, null,
                         c.sandboxId(), Effective.driftView(r)));

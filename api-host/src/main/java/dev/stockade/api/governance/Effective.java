@@ -72,6 +72,14 @@ public class Effective {
                 orgId, projectId, subjectType, subjectId);
     }
 
+    /**
+     * The stored document of one policy of the organization (org or any of its projects), or none when it does not
+     * exist (deleted since it was attached: it grants nothing).
+     */
+    public List<JsonNode> policy(UUID orgId, UUID id) {
+        return documents("SELECT document::text FROM policies WHERE org_id = ? AND id = ?", orgId, id);
+    }
+
     /** The stored documents of the given policy ids that belong to the organization (org or any of its projects). */
     public List<JsonNode> policies(UUID orgId, List<UUID> ids) {
         List<JsonNode> out = new ArrayList<>();

@@ -63,7 +63,7 @@ final class ImpactCandidates implements CandidateSource {
         List<String> out = new ArrayList<>();
         for (String name : byName.keySet()) {
             boolean used = boundNames.contains(name) || sandboxes.values().stream().anyMatch(s ->
-                    names(s.grants()).contains(name) || ceiling == null && names(s.ceiling()).contains(name))
+                    names(s.grantDocuments()).contains(name) || ceiling == null && names(s.ceilingDocuments()).contains(name))
                     || ceiling == null && !boundNames.isEmpty() && names(effective.ceiling(orgId)).contains(name);
             if (!used) {
                 out.add(name);
@@ -128,9 +128,9 @@ final class ImpactCandidates implements CandidateSource {
             return Optional.empty();
         }
         try {
-            List<JsonNode> clip = ceiling != null ? ceiling : replaced(s.ceiling());
+            List<JsonNode> clip = ceiling != null ? ceiling : replaced(s.ceilingDocuments());
             return Optional.of(Candidate.of(effective.resolve(orgId, new Effective.Documents(clip,
-                    replaced(s.grants())))));
+                    replaced(s.grantDocuments())))));
         } catch (ApiProblem e) {
             return Optional.empty(); // a stored document that no longer resolves: not replayed, never guessed
         }

@@ -13,6 +13,7 @@ import dev.stockade.api.kernel.web.ApiProblem;
 import dev.stockade.api.kernel.web.FieldError;
 import dev.stockade.api.kernel.web.ProblemCode;
 import dev.stockade.policy.compiler.Resolution;
+import dev.stockade.proxy.feed.SetPart;
 import jakarta.inject.Singleton;
 import java.util.ArrayList;
 import java.util.Arrays;
@@ -70,6 +71,7 @@ public class SandboxPolicies {
      * sandboxes is one batch, not a thousand round trips.
      */
     public void publishAll(List<Sandbox> sandboxes) {
+        enforcement.lock(); // before the policies are read (see EnforcementStore.lock)
         Batch batch = new Batch(sandboxes.stream().map(Sandbox::id).toList());
         List<SandboxEnforcement> out = new ArrayList<>();
         for (Sandbox s : sandboxes) {
@@ -88,6 +90,7 @@ public class SandboxPolicies {
      * Returns how long writing the sets took, in nanoseconds (the rest was building them), for the caller's log.
      */
     long republish(List<SandboxStore.Listed> listed, Function<Set<UUID>, List<Sandbox>> readWhole) {
+        enforcement.lock(); // before the policies are read (see EnforcementStore.lock)
         Batch batch = new Batch(listed.stream().map(SandboxStore.Listed::id).toList());
         java.util.Map<UUID, EnforcementStore.StoredOwn> remembered = enforcement.ownDocuments(
                 listed.stream().filter(l -> "object".equals(l.ownType())).map(SandboxStore.Listed::id).toList());
@@ -111,6 +114,33 @@ public class SandboxPolicies {
         long writing = System.nanoTime();
         enforcement.publishAll(out);
         return System.nanoTime() - writing;
+    }
+
+    /**
+     * Publishes again the shared lists a policy's write reaches, alone: the policy's own list and, for an org policy,
+     * the organization's ceiling, each only where some set already names it. Every set naming them follows on every
+     * proxy without being written again. Returns the names whose documents changed; empty when the organization still
+     * has sets written before shared lists, which only a full re-publication brings up to date ({@code null} then).
+     */
+    List<String> republishShared(UUID orgId, UUID policyId, boolean orgPolicy) {
+        enforcement.lock(); // before the policy is read (see EnforcementStore.lock)
+        if (enforcement.hasSetsWithoutSharedLists(orgId)) {
+            return null;
+        }
+        List<String> names = new ArrayList<>();
+        names.add(SetPart.policy(policyId).name());
+        if (orgPolicy) {
+            names.add(SetPart.ceiling(orgId).name());
+        }
+        java.util.Set<String> named = enforcement.sharedLists(names).keySet();
+        List<EnforcementStore.SharedDocuments> lists = new ArrayList<>();
+        if (named.contains(names.get(0))) {
+            lists.add(new EnforcementStore.SharedDocuments(names.get(0), orgId, effective.policy(orgId, policyId)));
+        }
+        if (orgPolicy && named.contains(names.get(1))) {
+            lists.add(new EnforcementStore.SharedDocuments(names.get(1), orgId, effective.ceiling(orgId)));
+        }
+        return enforcement.publishShared(lists);
     }
 
     /** The own document by what the set remembers, or null when only a full read can tell. */
@@ -140,16 +170,19 @@ public class SandboxPolicies {
         private SandboxEnforcement set(UUID id, UUID orgId, UUID projectId, String tokenSealed, byte[] tokenHash,
                                        int revision, List<UUID> policyIds, List<UUID> credentialIds,
                                        OwnDocument own) {
-            List<JsonNode> grants = new ArrayList<>();
+            // an attached policy and the ceiling are shared lists: their rewrite is one list changed, not every set
+            List<SandboxEnforcement.Part> grants = new ArrayList<>();
             for (UUID policy : policyIds) {
-                grants.addAll(documents.computeIfAbsent(policy, p -> effective.policies(orgId, List.of(p))));
+                grants.add(SandboxEnforcement.Part.shared(SetPart.policy(policy).name(),
+                        documents.computeIfAbsent(policy, p -> effective.policy(orgId, p))));
             }
             List<UUID> creds = new ArrayList<>(credentialIds);
             creds.addAll(owned.getOrDefault(id, List.of()));
             // opening a sealed token is two AES-GCM decryptions with fresh keys: most of a re-publication's work
             byte[] hash = tokenHash != null ? tokenHash : TokenFormat.hash(box.open(tokenSealed, tokenContext(id)));
             return new SandboxEnforcement(id, orgId, projectId, hash, revision, grants,
-                    ceilings.computeIfAbsent(orgId, effective::ceiling), creds, own);
+                    List.of(SandboxEnforcement.Part.shared(SetPart.ceiling(orgId).name(),
+                            ceilings.computeIfAbsent(orgId, effective::ceiling))), creds, own);
         }
     }
 

@@ -80,7 +80,8 @@ public class SandboxService {
     @EventListener
     void onStartup(StartupEvent event) {
         events.subscribe(Topic.GOVERNANCE, e -> reenforce.submit(() -> reenforce(e.id(), e.orgId(),
-                e.payload().path("kind").asText(), e.payload().path("projectId").asText(null))));
+                e.payload().path("kind").asText(), e.payload().path("projectId").asText(null),
+                e.payload().path("policyId").asText(null))));
         resume();
     }
 
@@ -214,9 +215,11 @@ public class SandboxService {
 
     /**
      * Re-publishes the sandboxes a governance change reaches. Every replica hears the event; the one that claims its
-     * id (in the same transaction) does the work, so it is done once across replicas. Returns whether this call did.
+     * id (in the same transaction) does the work, so it is done once across replicas. A policy's write publishes the
+     * shared lists it changes alone (the sets name them); other changes re-publish every set they reach. Returns
+     * whether this call did the work.
      */
-    boolean reenforce(long eventId, UUID orgId, String kind, String projectId) {
+    boolean reenforce(long eventId, UUID orgId, String kind, String projectId, String policyId) {
         try {
             UUID project = projectId == null ? null : UUID.fromString(projectId);
             if (kind.equals("binding")) {
@@ -225,9 +228,19 @@ public class SandboxService {
             long[] at = new long[4]; // start, listed, re-published, committed
             long[] writing = new long[1];
             at[0] = System.nanoTime();
+            List<String> lists = new java.util.ArrayList<>();
+            boolean[] byList = new boolean[1];
             int reached = tx.executeWrite(st -> {
                 if (!store.claimGovernanceEvent(eventId)) {
                     return -1; // another replica re-enforced it
+                }
+                if (kind.equals("policy") && policyId != null) {
+                    List<String> changed = policies.republishShared(orgId, UUID.fromString(policyId), project == null);
+                    if (changed != null) {
+                        lists.addAll(changed);
+                        byList[0] = true;
+                        return 0; // the sets name the lists: none is written
+                    }
                 }
                 // by hashes: each sandbox's own document is named by the hash its set remembers, not read again
                 List<SandboxStore.Listed> listed = store.listedOfOrg(orgId, project);
@@ -238,7 +251,10 @@ public class SandboxService {
                 return listed.size();
             });
             at[3] = System.nanoTime();
-            if (reached >= 0) {
+            if (byList[0]) {
+                LOG.info("governance event {} ({}) re-enforced shared list(s) {} of org {} in {} ms", eventId, kind,
+                        lists, orgId, ms(at[3] - at[0]));
+            } else if (reached >= 0) {
                 LOG.info("governance event {} ({}) re-enforced {} sandbox(es) of org {} in {} ms (listed {}, sets"
                         + " built {}, written {}, committed {})", eventId, kind, reached, orgId, ms(at[3] - at[0]),
                         ms(at[1] - at[0]), ms(at[2] - at[1] - writing[0]), ms(writing[0]), ms(at[3] - at[2]));

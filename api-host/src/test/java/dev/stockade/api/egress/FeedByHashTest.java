@@ -89,7 +89,7 @@ class FeedByHashTest extends PlatformTest {
             assertThat(JSON.readTree(whole.get(i).data()).path("grants").get(0)).isEqualTo(shared);
         }
         assertThat(whole).noneMatch(e -> e.name().equals("document") || e.name().equals("set"));
-        assertThat(problem(http.get("/v1/egress/feed?wire=3", proxy), 400)).isEqualTo("validation_failed");
+        assertThat(problem(http.get("/v1/egress/feed?wire=4", proxy), 400)).isEqualTo("validation_failed");
     }
 
     @Test

@@ -7,6 +7,7 @@ import com.fasterxml.jackson.databind.ObjectMapper;
 import dev.stockade.api.kernel.db.Sql;
 import dev.stockade.api.support.PlatformTest;
 import dev.stockade.proxy.feed.DocumentHash;
+import dev.stockade.proxy.feed.SetPart;
 import io.micronaut.test.extensions.junit5.annotation.MicronautTest;
 import io.micronaut.transaction.TransactionOperations;
 import jakarta.inject.Inject;
@@ -46,7 +47,7 @@ class EnforcementDocumentsTest extends PlatformTest {
                 rs -> rs.getLong(1))).containsExactly(1L);
         List<EnforcementStore.ListedChange> changes = store.changesAfter(before, 100);
         assertThat(changes).extracting(EnforcementStore.ListedChange::sandboxId).containsExactlyElementsOf(ids);
-        assertThat(changes).allSatisfy(c -> assertThat(c.set().grants()).hasSize(2).first().isEqualTo(hash));
+        assertThat(changes).allSatisfy(c -> assertThat(c.set().grants()).hasSize(2).first().isEqualTo(new SetPart.Document(hash)));
         assertThat(store.documents(List.of(hash))).containsExactly(Map.entry(hash, shared.toString()));
         assertThat(store.document(DocumentHash.of("{}"))).isEmpty();
     }
@@ -75,7 +76,7 @@ class EnforcementDocumentsTest extends PlatformTest {
                 .as("a set with credentials is always re-sent: their material is read when it is sent")
                 .containsExactlyInAnyOrder(a, b, withCredential);
         assertThat(changes).filteredOn(ch -> ch.sandboxId().equals(a)).singleElement()
-                .satisfies(ch -> assertThat(ch.set().grants()).containsExactly(DocumentHash.of(p1Changed.toString())));
+                .satisfies(ch -> assertThat(ch.set().grants()).containsExactly(new SetPart.Document(DocumentHash.of(p1Changed.toString()))));
     }
 
     @Test
@@ -89,8 +90,8 @@ class EnforcementDocumentsTest extends PlatformTest {
 
         Map<UUID, SandboxEnforcement> current = store.current(scope.org()).stream()
                 .collect(Collectors.toMap(EnforcementStore.Change::sandboxId, EnforcementStore.Change::enforcement));
-        assertThat(current.get(id).grants()).containsExactly(grant);
-        assertThat(current.get(id).ceiling()).containsExactly(ceiling);
+        assertThat(current.get(id).grantDocuments()).containsExactly(grant);
+        assertThat(current.get(id).ceilingDocuments()).containsExactly(ceiling);
         assertThat(current.get(id).revision()).isEqualTo(3);
     }
 
@@ -120,7 +121,7 @@ class EnforcementDocumentsTest extends PlatformTest {
                 .containsExactly(first, tokenless, twice);
         assertThat(changes.get(0).set().tokenHash()).isEqualTo(token);
         assertThat(changes.get(1).set().tokenHash()).isNull();
-        assertThat(changes.get(2).set().grants()).containsExactly(DocumentHash.of(late.toString()));
+        assertThat(changes.get(2).set().grants()).containsExactly(new SetPart.Document(DocumentHash.of(late.toString())));
         assertThat(changes).extracting(EnforcementStore.ListedChange::version).isSorted();
     }
 

@@ -36,7 +36,7 @@ class ReenforceOnceTest extends PlatformTest {
         long event = 9_000_000_000L + System.nanoTime() % 1_000_000;
         ExecutorService two = Executors.newFixedThreadPool(2);
         try {
-            Callable<Boolean> claim = () -> sandboxes.reenforce(event, org, "policy", project);
+            Callable<Boolean> claim = () -> sandboxes.reenforce(event, org, "policy", project, null);
             int did = 0;
             for (Future<Boolean> f : two.invokeAll(List.of(claim, claim))) {
                 did += f.get() ? 1 : 0;
@@ -45,11 +45,11 @@ class ReenforceOnceTest extends PlatformTest {
         } finally {
             two.shutdown();
         }
-        assertThat(sandboxes.reenforce(event, org, "policy", project)).as("a late replica skips it").isFalse();
+        assertThat(sandboxes.reenforce(event, org, "policy", project, null)).as("a late replica skips it").isFalse();
         long before = latest();
-        assertThat(sandboxes.reenforce(event + 1, org, "policy", project)).as("the next event is new").isTrue();
+        assertThat(sandboxes.reenforce(event + 1, org, "policy", project, null)).as("the next event is new").isTrue();
         assertThat(latest()).as("an unchanged set keeps its version: no proxy is sent it again").isEqualTo(before);
-        assertThat(sandboxes.reenforce(event + 2, org, "binding", project)).as("bindings reach no sandbox").isFalse();
+        assertThat(sandboxes.reenforce(event + 2, org, "binding", project, null)).as("bindings reach no sandbox").isFalse();
     }
 
     private long latest() {

@@ -6,6 +6,7 @@ import dev.stockade.api.enforcement.EnforcementStore;
 import dev.stockade.api.kernel.db.Sql;
 import dev.stockade.api.support.PlatformTest;
 import dev.stockade.proxy.feed.DocumentHash;
+import dev.stockade.proxy.feed.SetPart;
 import dev.stockade.testing.Await;
 import io.micronaut.test.extensions.junit5.annotation.MicronautTest;
 import io.micronaut.transaction.TransactionOperations;
@@ -67,14 +68,14 @@ class RepublishByHashTest extends PlatformTest {
         sql.update("UPDATE sandbox_revisions SET config = jsonb_set(config, '{policy,name}', '\"altered\"')"
                 + " WHERE sandbox_id = ?", List.of(withOwn));
         List<DocumentHash> before = grants(withOwn);
-        assertThat(sandboxes.reenforce(event(), p.org(), "policy", p.id())).isTrue();
+        assertThat(sandboxes.reenforce(event(), p.org(), "policy", p.id(), null)).isTrue();
         assertThat(grants(withOwn)).isEqualTo(before);
         assertThat(latest()).as("nothing changed: no set is written again").isEqualTo(version);
 
         // a row from before sets remembered their own document is read whole once, then remembers again
         sql.update("UPDATE sandbox_enforcement SET own_known = false, own_sha256 = NULL WHERE sandbox_id = ?",
                 List.of(withOwn));
-        assertThat(sandboxes.reenforce(event(), p.org(), "policy", p.id())).isTrue();
+        assertThat(sandboxes.reenforce(event(), p.org(), "policy", p.id(), null)).isTrue();
         DocumentHash reread = grants(withOwn).get(1);
         assertThat(reread).as("read whole: the altered copy").isNotEqualTo(ownHash);
         assertThat(grants(withOwn)).containsExactly(before.get(0), reread);
@@ -104,7 +105,7 @@ class RepublishByHashTest extends PlatformTest {
         // a set that holds no hash (none was published yet, say) has the token opened: the hash comes back the same
         sql.update("UPDATE sandboxes SET token_sealed = ? WHERE id = ?", List.of(sealed, id));
         sql.update("UPDATE sandbox_enforcement SET token_hash = NULL WHERE sandbox_id = ?", List.of(id));
-        assertThat(sandboxes.reenforce(event(), p.org(), "policy", p.id())).isTrue();
+        assertThat(sandboxes.reenforce(event(), p.org(), "policy", p.id(), null)).isTrue();
         assertThat(tokenHash(id)).isEqualTo(tokenHash);
     }
 
@@ -143,10 +144,20 @@ class RepublishByHashTest extends PlatformTest {
                 List.of(Map.of("pattern", host, "verdict", "allow")));
     }
 
-    /** The grant hashes the sandbox's live set lists now. */
+    /** The grant hashes the sandbox's live set lists now, its shared lists as they are now. */
     private List<DocumentHash> grants(UUID sandbox) {
-        return enforcement.changesAfter(0, 100_000).stream().filter(c -> c.sandboxId().equals(sandbox) && !c.deleted())
+        List<SetPart> parts = enforcement.changesAfter(0, 100_000).stream()
+                .filter(c -> sandbox.equals(c.sandboxId()) && !c.deleted())
                 .reduce((a, b) -> b).map(c -> c.set().grants()).orElse(List.of());
+        List<DocumentHash> out = new java.util.ArrayList<>();
+        for (SetPart part : parts) {
+            if (part instanceof SetPart.Document d) {
+                out.add(d.hash());
+            } else if (part instanceof SetPart.Shared s) {
+                out.addAll(enforcement.sharedLists(List.of(s.name())).get(s.name()).documents());
+            }
+        }
+        return out;
     }
 
     private List<String> remembered(UUID sandbox) {

@@ -20,8 +20,9 @@ import java.util.function.Consumer;
 import java.util.function.Function;
 
 /**
- * Feeds a proxy replica from the platform: reads the platform's proxy feed ({@link FeedWire}, wire 2: each document
- * once, sets by document hash) as a stream and applies every change through a {@link FeedApplier} as it arrives; a
+ * Feeds a proxy replica from the platform: reads the platform's proxy feed ({@link FeedWire}, wire 3: each document
+ * once, sets by document hash and shared list, a shared list's change once for every set naming it, resolved here by
+ * {@link SharedLists}; wire 2 from a platform that predates wire 3) as a stream and applies every change through a {@link FeedApplier} as it arrives; a
  * document the applier lacks is fetched from the same platform by hash. After a disconnect it reconnects with backoff and resumes
  * after the last version it applied; while the platform is unreachable it keeps enforcing its last good sets and says
  * so in the log and in {@link #status()}. A stream silent for longer than the idle bound (the platform pings every
@@ -55,6 +56,8 @@ public final class ControlPlaneSource implements AutoCloseable {
     private volatile long lastByte = System.nanoTime();
     private volatile InputStream open;
     private volatile boolean closed;
+    private final SharedLists shared = new SharedLists();
+    private int wire = FeedWire.SHARED_LISTS;
     private long version;
 
     /**
@@ -134,10 +137,14 @@ public final class ControlPlaneSource implements AutoCloseable {
 
     /** One connection, read until it ends; whether it delivered anything. */
     private boolean stream() throws IOException, InterruptedException {
-        HttpRequest request = HttpRequest.newBuilder(URI.create(feed + "?after=" + version + "&wire="
-                + FeedWire.BY_HASH))
+        HttpRequest request = HttpRequest.newBuilder(URI.create(feed + "?after=" + version + "&wire=" + wire))
                 .header("Authorization", "Bearer " + token).header("Accept", "text/event-stream").GET().build();
         HttpResponse<InputStream> response = http.send(request, HttpResponse.BodyHandlers.ofInputStream());
+        if (response.statusCode() == 400 && wire == FeedWire.SHARED_LISTS) {
+            response.body().close();
+            wire = FeedWire.BY_HASH; // a platform that predates shared lists refuses wire 3: every set comes whole
+            throw new IOException("the platform does not offer feed wire 3; reading wire 2");
+        }
         if (response.statusCode() != 200) {
             response.body().close();
             throw new IOException("the platform answered " + response.statusCode()
@@ -171,9 +178,12 @@ public final class ControlPlaneSource implements AutoCloseable {
         }
         switch (event) {
             case FeedWire.DOCUMENT -> offer(n);
-            case FeedWire.SET -> applySet(n, FeedWire::readSet);
+            case FeedWire.SET -> applySet(n, wire == FeedWire.SHARED_LISTS
+                    ? parts -> shared.set(FeedWire.readParts(parts)) : FeedWire::readSet);
             case FeedWire.SANDBOX -> applySet(n, whole -> FeedWire.readSandbox(whole, applier.documents()));
+            case FeedWire.SHARED -> applyShared(n);
             case FeedWire.REMOVED -> {
+                shared.remove(n.path("sandboxId").asText());
                 applier.remove(n.path("sandboxId").asText());
                 version = Math.max(version, n.path("version").asLong());
             }
@@ -206,15 +216,37 @@ public final class ControlPlaneSource implements AutoCloseable {
         }
     }
 
+    /**
+     * A shared list's documents: every set naming it is resolved again and submitted, in force in feed order. One
+     * that does not read changes nothing (the sets keep the documents they had).
+     */
+    private void applyShared(JsonNode n) {
+        FeedWire.Shared list;
+        try {
+            list = FeedWire.readShared(n);
+        } catch (IllegalArgumentException e) {
+            log.accept("control plane: a shared list event does not read (" + e.getMessage() + "); ignored");
+            return;
+        }
+        for (SandboxSet set : shared.list(list.name(), Math.max(0, list.version()), list.documents())) {
+            applier.submit(set, onApplied);
+        }
+        version = Math.max(version, list.version());
+    }
+
     /** A set that does not read takes the sandbox's old set away: it is refused until a good set arrives. */
     private void applySet(JsonNode n, Function<JsonNode, SandboxSet> reading) {
         long v = n.path("version").asLong();
+        String id = n.path("sandboxId").asText("");
         try {
+            if (wire != FeedWire.SHARED_LISTS) {
+                shared.remove(id); // a set sent whole follows no list
+            }
             // compiles on the applier's pool; sets still come into force in feed order
             applier.submit(reading.apply(n), onApplied);
         } catch (IllegalArgumentException e) {
-            String id = n.path("sandboxId").asText("");
             if (!id.isEmpty()) {
+                shared.remove(id);
                 applier.remove(id);
             }
             log.accept("control plane: the set of sandbox " + (id.isEmpty() ? "?" : id) + " at version " + v

@@ -14,6 +14,11 @@ import java.util.regex.Pattern;
  */
 public record DocumentHash(String hex) {
     private static final Pattern HEX = Pattern.compile("[0-9a-f]{64}");
+    /**
+     * What a set lists in place of a shared list its follower does not know: no text has this hash (all zeros), so
+     * the follower never fetches it and the set denies everything.
+     */
+    public static final DocumentHash UNAVAILABLE = new DocumentHash("0".repeat(64));
 
     public DocumentHash {
         if (hex == null || !HEX.matcher(hex).matches()) {

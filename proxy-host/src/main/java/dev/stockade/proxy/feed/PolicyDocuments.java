@@ -104,6 +104,9 @@ public final class PolicyDocuments {
 
     /** Null when the document cannot be had now: not cached, so a later set listing it tries again. */
     private Read load(DocumentHash hash) {
+        if (hash.equals(DocumentHash.UNAVAILABLE)) {
+            return null; // a shared list the follower was not sent: the set denies until the list arrives
+        }
         String text = texts.getIfPresent(hash);
         if (text == null) {
             text = fetch.fetch(hash).orElse(null);

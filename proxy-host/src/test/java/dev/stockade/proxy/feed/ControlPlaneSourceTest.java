@@ -126,6 +126,10 @@ class ControlPlaneSourceTest {
                         "Authorization: Bearer {secret}", "s3cret-value")));
     }
 
+    private static SandboxParts parts(long version, String id, String token, List<SetPart> grants) {
+        return new SandboxParts(version, id, "org-1", "project-1", sha256(token), grants, List.of(), List.of());
+    }
+
     private Decision decide(String token, String host) {
         Optional<SandboxRegistry.Sandbox> s = registry.identify("Bearer " + token);
         assertThat(s).as("sandbox of %s", token).isPresent();
@@ -146,7 +150,7 @@ class ControlPlaneSourceTest {
                 + FeedWire.event(FeedWire.READY, -1, FeedWire.ready(6)));
         source.start();
         assertThat(source.awaitSynced(Await.BOUND)).isTrue();
-        assertThat(requests.poll(30, TimeUnit.SECONDS)).isEqualTo("after=0&wire=2 Bearer stk_pxy_test");
+        assertThat(requests.poll(30, TimeUnit.SECONDS)).isEqualTo("after=0&wire=3 Bearer stk_pxy_test");
         assertThat(decide(TOKEN_A, "api.example.com").allowed()).isTrue();
         assertThat(decide(TOKEN_A, "other.example.com").allowed()).isFalse();
         // a set whose documents do not read denies everything for its sandbox
@@ -159,8 +163,8 @@ class ControlPlaneSourceTest {
         scripts.add("status:503");
         scripts.add(FeedWire.event(FeedWire.HALTED, -1, FeedWire.halted(Set.of("org-1")))
                 + FeedWire.event(FeedWire.REMOVED, 7, FeedWire.removed(7, "sb-b")));
-        assertThat(requests.poll(30, TimeUnit.SECONDS)).startsWith("after=6&wire=2 ");
-        assertThat(requests.poll(30, TimeUnit.SECONDS)).startsWith("after=6&wire=2 ");
+        assertThat(requests.poll(30, TimeUnit.SECONDS)).startsWith("after=6&wire=3 ");
+        assertThat(requests.poll(30, TimeUnit.SECONDS)).startsWith("after=6&wire=3 ");
         // the reader applies the second connection's events on its own thread
         Await.until("sb-b removed", () -> registry.identify("Bearer " + TOKEN_B).isEmpty());
         // a halt denies the org's sandboxes and closes their connections
@@ -200,6 +204,79 @@ class ControlPlaneSourceTest {
                 "/v1/egress/documents/" + DocumentHash.of(other).hex() + " Bearer stk_pxy_test",
                 "/v1/egress/documents/" + DocumentHash.of(gone).hex() + " Bearer stk_pxy_test");
         assertThat(String.join("\n", log)).doesNotContain("s3cret-value").doesNotContain("stk_pxy_test");
+    }
+
+    @Test
+    void wireThreeResolvesEverySetNamingASharedListWhenTheListAloneChanges() throws Exception {
+        String v1 = JSON.readTree(allowOnly("api.example.com")).toString();
+        String v2 = JSON.readTree(allowOnly("v2.example.com")).toString();
+        String own = JSON.readTree(allowOnly("own.example.com")).toString();
+        String list = "policy:11111111-1111-1111-1111-111111111111";
+        // the list goes ahead of the first set naming it, without a version; sb-b also names a document of its own
+        scripts.add(FeedWire.event(FeedWire.DOCUMENT, -1, FeedWire.document(DocumentHash.of(v1), v1))
+                + FeedWire.event(FeedWire.DOCUMENT, -1, FeedWire.document(DocumentHash.of(own), own))
+                + FeedWire.event(FeedWire.SHARED, -1, FeedWire.shared(list, "org-1", -1,
+                        List.of(DocumentHash.of(v1))))
+                + FeedWire.event(FeedWire.SET, 3, FeedWire.parts(parts(3, "sb-a", TOKEN_A, List.of(
+                        new SetPart.Shared(list)))))
+                + FeedWire.event(FeedWire.SET, 4, FeedWire.parts(parts(4, "sb-b", TOKEN_B, List.of(
+                        new SetPart.Shared(list), new SetPart.Document(DocumentHash.of(own))))))
+                + FeedWire.event(FeedWire.READY, -1, FeedWire.ready(4)));
+        List<SandboxSet> applied = new CopyOnWriteArrayList<>();
+        source.close();
+        FeedApplier applier = new FeedApplier(registry, closed::add, log::add);
+        source = new ControlPlaneSource(URI.create("http://127.0.0.1:" + platform.getAddress().getPort() + "/"),
+                "stk_pxy_test", applier, log::add, applied::add, Duration.ofSeconds(2));
+        source.start();
+        assertThat(source.awaitSynced(Await.BOUND)).isTrue();
+        assertThat(decide(TOKEN_A, "api.example.com").allowed()).isTrue();
+        assertThat(decide(TOKEN_B, "own.example.com").allowed()).isTrue();
+        assertThat(decide(TOKEN_B, "v2.example.com").allowed()).isFalse();
+
+        // the next connection: the list alone changes, at version 9; no set is sent
+        applied.clear();
+        awaitDisconnected();
+        scripts.add(FeedWire.event(FeedWire.DOCUMENT, -1, FeedWire.document(DocumentHash.of(v2), v2))
+                + FeedWire.event(FeedWire.SHARED, 9, FeedWire.shared(list, "org-1", 9, List.of(DocumentHash.of(v2)))));
+        Await.until("the list's change in force for both sandboxes", () -> source.status().version() == 9
+                && decide(TOKEN_A, "v2.example.com").allowed() && decide(TOKEN_B, "v2.example.com").allowed());
+        assertThat(decide(TOKEN_A, "api.example.com").allowed()).isFalse();
+        assertThat(decide(TOKEN_B, "own.example.com").allowed()).as("its own document stays").isTrue();
+        assertThat(applied).extracting(SandboxSet::sandboxId).containsExactlyInAnyOrder("sb-a", "sb-b");
+        assertThat(applied).extracting(SandboxSet::version).containsOnly(9L);
+        assertThat(requests).anySatisfy(r -> assertThat(r).startsWith("after=4&wire=3 "));
+    }
+
+    @Test
+    void aSetNamingAListTheReplicaWasNeverSentDeniesUntilTheListArrives() throws Exception {
+        String doc = JSON.readTree(allowOnly("api.example.com")).toString();
+        scripts.add(FeedWire.event(FeedWire.DOCUMENT, -1, FeedWire.document(DocumentHash.of(doc), doc))
+                + FeedWire.event(FeedWire.SET, 1, FeedWire.parts(parts(1, "sb-a", TOKEN_A, List.of(
+                        new SetPart.Shared("policy:never-sent")))))
+                + FeedWire.event(FeedWire.READY, -1, FeedWire.ready(1)));
+        source.start();
+        assertThat(source.awaitSynced(Await.BOUND)).isTrue();
+        assertThat(decide(TOKEN_A, "api.example.com").reason()).isEqualTo(ReasonCode.POLICY_UNAVAILABLE);
+        assertThat(fetches).as("nothing to fetch for a list").isEmpty();
+        awaitDisconnected();
+        scripts.add(FeedWire.event(FeedWire.SHARED, 2, FeedWire.shared("policy:never-sent", "org-1", 2,
+                List.of(DocumentHash.of(doc)))));
+        Await.until("the list arrived", () -> decide(TOKEN_A, "api.example.com").allowed());
+    }
+
+    @Test
+    void aPlatformThatRefusesWireThreeIsReadOnWireTwo() throws Exception {
+        String doc = JSON.readTree(allowOnly("api.example.com")).toString();
+        scripts.add("status:400");
+        scripts.add(FeedWire.event(FeedWire.DOCUMENT, -1, FeedWire.document(DocumentHash.of(doc), doc))
+                + FeedWire.event(FeedWire.SET, 1, FeedWire.set(set(1, "sb-a", TOKEN_A, DocumentHash.of(doc))))
+                + FeedWire.event(FeedWire.READY, -1, FeedWire.ready(1)));
+        source.start();
+        assertThat(source.awaitSynced(Await.BOUND)).isTrue();
+        assertThat(requests.poll(30, TimeUnit.SECONDS)).startsWith("after=0&wire=3 ");
+        assertThat(requests.poll(30, TimeUnit.SECONDS)).startsWith("after=0&wire=2 ");
+        assertThat(decide(TOKEN_A, "api.example.com").allowed()).isTrue();
+        assertThat(log).anySatisfy(l -> assertThat(l).contains("wire 3"));
     }
 
     @Test
