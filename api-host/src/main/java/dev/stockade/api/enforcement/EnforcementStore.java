@@ -2,8 +2,6 @@ package dev.stockade.api.enforcement;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
-import com.fasterxml.jackson.databind.node.ArrayNode;
-import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.stockade.api.kernel.db.Sql;
 import dev.stockade.api.kernel.events.Events;
 import dev.stockade.api.kernel.events.Topic;
@@ -18,12 +16,12 @@ import java.util.ArrayList;
 import java.util.Collection;
 import java.util.HashMap;
 import java.util.HashSet;
-import java.util.Set;
 import java.util.HexFormat;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.Set;
 import java.util.UUID;
 
 /**
@@ -90,14 +88,6 @@ public class EnforcementStore {
             + " UNION ALL (SELECT version, NULL::uuid, org_id, NULL::uuid, NULL::bytea, 0, documents::text, false,"
             + " name FROM enforcement_shared WHERE version > ? ORDER BY version LIMIT ?) ORDER BY 1 LIMIT ?";
 
-    /** Shared lists, one row each, in order; a list whose documents did not change keeps its version. */
-    private static final String UPSERT_SHARED = "INSERT INTO enforcement_shared (name, org_id, documents, version)"
-            + " SELECT u.name, u.org_id, u.documents::jsonb, nextval('enforcement_version')"
-            + " FROM unnest(?::text[], ?::uuid[], ?::text[]) WITH ORDINALITY AS u(name, org_id, documents, n)"
-            + " ORDER BY u.n ON CONFLICT (name) DO UPDATE SET documents = EXCLUDED.documents,"
-            + " version = EXCLUDED.version, updated_at = now()"
-            + " WHERE enforcement_shared.documents IS DISTINCT FROM EXCLUDED.documents RETURNING name";
-
     /** The sets of a batch as arrays, one row each, in order; a row equal to the stored one is left alone. */
     private static final String UPSERT = "INSERT INTO sandbox_enforcement (sandbox_id, org_id, project_id,"
             + " token_hash, revision, bundle, own_sha256, own_known, version, deleted, updated_at)"
@@ -120,12 +110,14 @@ public class EnforcementStore {
     private final Events events;
     private final ObjectMapper json;
     private final EnforcementDocuments documents;
+    private final EnforcementShared shared;
 
     public EnforcementStore(Sql jdbc, Events events, ObjectMapper json) {
         this.json = json;
         this.jdbc = jdbc;
         this.events = events;
         this.documents = new EnforcementDocuments(jdbc);
+        this.shared = new EnforcementShared(jdbc, json);
     }
 
     /**
@@ -139,15 +131,10 @@ public class EnforcementStore {
             return;
         }
         serialize();
-        Map<DocumentHash, String> texts = new LinkedHashMap<>();
-        List<Bundle> bundles = new ArrayList<>(all.size());
-        Map<JsonNode, DocumentHash> hashed = new java.util.IdentityHashMap<>(); // a shared policy is one node
-        Map<String, SharedList> lists = new LinkedHashMap<>();
-        for (SandboxEnforcement e : all) {
-            bundles.add(bundle(e, texts, hashed, lists));
-        }
-        documents.store(texts);
-        upsertShared(lists.values()); // before the sets: a reader meets a list no later than the first set naming it
+        SetBundles built = new SetBundles(json);
+        List<SetBundles.Bundle> bundles = all.stream().map(built::bundle).toList();
+        documents.store(built.texts());
+        shared.store(built.lists().values()); // before the sets: a reader meets a list no later than a set naming it
         upsert(all, bundles);
         all.stream().map(SandboxEnforcement::orgId).distinct().forEach(org ->
                 events.publish(Topic.ENFORCEMENT, org, Map.of("sandboxes", all.size())));
@@ -163,47 +150,13 @@ public class EnforcementStore {
             return List.of();
         }
         serialize();
-        Map<DocumentHash, String> texts = new LinkedHashMap<>();
-        Map<JsonNode, DocumentHash> hashed = new java.util.IdentityHashMap<>();
-        List<SharedList> hashedLists = new ArrayList<>();
-        for (SharedDocuments l : lists) {
-            hashedLists.add(new SharedList(l.name(), l.orgId(), l.documents().stream()
-                    .map(d -> hash(d, texts, hashed)).toList()));
-        }
-        documents.store(texts);
-        List<String> changed = upsertShared(hashedLists);
+        SetBundles built = new SetBundles(json);
+        List<SharedList> hashed = lists.stream().map(built::list).toList();
+        documents.store(built.texts());
+        List<String> changed = shared.store(hashed);
         lists.stream().filter(l -> changed.contains(l.name())).map(SharedDocuments::orgId).distinct()
                 .forEach(org -> events.publish(Topic.ENFORCEMENT, org, Map.of("shared", changed.size())));
         return changed;
-    }
-
-    private List<String> upsertShared(Collection<SharedList> lists) {
-        if (lists.isEmpty()) {
-            return List.of();
-        }
-        return jdbc.prepare(UPSERT_SHARED, ps -> {
-            int n = lists.size();
-            Object[][] columns = new Object[3][n];
-            int k = 0;
-            for (SharedList l : lists) {
-                columns[0][k] = l.name();
-                columns[1][k] = l.orgId();
-                ArrayNode docs = json.createArrayNode();
-                l.documents().forEach(h -> docs.add(h.hex()));
-                columns[2][k++] = docs.toString();
-            }
-            String[] types = {"text", "uuid", "text"};
-            for (int c = 0; c < columns.length; c++) {
-                ps.setArray(c + 1, ps.getConnection().createArrayOf(types[c], columns[c]));
-            }
-            List<String> changed = new ArrayList<>();
-            try (ResultSet rs = ps.executeQuery()) {
-                while (rs.next()) {
-                    changed.add(rs.getString(1));
-                }
-            }
-            return changed;
-        });
     }
 
     /**
@@ -211,7 +164,7 @@ public class EnforcementStore {
      * reaches a thousand sandboxes is one execution in PostgreSQL, not a thousand. A sandbox listed twice keeps its
      * last set. A row equal to the stored one keeps its version (see {@link #publishAll}).
      */
-    private void upsert(List<SandboxEnforcement> all, List<Bundle> bundles) {
+    private void upsert(List<SandboxEnforcement> all, List<SetBundles.Bundle> bundles) {
         Map<UUID, Integer> last = new LinkedHashMap<>();
         for (int i = 0; i < all.size(); i++) {
             last.remove(all.get(i).sandboxId());
@@ -223,7 +176,7 @@ public class EnforcementStore {
                     Object[][] columns = new Object[8][n];
                     for (int k = 0; k < n; k++) {
                         SandboxEnforcement e = all.get(rows.get(k));
-                        Bundle b = bundles.get(rows.get(k));
+                        SetBundles.Bundle b = bundles.get(rows.get(k));
                         columns[0][k] = e.sandboxId();
                         columns[1][k] = e.orgId();
                         columns[2][k] = e.projectId();
@@ -283,21 +236,7 @@ public class EnforcementStore {
 
     /** The shared lists {@code names} as they are now (one query); names never published are left out. */
     public Map<String, SharedList> sharedLists(Collection<String> names) {
-        Map<String, SharedList> out = new HashMap<>();
-        if (names.isEmpty()) {
-            return out;
-        }
-        jdbc.prepare("SELECT name, org_id, documents::text FROM enforcement_shared WHERE name = ANY (?)", ps -> {
-            ps.setArray(1, ps.getConnection().createArrayOf("text", names.toArray()));
-            try (ResultSet rs = ps.executeQuery()) {
-                while (rs.next()) {
-                    out.put(rs.getString(1), new SharedList(rs.getString(1), rs.getObject(2, UUID.class),
-                            hashes(read(rs.getString(3)))));
-                }
-            }
-            return null;
-        });
-        return out;
+        return shared.lists(names);
     }
 
     /**
@@ -411,7 +350,7 @@ public class EnforcementStore {
         String shared = rs.getString(9);
         if (shared != null) {
             return new ListedChange(version, null, orgId, false, null,
-                    new SharedList(shared, orgId, hashes(read(rs.getString(7)))));
+                    new SharedList(shared, orgId, SetBundles.hashes(read(rs.getString(7)))));
         }
         if (rs.getBoolean(8)) {
             return new ListedChange(version, sandboxId, orgId, true, null);
@@ -420,74 +359,9 @@ public class EnforcementStore {
         List<UUID> credentials = new ArrayList<>();
         bundle.path("credentials").forEach(c -> credentials.add(UUID.fromString(c.asText())));
         return new ListedChange(version, sandboxId, orgId, false, new ListedSet(rs.getObject(4, UUID.class),
-                rs.getBytes(5), rs.getInt(6), parts(bundle.path("grants")), parts(bundle.path("ceiling")),
+                rs.getBytes(5), rs.getInt(6), SetBundles.parts(bundle.path("grants")),
+                SetBundles.parts(bundle.path("ceiling")),
                 credentials));
-    }
-
-    /** A stored list of parts: a hash for a document, {@code {"shared": name}} for a shared list. */
-    private static List<SetPart> parts(JsonNode list) {
-        List<SetPart> out = new ArrayList<>(list.size());
-        list.forEach(p -> out.add(p.isObject() ? new SetPart.Shared(p.path("shared").asText())
-                : new SetPart.Document(new DocumentHash(p.asText()))));
-        return out;
-    }
-
-    private static List<DocumentHash> hashes(JsonNode list) {
-        List<DocumentHash> out = new ArrayList<>(list.size());
-        list.forEach(h -> out.add(new DocumentHash(h.asText())));
-        return out;
-    }
-
-    /** A set's stored bundle, and the hash of its own document when it has one. */
-    private record Bundle(ObjectNode bundle, DocumentHash own) {
-    }
-
-    /**
-     * The stored bundle: documents by hash, shared lists by name ({@code texts} collects the documents to store,
-     * {@code lists} the shared lists' documents by hash).
-     */
-    private Bundle bundle(SandboxEnforcement e, Map<DocumentHash, String> texts, Map<JsonNode, DocumentHash> hashed,
-                          Map<String, SharedList> lists) {
-        ObjectNode b = json.createObjectNode();
-        ArrayNode grants = b.putArray("grants");
-        parts(grants, e.orgId(), e.grants(), texts, hashed, lists);
-        DocumentHash own = null;
-        if (e.own() instanceof OwnDocument.Tree tree) {
-            own = hash(tree.json(), texts, hashed);
-        } else if (e.own() instanceof OwnDocument.Stored stored) {
-            own = stored.hash(); // its text was stored with the first set of the sandbox's revision
-        }
-        if (own != null) {
-            grants.add(own.hex());
-        }
-        parts(b.putArray("ceiling"), e.orgId(), e.ceiling(), texts, hashed, lists);
-        ArrayNode credentials = b.putArray("credentials");
-        e.credentials().forEach(id -> credentials.add(id.toString()));
-        return new Bundle(b, own);
-    }
-
-    private static void parts(ArrayNode into, UUID orgId, List<SandboxEnforcement.Part> parts,
-                              Map<DocumentHash, String> texts, Map<JsonNode, DocumentHash> hashed,
-                              Map<String, SharedList> lists) {
-        for (SandboxEnforcement.Part p : parts) {
-            if (p.shared() == null) {
-                p.documents().forEach(d -> into.add(hash(d, texts, hashed).hex()));
-            } else {
-                into.addObject().put("shared", p.shared());
-                lists.computeIfAbsent(p.shared(), name -> new SharedList(name, orgId, p.documents().stream()
-                        .map(d -> hash(d, texts, hashed)).toList()));
-            }
-        }
-    }
-
-    private static DocumentHash hash(JsonNode doc, Map<DocumentHash, String> texts,
-                                     Map<JsonNode, DocumentHash> hashed) {
-        return hashed.computeIfAbsent(doc, d -> {
-            String text = d.toString();
-            DocumentHash h = DocumentHash.of(text);
-            texts.putIfAbsent(h, text);
-            return h;
-        });
     }
 
     private JsonNode read(String text) {

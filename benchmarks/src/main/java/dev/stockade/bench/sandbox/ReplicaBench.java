@@ -134,8 +134,9 @@ public final class ReplicaBench {
                 }
                 // which replica re-published each write, and how long it took (the replicas' own logs)
                 for (BenchPlatform p : List.of(a, b)) {
-                    p.logLines("re-enforced " + count + " ").forEach(l -> System.out.println("  " + (p == a ? "A" : "B")
-                            + ": " + l));
+                    List<String> lines = new ArrayList<>(p.logLines("re-enforced " + count + " "));
+                    lines.addAll(p.logLines("shared list(s) [policy:" + policy + "]")); // a write re-publishing its list
+                    lines.forEach(l -> System.out.println("  " + (p == a ? "A" : "B") + ": " + l));
                 }
                 BenchPlatform.report("write acknowledged -> in force, rounds before A's death (through A)", before);
                 BenchPlatform.report("write acknowledged -> in force, rounds after A's death (through B)", after);
