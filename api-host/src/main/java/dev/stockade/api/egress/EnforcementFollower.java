@@ -103,12 +103,15 @@ final class EnforcementFollower implements AutoCloseable {
         store.sharedLists(unknown).values().forEach(this::follow);
         Set<DocumentHash> missing = new HashSet<>();
         for (FeedBatches.Item item : items) {
-            List<DocumentHash> listed = item.shared() != null ? item.shared().documents()
-                    : item.set() != null ? item.set().resolve(lists::documents, 0).grants() : List.of();
-            listed.stream().filter(h -> !applier.documents().has(h)).forEach(missing::add);
-            if (item.set() != null) {
-                item.set().documents().stream().filter(h -> !applier.documents().has(h)).forEach(missing::add);
+            List<DocumentHash> listed = new java.util.ArrayList<>();
+            if (item.shared() != null) {
+                listed.addAll(item.shared().documents());
+            } else if (item.set() != null) {
+                SandboxSet resolved = item.set().resolve(lists::documents, 0);
+                listed.addAll(resolved.grants());
+                listed.addAll(resolved.ceiling());
             }
+            listed.stream().filter(h -> !applier.documents().has(h)).forEach(missing::add);
         }
         store.documents(missing).forEach((h, text) -> applier.documents().offer(h, text));
     }

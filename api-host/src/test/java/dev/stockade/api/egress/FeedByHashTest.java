@@ -10,18 +10,11 @@ import dev.stockade.api.enforcement.SandboxEnforcement;
 import dev.stockade.api.support.Http;
 import dev.stockade.api.support.PlatformTest;
 import dev.stockade.host.sse.SseEvent;
-import dev.stockade.host.sse.SseReader;
 import dev.stockade.proxy.feed.DocumentHash;
 import io.micronaut.test.extensions.junit5.annotation.MicronautTest;
 import io.micronaut.transaction.TransactionOperations;
 import jakarta.inject.Inject;
-import java.io.InputStream;
-import java.net.URI;
-import java.net.http.HttpClient;
-import java.net.http.HttpRequest;
-import java.net.http.HttpResponse;
 import java.sql.Connection;
-import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
@@ -38,7 +31,6 @@ import org.junit.jupiter.api.Timeout;
 @Timeout(120)
 class FeedByHashTest extends PlatformTest {
     private static final ObjectMapper JSON = new ObjectMapper();
-    private static final HttpClient CLIENT = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(10)).build();
 
     @Inject
     EnforcementStore store;
@@ -119,22 +111,7 @@ class FeedByHashTest extends PlatformTest {
 
     /** The feed's events from version 0 until {@code ready}, read with the proxy token. */
     private List<SseEvent> untilReady(String proxy, String wire) throws Exception {
-        HttpRequest request = HttpRequest.newBuilder(URI.create(http.base() + "/v1/egress/feed?after=0&" + wire))
-                .header("Authorization", "Bearer " + proxy).timeout(Duration.ofSeconds(60)).GET().build();
-        HttpResponse<InputStream> r = CLIENT.send(request, HttpResponse.BodyHandlers.ofInputStream());
-        assertThat(r.statusCode()).isEqualTo(200);
-        List<SseEvent> out = new ArrayList<>();
-        try (SseReader in = new SseReader(r.body())) {
-            for (SseEvent e = in.next(); e != null; e = in.next()) {
-                if ("ready".equals(e.name())) {
-                    return out;
-                }
-                if (e.name() != null) {
-                    out.add(e);
-                }
-            }
-        }
-        throw new AssertionError("the feed ended before `ready`");
+        return FeedEvents.untilReady(http.base(), proxy, "after=0&" + wire);
     }
 
     @FunctionalInterface

@@ -7,18 +7,11 @@ import com.fasterxml.jackson.databind.ObjectMapper;
 import dev.stockade.api.enforcement.EnforcementStore;
 import dev.stockade.api.support.PlatformTest;
 import dev.stockade.host.sse.SseEvent;
-import dev.stockade.host.sse.SseReader;
 import dev.stockade.proxy.feed.DocumentHash;
 import dev.stockade.proxy.feed.SetPart;
 import dev.stockade.testing.Await;
 import io.micronaut.test.extensions.junit5.annotation.MicronautTest;
 import jakarta.inject.Inject;
-import java.io.InputStream;
-import java.net.URI;
-import java.net.http.HttpClient;
-import java.net.http.HttpRequest;
-import java.net.http.HttpResponse;
-import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
@@ -35,7 +28,6 @@ import org.junit.jupiter.api.Timeout;
 @Timeout(180)
 class SharedListsFeedTest extends PlatformTest {
     private static final ObjectMapper JSON = new ObjectMapper();
-    private static final HttpClient CLIENT = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(10)).build();
 
     @Inject
     EnforcementStore store;
@@ -154,22 +146,6 @@ class SharedListsFeedTest extends PlatformTest {
     private List<SseEvent> feed(long version, int wire) throws Exception {
         String proxy = http.post("/v1/proxy-tokens", ownerToken(), Map.of("name", "lists-" + wire + "-" + version))
                 .text("token");
-        HttpRequest request = HttpRequest.newBuilder(URI.create(http.base() + "/v1/egress/feed?after=" + version
-                        + "&wire=" + wire)).header("Authorization", "Bearer " + proxy)
-                .timeout(Duration.ofSeconds(60)).GET().build();
-        HttpResponse<InputStream> r = CLIENT.send(request, HttpResponse.BodyHandlers.ofInputStream());
-        assertThat(r.statusCode()).isEqualTo(200);
-        List<SseEvent> out = new ArrayList<>();
-        try (SseReader in = new SseReader(r.body())) {
-            for (SseEvent e = in.next(); e != null; e = in.next()) {
-                if ("ready".equals(e.name())) {
-                    return out;
-                }
-                if (e.name() != null) {
-                    out.add(e);
-                }
-            }
-        }
-        throw new AssertionError("the feed ended before `ready`");
+        return FeedEvents.untilReady(http.base(), proxy, "after=" + version + "&wire=" + wire);
     }
 }
