@@ -71,7 +71,7 @@ class SandboxesViewTest extends SandboxesBrowserTest {
         browser.findElement(By.linkText("web")).click();
         waitForHeading("Sandbox web");
         browser.findElement(By.cssSelector("[data-action=delete]")).click();
-        waitFor("[data-action=confirm-delete]").click();
+        click("[data-action=confirm-delete]");
         waitForHeading("Sandboxes of agents");
         wait.until(ExpectedConditions.textToBePresentInElementLocated(By.id("sandbox-list"), "No sandbox"));
     }
@@ -119,11 +119,11 @@ class SandboxesViewTest extends SandboxesBrowserTest {
         waitFor("#revisions button[data-revision='1']");
         assertThat(text("#revisions table")).contains("500m CPU").contains("250m CPU");
 
-        browser.findElement(By.cssSelector("#revisions button[data-revision='1']")).click();
+        click("#revisions button[data-revision='1']");
         wait.until(ExpectedConditions.textToBe(By.id("active-revision"), "1"));
         provisioning().until(ExpectedConditions.textToBePresentInElementLocated(By.cssSelector("#sandbox-state .tag"),
                 "running"));
-        waitFor("#rollback").click();
+        click("#rollback");
         wait.until(ExpectedConditions.textToBe(By.id("active-revision"), "2"));
         assertThat(accessibilityProblems("sandbox-revisions")).isEmpty();
         provisioning().until(ExpectedConditions.textToBePresentInElementLocated(By.cssSelector("#sandbox-state .tag"),

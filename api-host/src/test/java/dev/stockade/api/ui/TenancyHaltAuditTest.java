@@ -84,7 +84,7 @@ class TenancyHaltAuditTest extends TenancyBrowserTest {
         // one entry a page: the next page by cursor brings the older one, then there is none
         open("/orgs/" + orgId + "/audit?kind=halt&limit=1", "Audit trail");
         assertThat(rows("#audit-table")).extracting(r -> r.get(2)).containsExactly("lift");
-        waitFor("#audit-next").click();
+        click("#audit-next");
         wait.until(d -> rows("#audit-table").size() == 2);
         assertThat(rows("#audit-table")).extracting(r -> r.get(2)).containsExactly("lift", "halt");
         assertThat(text("#audit-more")).contains("No older entries.");

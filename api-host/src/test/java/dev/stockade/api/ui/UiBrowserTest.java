@@ -90,6 +90,24 @@ public abstract class UiBrowserTest extends PlatformTest {
     }
 
     /**
+     * Clicks the element {@code css} names once it is shown, looking it up again when the view re-rendered it between
+     * the lookup and the click (a view refreshes itself when the sandbox's state or the data behind it changes).
+     */
+    protected void click(String css) {
+        new WebDriverWait(browser, Duration.ofSeconds(30))
+                .ignoring(org.openqa.selenium.StaleElementReferenceException.class)
+                .ignoring(org.openqa.selenium.NoSuchElementException.class)
+                .until(d -> {
+                    WebElement e = d.findElement(By.cssSelector(css));
+                    if (!e.isDisplayed()) {
+                        return false;
+                    }
+                    e.click();
+                    return true;
+                });
+    }
+
+    /**
      * axe-core's serious and critical violations on the current view, as readable lines (empty when none), and a
      * screenshot named {@code name}.
      */
