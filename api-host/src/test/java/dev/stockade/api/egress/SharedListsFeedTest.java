@@ -5,6 +5,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import dev.stockade.api.enforcement.EnforcementStore;
+import dev.stockade.api.kernel.db.Sql;
 import dev.stockade.api.support.PlatformTest;
 import dev.stockade.host.sse.SseEvent;
 import dev.stockade.proxy.feed.DocumentHash;
@@ -31,6 +32,8 @@ class SharedListsFeedTest extends PlatformTest {
 
     @Inject
     EnforcementStore store;
+    @Inject
+    Sql sql;
 
     @Test
     void aPolicyRewriteIsOneListChangedAndEveryWireCarriesIt() throws Exception {
@@ -104,6 +107,35 @@ class SharedListsFeedTest extends PlatformTest {
         assertThat(store.sharedLists(List.of(list)).get(list).documents()).isEmpty();
         assertThat(changesOf(org, beforeDelete)).extracting(c -> c.shared() == null ? "set" : c.shared().name())
                 .containsExactly(list);
+    }
+
+    @Test
+    void setsWrittenBeforeSharedListsAreRepublishedWholeOnTheNextPolicyWrite() {
+        String owner = ownerToken();
+        UUID org = UUID.fromString(createOrg(owner, "upgraded"));
+        String project = createProject(owner, org.toString(), "p");
+        String policy = http.post("/v1/projects/" + project + "/policies", owner, allow("shared", "a.example.com"))
+                .text("id");
+        var created = http.post("/v1/projects/" + project + "/sandboxes", owner, Map.of("name", "old", "cpu", "250m",
+                "memory", "128Mi", "policies", List.of(policy)));
+        UUID id = UUID.fromString(created.text("id"));
+        http.awaitState("/v1/projects/" + project + "/sandboxes/" + id, owner, "running");
+        // the set as a platform before shared lists wrote it: every document by hash, no list named
+        DocumentHash old = store.sharedLists(List.of("policy:" + policy)).get("policy:" + policy).documents().get(0);
+        sql.update("UPDATE sandbox_enforcement SET bundle = jsonb_build_object('grants', jsonb_build_array(?::text),"
+                + " 'ceiling', '[]'::jsonb, 'credentials', '[]'::jsonb) WHERE sandbox_id = ?", List.of(old.hex(), id));
+        assertThat(liveSets(org)).singleElement().satisfies(c -> assertThat(c.set().grants())
+                .containsExactly(new SetPart.Document(old)));
+        long before = latest();
+
+        assertThat(http.patch("/v1/projects/" + project + "/policies/" + policy, owner, allow("shared", "b.example.com"))
+                .status()).isEqualTo(200);
+        Await.until("the write re-published", () -> changesOf(org, before).stream().anyMatch(c -> id.equals(
+                c.sandboxId())));
+        assertThat(liveSets(org)).as("the set is written again, naming the lists").singleElement()
+                .satisfies(c -> assertThat(c.set().grants()).containsExactly(new SetPart.Shared("policy:" + policy)));
+        assertThat(store.sharedLists(List.of("policy:" + policy)).get("policy:" + policy).documents())
+                .doesNotContain(old).hasSize(1);
     }
 
     private static Map<String, Object> allow(String name, String host) {
