@@ -288,13 +288,15 @@ public class EnforcementStore {
     }
 
     /**
-     * Whether a live set of the organization was written before shared lists (its ceiling listed document by
-     * document): a policy's rewrite must then re-publish the sets, not only the lists.
+     * Whether a live set of the organization (of one project when {@code projectId} is set) was written before shared
+     * lists (its ceiling listed document by document): a policy's rewrite must then re-publish the sets, not only the
+     * lists.
      */
-    public boolean hasSetsWithoutSharedLists(UUID orgId) {
+    public boolean hasSetsWithoutSharedLists(UUID orgId, UUID projectId) {
         return jdbc.exists("SELECT 1 FROM sandbox_enforcement WHERE org_id = ? AND NOT deleted AND token_hash IS NOT NULL"
+                + " AND project_id = coalesce(?::uuid, project_id)"
                 + " AND NOT (bundle -> 'ceiling' @> '[{}]'::jsonb AND jsonb_array_length(bundle -> 'ceiling') = 1)",
-                List.of(orgId));
+                java.util.Arrays.asList(orgId, projectId));
     }
 
     /** The organization and project of a sandbox that has (or had) a row; empty for an unknown id. */

@@ -117,16 +117,18 @@ public class SandboxPolicies {
     }
 
     /**
-     * Publishes again the shared lists a policy's write reaches, alone: the policy's own list and, for an org policy,
-     * the organization's ceiling, each only where some set already names it. Every set naming them follows on every
-     * proxy without being written again. Returns the names whose documents changed; empty when the organization still
-     * has sets written before shared lists, which only a full re-publication brings up to date ({@code null} then).
+     * Publishes again the shared lists a policy's write reaches, alone: the policy's own list and, for an org policy
+     * ({@code projectId} null), the organization's ceiling, each only where some set already names it. Every set
+     * naming them follows on every proxy without being written again. Returns the names whose documents changed, or
+     * null when the sets the write reaches include some written before shared lists: only a full re-publication brings
+     * those up to date.
      */
-    List<String> republishShared(UUID orgId, UUID policyId, boolean orgPolicy) {
+    List<String> republishShared(UUID orgId, UUID projectId, UUID policyId) {
         enforcement.lock(); // before the policy is read (see EnforcementStore.lock)
-        if (enforcement.hasSetsWithoutSharedLists(orgId)) {
+        if (enforcement.hasSetsWithoutSharedLists(orgId, projectId)) {
             return null;
         }
+        boolean orgPolicy = projectId == null;
         List<String> names = new ArrayList<>();
         names.add(SetPart.policy(policyId).name());
         if (orgPolicy) {

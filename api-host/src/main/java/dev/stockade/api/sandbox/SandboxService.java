@@ -235,7 +235,7 @@ public class SandboxService {
                     return -1; // another replica re-enforced it
                 }
                 if (kind.equals("policy") && policyId != null) {
-                    List<String> changed = policies.republishShared(orgId, UUID.fromString(policyId), project == null);
+                    List<String> changed = policies.republishShared(orgId, project, UUID.fromString(policyId));
                     if (changed != null) {
                         lists.addAll(changed);
                         byList[0] = true;
