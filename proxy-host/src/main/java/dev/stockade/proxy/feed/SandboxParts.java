@@ -23,25 +23,20 @@ public record SandboxParts(long version, String sandboxId, String orgId, String 
     /** The shared lists it names, in order. */
     public Set<String> shared() {
         Set<String> out = new LinkedHashSet<>();
-        for (List<SetPart> parts : List.of(grants, ceiling)) {
-            for (SetPart p : parts) {
-                if (p instanceof SetPart.Shared s) {
-                    out.add(s.name());
-                }
-            }
-        }
+        each(SetPart.Shared.class).forEach(p -> out.add(p.name()));
         return out;
     }
 
     /** The documents it names by hash (not through a shared list), grants then ceiling. */
     public List<DocumentHash> documents() {
-        List<DocumentHash> out = new ArrayList<>();
+        return each(SetPart.Document.class).stream().map(SetPart.Document::hash).toList();
+    }
+
+    /** Its parts of one kind, grants then ceiling. */
+    private <P extends SetPart> List<P> each(Class<P> kind) {
+        List<P> out = new ArrayList<>();
         for (List<SetPart> parts : List.of(grants, ceiling)) {
-            for (SetPart p : parts) {
-                if (p instanceof SetPart.Document d) {
-                    out.add(d.hash());
-                }
-            }
+            parts.stream().filter(kind::isInstance).map(kind::cast).forEach(out::add);
         }
         return out;
     }
