@@ -3,8 +3,6 @@ package dev.stockade.api.enforcement;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import dev.stockade.api.kernel.db.Sql;
-import java.io.IOException;
-import java.io.UncheckedIOException;
 import java.sql.ResultSet;
 import java.util.ArrayList;
 import java.util.Collection;
@@ -51,9 +49,7 @@ final class EnforcementShared {
                 columns[2][k++] = docs.toString();
             }
             String[] types = {"text", "uuid", "text"};
-            for (int c = 0; c < columns.length; c++) {
-                ps.setArray(c + 1, ps.getConnection().createArrayOf(types[c], columns[c]));
-            }
+            Sql.bindColumns(ps, types, columns);
             List<String> changed = new ArrayList<>();
             try (ResultSet rs = ps.executeQuery()) {
                 while (rs.next()) {
@@ -75,19 +71,11 @@ final class EnforcementShared {
             try (ResultSet rs = ps.executeQuery()) {
                 while (rs.next()) {
                     out.put(rs.getString(1), new EnforcementStore.SharedList(rs.getString(1),
-                            rs.getObject(2, UUID.class), SetBundles.hashes(read(rs.getString(3)))));
+                            rs.getObject(2, UUID.class), SetBundles.hashes(SetBundles.tree(json, rs.getString(3)))));
                 }
             }
             return null;
         });
         return out;
-    }
-
-    private com.fasterxml.jackson.databind.JsonNode read(String text) {
-        try {
-            return json.readTree(text);
-        } catch (IOException e) {
-            throw new UncheckedIOException("a stored shared list is not JSON", e);
-        }
     }
 }

@@ -8,8 +8,6 @@ import dev.stockade.api.kernel.events.Topic;
 import dev.stockade.proxy.feed.DocumentHash;
 import dev.stockade.proxy.feed.SetPart;
 import jakarta.inject.Singleton;
-import java.io.IOException;
-import java.io.UncheckedIOException;
 import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.util.ArrayList;
@@ -187,9 +185,7 @@ public class EnforcementStore {
                         columns[7][k] = e.own() != null;
                     }
                     String[] types = {"uuid", "uuid", "uuid", "text", "int4", "text", "text", "bool"};
-                    for (int c = 0; c < columns.length; c++) {
-                        ps.setArray(c + 1, ps.getConnection().createArrayOf(types[c], columns[c]));
-                    }
+                    Sql.bindColumns(ps, types, columns);
                     return ps.executeUpdate();
                 });
     }
@@ -367,10 +363,6 @@ public class EnforcementStore {
     }
 
     private JsonNode read(String text) {
-        try {
-            return json.readTree(text);
-        } catch (IOException e) {
-            throw new UncheckedIOException("stored enforcement bundle is not JSON", e);
-        }
+        return SetBundles.tree(json, text);
     }
 }

@@ -95,6 +95,15 @@ final class SetBundles {
         return out;
     }
 
+    /** A stored JSON text (a bundle, a list of hashes) as a tree. */
+    static JsonNode tree(ObjectMapper json, String text) {
+        try {
+            return json.readTree(text);
+        } catch (java.io.IOException e) {
+            throw new java.io.UncheckedIOException("a stored enforcement bundle or list is not JSON", e);
+        }
+    }
+
     static List<DocumentHash> hashes(JsonNode list) {
         List<DocumentHash> out = new ArrayList<>(list.size());
         list.forEach(h -> out.add(new DocumentHash(h.asText())));

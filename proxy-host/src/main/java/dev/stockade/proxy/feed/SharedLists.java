@@ -67,11 +67,6 @@ public final class SharedLists {
         forget(sandboxId);
     }
 
-    /** How many sets follow at least one list. */
-    public int following() {
-        return naming.size();
-    }
-
     private void forget(String sandboxId) {
         SandboxParts old = naming.remove(sandboxId);
         if (old == null) {

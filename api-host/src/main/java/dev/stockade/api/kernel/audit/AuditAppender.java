@@ -222,9 +222,6 @@ public final class AuditAppender {
             cols[9][i] = AuditLog.detailsJson(json, e);
         }
         String[] types = {"uuid", "uuid", "text", "text", "bool", "text", "text", "text", "text", "text"};
-        Connection c = ps.getConnection();
-        for (int col = 0; col < cols.length; col++) {
-            ps.setArray(col + 1, c.createArrayOf(types[col], cols[col]));
-        }
+        Sql.bindColumns(ps, types, cols);
     }
 }

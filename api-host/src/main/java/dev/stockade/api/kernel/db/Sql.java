@@ -79,6 +79,16 @@ public final class Sql {
     }
 
     /**
+     * Binds one array per column, the first at parameter 1 ({@code types[i]} names column i's SQL type): the rows of a
+     * batch as arrays, for one {@code INSERT ... SELECT FROM unnest(...)} instead of a statement per row.
+     */
+    public static void bindColumns(PreparedStatement ps, String[] types, Object[][] columns) throws SQLException {
+        for (int c = 0; c < columns.length; c++) {
+            ps.setArray(c + 1, ps.getConnection().createArrayOf(types[c], columns[c]));
+        }
+    }
+
+    /**
      * Binds a UUID as {@code uuid}, UUIDs ({@code UUID[]}) as {@code uuid[]} (for {@code = ANY (?)}), an instant as
      * {@code timestamptz}, null untyped (cast it in the SQL).
      */
