@@ -6,6 +6,7 @@ import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import com.sun.net.httpserver.HttpExchange;
 import com.sun.net.httpserver.HttpServer;
+import dev.stockade.testing.LoopbackWebSocketServer;
 import java.io.IOException;
 import java.io.OutputStream;
 import java.net.InetSocketAddress;
@@ -20,7 +21,6 @@ import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.atomic.AtomicLong;
 import org.java_websocket.WebSocket;
 import org.java_websocket.handshake.ClientHandshake;
-import org.java_websocket.server.WebSocketServer;
 
 /**
  * A stand-in for Slack (a service outside this machine) speaking its real wire formats on loopback: the Web API
@@ -56,14 +56,11 @@ final class SlackDouble implements AutoCloseable {
     private volatile int opened;
 
     SlackDouble() throws Exception {
-        socket = new Link(new InetSocketAddress("127.0.0.1", 0));
-        socket.setDaemon(true);
-        socket.setReuseAddr(true);
-        socket.start();
+        socket = new Link();
+        socket.listen();
         http = HttpServer.create(new InetSocketAddress("127.0.0.1", 0), 0);
         http.createContext("/api/", this::handle);
         http.start();
-        dev.stockade.testing.Await.until("the Socket Mode listener", () -> socket.getPort() > 0);
     }
 
     /** The Web API base, as SLACK_API_URL. */
@@ -259,11 +256,7 @@ final class SlackDouble implements AutoCloseable {
     }
 
     /** The Socket Mode endpoint: hello on open, acknowledgements recorded by envelope id. */
-    private final class Link extends WebSocketServer {
-        Link(InetSocketAddress address) {
-            super(address);
-        }
-
+    private final class Link extends LoopbackWebSocketServer {
         @Override
         public void onOpen(WebSocket conn, ClientHandshake handshake) {
             opened++;
@@ -287,14 +280,7 @@ final class SlackDouble implements AutoCloseable {
 
         @Override
         public void onClose(WebSocket conn, int code, String reason, boolean remote) {
-        }
-
-        @Override
-        public void onError(WebSocket conn, Exception ex) {
-        }
-
-        @Override
-        public void onStart() {
+            // a client that reconnects opens anew; the tests count openings
         }
     }
 

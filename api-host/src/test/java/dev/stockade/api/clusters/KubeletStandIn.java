@@ -1,10 +1,10 @@
 package dev.stockade.api.clusters;
 
+import dev.stockade.testing.LoopbackWebSocketServer;
 import dev.stockade.testing.ThrowawayPki;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.OutputStream;
-import java.net.InetSocketAddress;
 import java.net.Socket;
 import java.net.URI;
 import java.net.URLDecoder;
@@ -13,8 +13,6 @@ import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.CopyOnWriteArrayList;
-import java.util.concurrent.CountDownLatch;
-import java.util.concurrent.TimeUnit;
 import java.util.function.Consumer;
 import javax.net.ssl.SSLParameters;
 import org.java_websocket.WebSocket;
@@ -22,7 +20,6 @@ import org.java_websocket.drafts.Draft_6455;
 import org.java_websocket.handshake.ClientHandshake;
 import org.java_websocket.protocols.Protocol;
 import org.java_websocket.server.SSLParametersWebSocketServerFactory;
-import org.java_websocket.server.WebSocketServer;
 
 /**
  * A kubelet's streaming endpoint as the API server reaches it, since no kubelet can run here: TLS with a certificate
@@ -32,17 +29,16 @@ import org.java_websocket.server.WebSocketServer;
  * kubelet connects into the pod, announces the port on channels 0 and 1 (two bytes, little-endian) and then carries
  * channel 0 both ways, as the kubelet's WebSocket port-forward does.
  */
-final class KubeletStandIn extends WebSocketServer implements Kubelet {
+final class KubeletStandIn extends LoopbackWebSocketServer implements Kubelet {
     /** Where channel 0 goes, and how to end what serves the connection when it closes. */
     private record Attached(Consumer<byte[]> sink, AutoCloseable end) {
     }
 
     /** What the API server asked: the request line's target. */
     final List<String> calls = new CopyOnWriteArrayList<>();
-    private final CountDownLatch started = new CountDownLatch(1);
 
     private KubeletStandIn(ThrowawayPki pki) {
-        super(new InetSocketAddress("127.0.0.1", 0), List.of(new Draft_6455(List.of(),
+        super(List.of(new Draft_6455(List.of(),
                 List.of(new Protocol("v4.channel.k8s.io"), new Protocol("channel.k8s.io"),
                         new Protocol("portforward.k8s.io"), new Protocol("")))));
         var identity = pki.issue("kubelet-stand-in", "/CN=loopback-node", ThrowawayPki.Use.SERVER,
@@ -50,16 +46,12 @@ final class KubeletStandIn extends WebSocketServer implements Kubelet {
         SSLParameters parameters = new SSLParameters();
         parameters.setNeedClientAuth(true);
         setWebSocketFactory(new SSLParametersWebSocketServerFactory(pki.sslContext(identity), parameters));
-        setReuseAddr(true);
     }
 
     /** Starts listening on a free loopback port; returns once it listens. */
     static KubeletStandIn start(ThrowawayPki pki) throws InterruptedException {
         KubeletStandIn endpoint = new KubeletStandIn(pki);
-        endpoint.start();
-        if (!endpoint.started.await(30, TimeUnit.SECONDS)) {
-            throw new IllegalStateException("the kubelet stand-in did not start within 30 s");
-        }
+        endpoint.listen();
         return endpoint;
     }
 
@@ -71,11 +63,6 @@ final class KubeletStandIn extends WebSocketServer implements Kubelet {
     @Override
     public List<String> calls() {
         return calls;
-    }
-
-    @Override
-    public void onStart() {
-        started.countDown();
     }
 
     @Override

@@ -2,14 +2,13 @@ package dev.stockade.api.inference;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
-import java.net.InetSocketAddress;
+import dev.stockade.testing.LoopbackWebSocketServer;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.atomic.AtomicInteger;
 import org.java_websocket.WebSocket;
 import org.java_websocket.handshake.ClientHandshake;
-import org.java_websocket.server.WebSocketServer;
 
 /**
  * A realtime voice backend on loopback speaking the OpenAI Realtime API's server events: {@code session.created}
@@ -17,7 +16,7 @@ import org.java_websocket.server.WebSocketServer;
  * {@code input_audio_buffer.commit}) {@code response.created}, a transcript delta and a {@code response.done} with
  * the usage of the API reference's shape. It records every handshake's headers and every event it received.
  */
-final class RealtimeDouble extends WebSocketServer {
+final class RealtimeDouble extends LoopbackWebSocketServer {
     /** The usage every response reports: 200 text and 1,000 audio tokens in, 100 text and 400 audio tokens out. */
     static final String USAGE = "{\"total_tokens\":1700,\"input_tokens\":1200,\"output_tokens\":500,"
             + "\"input_token_details\":{\"cached_tokens\":0,\"text_tokens\":200,\"audio_tokens\":1000,"
@@ -38,20 +37,22 @@ final class RealtimeDouble extends WebSocketServer {
     private final AtomicInteger responses = new AtomicInteger();
 
     private RealtimeDouble() {
-        super(new InetSocketAddress("127.0.0.1", 0));
-        setReuseAddr(true);
     }
 
+    /** Listening, once this returns. */
     static RealtimeDouble begin() {
         RealtimeDouble d = new RealtimeDouble();
-        d.setDaemon(true);
-        d.start();
+        try {
+            d.listen();
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new IllegalStateException("interrupted while the realtime double started", e);
+        }
         return d;
     }
 
     /** The double's base URL as the platform's {@code inference.<backend>.base-url}. */
     String baseUrl() {
-        dev.stockade.testing.Await.until("the realtime double bound", () -> getPort() != 0);
         return "http://127.0.0.1:" + getPort();
     }
 
@@ -96,16 +97,6 @@ final class RealtimeDouble extends WebSocketServer {
     @Override
     public void onClose(WebSocket conn, int code, String reason, boolean remote) {
         // nothing to release: each connection's state is the frames it already answered
-    }
-
-    @Override
-    public void onError(WebSocket conn, Exception ex) {
-        // a connection's failure ends that connection only; the test sees it as a closed client socket
-    }
-
-    @Override
-    public void onStart() {
-        // bound and accepting
     }
 
     void close() {

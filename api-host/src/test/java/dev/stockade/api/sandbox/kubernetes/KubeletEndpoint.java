@@ -1,10 +1,10 @@
 package dev.stockade.api.sandbox.kubernetes;
 
+import dev.stockade.testing.LoopbackWebSocketServer;
 import dev.stockade.testing.ThrowawayPki;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.OutputStream;
-import java.net.InetSocketAddress;
 import java.net.URI;
 import java.net.URLDecoder;
 import java.nio.ByteBuffer;
@@ -12,8 +12,6 @@ import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.CopyOnWriteArrayList;
-import java.util.concurrent.CountDownLatch;
-import java.util.concurrent.TimeUnit;
 import javax.net.ssl.SSLParameters;
 import javax.net.ssl.SSLPeerUnverifiedException;
 import org.java_websocket.WebSocket;
@@ -21,7 +19,6 @@ import org.java_websocket.drafts.Draft_6455;
 import org.java_websocket.handshake.ClientHandshake;
 import org.java_websocket.protocols.Protocol;
 import org.java_websocket.server.SSLParametersWebSocketServerFactory;
-import org.java_websocket.server.WebSocketServer;
 
 /**
  * A kubelet's exec endpoint as the API server reaches it, since no kubelet can run here: TLS with a certificate of the
@@ -30,38 +27,28 @@ import org.java_websocket.server.WebSocketServer;
  * streams its stdout and stderr on channels 1 and 2, feeds channel 0 to its stdin and reports the exit status on
  * channel 3, as a kubelet does for a container. Only what one command needs: no SPDY, attach or port-forward.
  */
-final class KubeletEndpoint extends WebSocketServer implements AutoCloseable {
+final class KubeletEndpoint extends LoopbackWebSocketServer implements AutoCloseable {
     /** What the API server asked: the request line's target and the client certificate's subject. */
     record Call(String target, String caller) {
     }
 
     final List<Call> calls = new CopyOnWriteArrayList<>();
-    private final CountDownLatch started = new CountDownLatch(1);
 
     private KubeletEndpoint(ThrowawayPki pki) {
-        super(new InetSocketAddress("127.0.0.1", 0), List.of(new Draft_6455(List.of(),
+        super(List.of(new Draft_6455(List.of(),
                 List.of(new Protocol("v4.channel.k8s.io"), new Protocol("channel.k8s.io")))));
         var identity = pki.issue("kubelet", "/CN=loopback-node", ThrowawayPki.Use.SERVER, List.of("127.0.0.1"),
                 List.of());
         SSLParameters parameters = new SSLParameters();
         parameters.setNeedClientAuth(true);
         setWebSocketFactory(new SSLParametersWebSocketServerFactory(pki.sslContext(identity), parameters));
-        setReuseAddr(true);
     }
 
     /** Starts listening on a free loopback port; returns once it listens. */
     static KubeletEndpoint start(ThrowawayPki pki) throws InterruptedException {
         KubeletEndpoint endpoint = new KubeletEndpoint(pki);
-        endpoint.start();
-        if (!endpoint.started.await(30, TimeUnit.SECONDS)) {
-            throw new IllegalStateException("the kubelet endpoint did not start within 30 s");
-        }
+        endpoint.listen();
         return endpoint;
-    }
-
-    @Override
-    public void onStart() {
-        started.countDown();
     }
 
     @Override

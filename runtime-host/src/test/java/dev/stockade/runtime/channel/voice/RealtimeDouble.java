@@ -3,8 +3,8 @@ package dev.stockade.runtime.channel.voice;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import dev.stockade.testing.LoopbackWebSocketServer;
 import java.io.ByteArrayOutputStream;
-import java.net.InetSocketAddress;
 import java.util.Base64;
 import java.util.List;
 import java.util.Deque;
@@ -19,7 +19,6 @@ import org.java_websocket.drafts.Draft;
 import org.java_websocket.exceptions.InvalidDataException;
 import org.java_websocket.handshake.ClientHandshake;
 import org.java_websocket.handshake.ServerHandshakeBuilder;
-import org.java_websocket.server.WebSocketServer;
 
 /**
  * A loopback stand-in for the OpenAI Realtime API speaking its GA event protocol: it checks the bearer key at the
@@ -30,7 +29,7 @@ import org.java_websocket.server.WebSocketServer;
  * {@code function_call_output} item. {@link #speak} plays a caller's turn as the server's VAD and transcriber would
  * report it.
  */
-public final class RealtimeDouble extends WebSocketServer implements AutoCloseable {
+public final class RealtimeDouble extends LoopbackWebSocketServer implements AutoCloseable {
     static final ObjectMapper JSON = new ObjectMapper();
     /** The audio every response speaks: 480 samples of a square wave. */
     static final byte[] REPLY_AUDIO = replyAudio();
@@ -45,7 +44,6 @@ public final class RealtimeDouble extends WebSocketServer implements AutoCloseab
     public final List<JsonNode> received = new CopyOnWriteArrayList<>();
     final List<String> handshakes = new CopyOnWriteArrayList<>();
     private final ByteArrayOutputStream audio = new ByteArrayOutputStream();
-    private final CountDownLatch started = new CountDownLatch(1);
     /** Function calls the next responses make instead of speaking, in order: {name, JSON arguments}. */
     private final Deque<String[]> scriptedCalls = new ConcurrentLinkedDeque<>();
     /** Call ids the double has made and not yet seen an output for. */
@@ -58,13 +56,8 @@ public final class RealtimeDouble extends WebSocketServer implements AutoCloseab
     private int item;
 
     public RealtimeDouble(String key) throws InterruptedException {
-        super(new InetSocketAddress("127.0.0.1", 0));
         this.key = key;
-        setReuseAddr(true);
-        start();
-        if (!started.await(10, TimeUnit.SECONDS)) {
-            throw new IllegalStateException("the realtime double did not start");
-        }
+        listen();
     }
 
     /** The endpoint as OPENAI_REALTIME_URL would name it. */
@@ -262,16 +255,6 @@ public final class RealtimeDouble extends WebSocketServer implements AutoCloseab
     public void onClose(WebSocket conn, int code, String reason, boolean remote) {
         client = null;
         connected = new CountDownLatch(1);
-    }
-
-    @Override
-    public void onError(WebSocket conn, Exception ex) {
-        // a client that went away; the tests assert on what arrived
-    }
-
-    @Override
-    public void onStart() {
-        started.countDown();
     }
 
     @Override
