@@ -60,8 +60,12 @@ public abstract class LoopbackWebSocketServer extends WebSocketServer {
 
     private void kickStrandedWrites() {
         for (WebSocket c : getConnections()) {
-            if (c instanceof WebSocketImpl impl && !impl.outQueue.isEmpty() && impl.getSelectionKey() != null) {
-                onWriteDemand(c);
+            try {
+                if (c instanceof WebSocketImpl impl && !impl.outQueue.isEmpty() && impl.getSelectionKey() != null) {
+                    onWriteDemand(c);
+                }
+            } catch (RuntimeException closing) {
+                // a connection closing under us; an exception escaping here would end the schedule for good
             }
         }
     }
