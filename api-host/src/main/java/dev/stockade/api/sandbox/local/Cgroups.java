@@ -6,6 +6,9 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Set;
+import java.util.TreeSet;
+import java.util.concurrent.TimeUnit;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -20,6 +23,7 @@ final class Cgroups {
     private static final Logger LOG = LoggerFactory.getLogger(Cgroups.class);
     private static final Path ROOT = Path.of("/sys/fs/cgroup");
     private static final long PERIOD_US = 100_000;
+    private static final long KILL_WAIT_NANOS = TimeUnit.SECONDS.toNanos(2);
     private static volatile boolean warned;
 
     private Cgroups() {
@@ -86,6 +90,48 @@ final class Cgroups {
 
     private static boolean unified() {
         return Files.exists(ROOT.resolve("cgroup.controllers"));
+    }
+
+    /**
+     * Kills (SIGKILL) every process in the groups until they are empty, for at most two seconds. A slot's group holds
+     * everything of its sandbox, including what the kill of its process tree can miss (a namespace init that
+     * bubblewrap forked just as its launcher was killed lives on, orphaned); nothing of it may run on, let alone in
+     * the group of the slot's next sandbox. Nothing happens where the groups do not exist.
+     */
+    static void killAll(String name) {
+        List<Path> groups = groups(name);
+        long until = System.nanoTime() + KILL_WAIT_NANOS;
+        for (Set<Long> left = members(groups); !left.isEmpty(); left = members(groups)) {
+            if (System.nanoTime() - until > 0) {
+                LOG.warn("{} processes stay in sandbox group {} after SIGKILL", left.size(), name);
+                return;
+            }
+            left.forEach(pid -> ProcessHandle.of(pid).ifPresent(ProcessHandle::destroyForcibly));
+            try {
+                Thread.sleep(5); // a killed process leaves the group as it exits, a few milliseconds later
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+                return;
+            }
+        }
+    }
+
+    /** The processes in the groups (never this one); none where a group does not exist. */
+    private static Set<Long> members(List<Path> groups) {
+        Set<Long> pids = new TreeSet<>();
+        for (Path g : groups) {
+            try {
+                for (String line : Files.readAllLines(g.resolve("cgroup.procs"))) {
+                    if (!line.isBlank()) {
+                        pids.add(Long.parseLong(line.strip()));
+                    }
+                }
+            } catch (IOException | NumberFormatException gone) {
+                // no such group: nothing in it
+            }
+        }
+        pids.remove(ProcessHandle.current().pid());
+        return pids;
     }
 
     /** Removes the groups (they must be empty: the processes were killed first). */

@@ -203,6 +203,7 @@ public class LocalProvisioner implements Provisioner {
     private void reclaim(HostSlots.Held held) {
         slots.reclaim(held, () -> {
             network.detach(held.slot());
+            Cgroups.killAll(Cgroups.ofSlot(held.slot())); // the platform that held it is gone: so is all of it
             Cgroups.remove(Cgroups.ofSlot(held.slot()));
             if (!held.claim().pooled()) {
                 Cgroups.remove(SlotStarts.groupOfSandbox(held.claim().sandbox())); // a group of an older platform, named by its sandbox

@@ -50,6 +50,7 @@ final class SlotStarts {
         try {
             network.attach(slot, relay.port(), sandbox.isEmpty()); // a warm entry yields to the starts it serves
             Path console = Volumes.console(root, slot);
+            Cgroups.killAll(Cgroups.ofSlot(slot)); // the slot is ours now: what an earlier holder left there goes
             Process launcher = Bubblewrap.launcher(LocalNetwork.namespacePath(slot),
                     Cgroups.create(Cgroups.ofSlot(slot)), console);
             // a warm entry is ready once its launcher waits; a start making its own hands the options over at once
@@ -94,6 +95,7 @@ final class SlotStarts {
         boolean ours = slots.ours(slot);
         if (ours) {
             network.detach(slot);
+            Cgroups.killAll(Cgroups.ofSlot(slot));
             Cgroups.remove(Cgroups.ofSlot(slot));
         }
         if (!sandbox.isEmpty()) {

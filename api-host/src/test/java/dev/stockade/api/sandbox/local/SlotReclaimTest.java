@@ -1,23 +1,20 @@
 package dev.stockade.api.sandbox.local;
 
+import static dev.stockade.api.sandbox.local.LocalPlatforms.platform;
+import static dev.stockade.api.sandbox.local.LocalPlatforms.spec;
 import static org.assertj.core.api.Assertions.assertThat;
 
-import dev.stockade.api.kernel.config.PlatformConfig;
 import dev.stockade.api.sandbox.provision.ExecProcess;
 import dev.stockade.api.sandbox.provision.ExecRequest;
-import dev.stockade.api.sandbox.provision.SandboxSpec;
 import dev.stockade.api.support.Requires;
 import dev.stockade.testing.Await;
 import java.io.IOException;
-import java.net.InetSocketAddress;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.StandardOpenOption;
-import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.Map;
 import java.util.Set;
 import java.util.UUID;
 import java.util.concurrent.TimeUnit;
@@ -44,16 +41,6 @@ class SlotReclaimTest {
     static void tools() {
         Requires.bubblewrap();
         Requires.root();
-    }
-
-    private static LocalProvisioner platform(Path data, int warmPool) {
-        return new LocalProvisioner(new PlatformConfig(null, null, 32768, data, Duration.ofSeconds(10), null),
-                "10.213.0.1/16", warmPool, () -> new InetSocketAddress("127.0.0.1", 9));
-    }
-
-    private static SandboxSpec spec(String id) {
-        return new SandboxSpec(id, UUID.randomUUID().toString(), UUID.randomUUID().toString(), "s", 1, null, 250,
-                128L << 20, Map.of(), new SandboxSpec.EgressRoute("10.213.0.1", 9, "tok", ""), List.of());
     }
 
     @Test
