@@ -94,6 +94,16 @@ class BrowserWebChatTest extends OneThreadTest {
                 .filter(e -> e.getText().equals(text)).findFirst().orElse(null));
     }
 
+    /**
+     * Waits for the page a form's answer reloads ({@code location.reload()}): {@code html} in the new document, and
+     * that document loaded, its scripts run. Its content shows while it still parses; a form found then may be
+     * missing, and one clicked before app.js bound it would submit itself instead of calling the API.
+     */
+    private void reloadedWith(String html) {
+        wait.until(d -> d.getPageSource().contains(html)
+                && "complete".equals(((JavascriptExecutor) d).executeScript("return document.readyState")));
+    }
+
     private void turnVerboseOn() {
         browser.findElement(By.id("verbose")).click();
         wait.until(d -> d.findElement(By.id("verbose")).isSelected()
@@ -208,7 +218,7 @@ class BrowserWebChatTest extends OneThreadTest {
         for (String id : List.of("C0FIRST1", "C0SECOND")) {
             browser.findElement(By.cssSelector("#link-destination [name=slackId]")).sendKeys(id);
             browser.findElement(By.cssSelector("#link-destination button[type=submit]")).click();
-            wait.until(d -> d.getPageSource().contains("<code>" + id + "</code>"));
+            reloadedWith("<code>" + id + "</code>");
         }
         browser.findElements(By.cssSelector("#destinations input[type=radio]")).get(1).click();
         Await.until("the second channel flagged main", () -> mainChannel("C0SECOND"));
