@@ -53,11 +53,6 @@ public abstract class LoopbackWebSocketServer extends WebSocketServer {
         kicker.scheduleWithFixedDelay(this::kickStrandedWrites, KICK_MILLIS, KICK_MILLIS, TimeUnit.MILLISECONDS);
     }
 
-    /** The loopback port it listens on, once {@link #listen} returned. */
-    public int port() {
-        return getPort();
-    }
-
     private void kickStrandedWrites() {
         for (WebSocket c : getConnections()) {
             try {

@@ -85,7 +85,7 @@ class LoopbackWebSocketServerTest {
         Semaphore turns = new Semaphore(0);
         Semaphore answers = new Semaphore(0);
         WebSocket ws = HttpClient.newHttpClient().newWebSocketBuilder()
-                .buildAsync(URI.create("ws://127.0.0.1:" + server.port() + "/"), new WebSocket.Listener() {
+                .buildAsync(URI.create("ws://127.0.0.1:" + server.getPort() + "/"), new WebSocket.Listener() {
                     @Override
                     public CompletionStage<?> onText(WebSocket w, CharSequence data, boolean last) {
                         if (data.toString().equals("turn")) {
